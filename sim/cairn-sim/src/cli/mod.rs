@@ -1,0 +1,3 @@
+//! Command-line front end.
+pub mod report;
+pub mod units;

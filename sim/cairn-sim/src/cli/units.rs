@@ -1,0 +1,112 @@
+//! Parsing of durations and frequencies given on the command line.
+
+/// Parse a simulated duration such as `10ms`, `2s`, `1.5us`, `250ns`, `100ps` into picoseconds.
+pub fn parse_duration_ps(s: &str) -> Result<u128, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(split);
+    let scale: u128 = match unit {
+        "s" | "" => 1_000_000_000_000,
+        "ms" => 1_000_000_000,
+        "us" => 1_000_000,
+        "ns" => 1_000,
+        "ps" => 1,
+        _ => return Err(format!("invalid duration '{s}': unit must be s, ms, us, ns or ps")),
+    };
+    let value = parse_decimal(num, scale).ok_or_else(|| format!("invalid duration '{s}'"))?;
+    Ok(value)
+}
+
+/// Parse a frequency: `25000000`, `25MHz`, `32.768kHz`, `48M`.
+pub fn parse_hz(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let scale: u128 = match unit.to_ascii_lowercase().as_str() {
+        "" | "hz" => 1,
+        "k" | "khz" => 1_000,
+        "m" | "mhz" => 1_000_000,
+        "g" | "ghz" => 1_000_000_000,
+        _ => return Err(format!("invalid frequency '{s}': use Hz, kHz, MHz or GHz")),
+    };
+    match parse_decimal(num, scale) {
+        Some(v) if v >= 1 && v <= u32::MAX as u128 * 4 => Ok(v as u64),
+        _ => Err(format!("invalid frequency '{s}': must be between 1 Hz and 17 GHz")),
+    }
+}
+
+/// Parse a byte size: `4096`, `64K`, `4M`, `64KiB`.
+pub fn parse_size(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let scale: u64 = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" | "kb" => 1024,
+        "m" | "mib" | "mb" => 1024 * 1024,
+        _ => return Err(format!("invalid size '{s}': use bytes, K or M")),
+    };
+    let v: u64 = num.parse().map_err(|_| format!("invalid size '{s}'"))?;
+    match v.checked_mul(scale) {
+        Some(b) if b >= 1024 && b <= 256 << 20 && b % 4 == 0 => Ok(b as u32),
+        _ => Err(format!("invalid size '{s}': must be a multiple of 4 between 1 KiB and 256 MiB")),
+    }
+}
+
+/// Exact decimal parsing: "1.25" with scale 1000 -> 1250. None when malformed or fractional.
+fn parse_decimal(num: &str, scale: u128) -> Option<u128> {
+    if num.is_empty() {
+        return None;
+    }
+    let (int, frac) = match num.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (num, ""),
+    };
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    if !int.chars().all(|c| c.is_ascii_digit()) || !frac.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let int_v: u128 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let mut v = int_v.checked_mul(scale)?;
+    let mut unit = scale;
+    for d in frac.chars() {
+        if unit % 10 != 0 {
+            return None; // finer than the unit allows
+        }
+        unit /= 10;
+        v = v.checked_add(d.to_digit(10)? as u128 * unit)?;
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ps("10ms"), Ok(10_000_000_000));
+        assert_eq!(parse_duration_ps("2s"), Ok(2_000_000_000_000));
+        assert_eq!(parse_duration_ps("1.5us"), Ok(1_500_000));
+        assert_eq!(parse_duration_ps("3"), Ok(3_000_000_000_000));
+        assert!(parse_duration_ps("10 parsecs").is_err());
+        assert!(parse_duration_ps("ms").is_err());
+        assert!(parse_duration_ps("-1s").is_err());
+        assert!(parse_duration_ps("1.5ps").is_err());
+    }
+
+    #[test]
+    fn frequencies_and_sizes() {
+        assert_eq!(parse_hz("25MHz"), Ok(25_000_000));
+        assert_eq!(parse_hz("32.768kHz"), Ok(32_768));
+        assert_eq!(parse_hz("48000000"), Ok(48_000_000));
+        assert!(parse_hz("0").is_err());
+        assert!(parse_hz("fast").is_err());
+        assert_eq!(parse_size("64K"), Ok(65536));
+        assert_eq!(parse_size("4M"), Ok(4 << 20));
+        assert!(parse_size("3").is_err());
+        assert!(parse_size("1G").is_err());
+    }
+}

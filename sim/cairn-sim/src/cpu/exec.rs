@@ -1,0 +1,771 @@
+//! The execute loop: fetch a predecoded `Op`, execute it, charge its Cortex-M0+ cycles.
+//! Events (device interrupts, limits, sleep) are only looked at between instructions
+//! when the cycle counter reaches `next_event`, so the hot loop does no other checks.
+
+use super::alu::{add_with_carry, asr_reg, lsl_reg, lsr_reg, ror_reg};
+use super::decode::{decode, is_32bit};
+use super::exception::SVCALL;
+use super::op::{Kind, Op};
+use crate::machine::{FaultKind, Machine, Stop};
+
+macro_rules! r {
+    ($m:ident, $i:expr) => {
+        $m.r[($i & 15) as usize]
+    };
+}
+
+macro_rules! set_nz {
+    ($m:ident, $v:expr) => {{
+        let v: u32 = $v;
+        $m.n = (v as i32) < 0;
+        $m.z = v == 0;
+        v
+    }};
+}
+
+macro_rules! try_mem {
+    ($m:ident, $e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(f) => {
+                $m.fault(f);
+                return;
+            }
+        }
+    };
+}
+
+impl Machine {
+    /// Run until something stops the simulation or `max_instructions` more have executed.
+    pub fn run(&mut self, max_instructions: u64) -> Stop {
+        let limit = self.instructions.saturating_add(max_instructions);
+        loop {
+            if let Some(s) = self.stop.take() {
+                return s;
+            }
+            self.service();
+            if let Some(s) = self.stop.take() {
+                return s;
+            }
+            if self.instructions >= limit {
+                return Stop::Limit;
+            }
+            self.run_block(limit - self.instructions);
+        }
+    }
+
+    /// Execute instructions until `next_event` or the budget is reached.
+    fn run_block(&mut self, budget: u64) {
+        let mut executed = 0u64;
+        while self.cycles < self.next_event && executed < budget {
+            executed += 1;
+            let pc = self.pc;
+            let op = match self.fetch(pc) {
+                Some(op) => op,
+                None => {
+                    self.instructions = self.instructions.wrapping_sub(1);
+                    self.fault(FaultKind::NoExecute(pc));
+                    continue;
+                }
+            };
+            self.exec(op, pc);
+        }
+        self.instructions = self.instructions.wrapping_add(executed);
+    }
+
+    /// Between instructions: deliver device events, handle sleep, limits and interrupts.
+    pub fn service(&mut self) {
+        loop {
+            self.process_device_events();
+            if let Some(f) = self.exc.pending_fault.take() {
+                self.fault(f);
+                if self.stop.is_some() {
+                    return;
+                }
+            }
+            if !self.sleeping {
+                break;
+            }
+            let woken = self.wfi_wake_pending() || (self.sleep_is_wfe && self.event_reg);
+            if woken {
+                self.sleeping = false;
+                if self.sleep_is_wfe {
+                    self.event_reg = false;
+                }
+                break;
+            }
+            let wake_at = self.next_device_event().min(self.cycle_limit);
+            if wake_at == u64::MAX {
+                self.stop = Some(Stop::SleepForever);
+                return;
+            }
+            if wake_at > self.cycles {
+                if let Some(t) = self.trace.as_mut() {
+                    t.sleep(self.cycles, wake_at);
+                }
+                self.sleep_cycles += wake_at - self.cycles;
+                self.cycles = wake_at;
+            }
+            if self.cycles >= self.cycle_limit {
+                self.stop = Some(Stop::Limit);
+                return;
+            }
+        }
+        if self.cycles >= self.cycle_limit {
+            self.stop = Some(Stop::Limit);
+            return;
+        }
+        if let Some(n) = self.preempting_exception() {
+            self.take_exception_now(n);
+        }
+        self.next_event = if self.stop.is_some() || self.exc.pending_fault.is_some() || self.sleeping {
+            0
+        } else {
+            self.next_device_event().min(self.cycle_limit)
+        };
+    }
+
+    #[inline(always)]
+    fn fetch(&mut self, pc: u32) -> Option<Op> {
+        let off = pc.wrapping_sub(self.flash_base) as usize;
+        if off < self.flash.len() {
+            let op = self.flash_ops[off >> 1];
+            if op.kind != Kind::Undecoded {
+                self.cycles += self.config.flash_wait_states as u64;
+                return Some(op);
+            }
+        }
+        self.fetch_slow(pc)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fetch_slow(&mut self, pc: u32) -> Option<Op> {
+        if let Some(off) = self.flash_offset(pc, 2) {
+            let hw = u16::from_le_bytes([self.flash[off], self.flash[off + 1]]);
+            let hw2 = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw))?;
+            let op = self.decoded(pc, hw, hw2);
+            self.flash_ops[off >> 1] = op;
+            self.cycles += self.config.flash_wait_states as u64;
+            return Some(op);
+        }
+        if let Some(off) = self.sram_offset(pc, 2) {
+            let cached = self.sram_ops[off >> 1];
+            if cached.kind != Kind::Undecoded {
+                return Some(cached);
+            }
+            let hw = u16::from_le_bytes([self.sram[off], self.sram[off + 1]]);
+            let hw2 = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw))?;
+            let op = self.decoded(pc, hw, hw2);
+            self.sram_ops[off >> 1] = op;
+            self.sram_code_pages[off >> 8] = true;
+            if let Some(p) = self.sram_code_pages.get_mut((off + 2) >> 8) {
+                *p = true;
+            }
+            return Some(op);
+        }
+        None
+    }
+
+    fn peek_halfword(&self, addr: u32, needed: bool) -> Option<u16> {
+        if !needed {
+            return Some(0);
+        }
+        let lo = self.peek8(addr)?;
+        let hi = self.peek8(addr.wrapping_add(1))?;
+        Some(u16::from_le_bytes([lo, hi]))
+    }
+
+    fn decoded(&self, pc: u32, hw: u16, hw2: u16) -> Op {
+        if self.breakpoints.contains(&pc) {
+            Op::new(Kind::DebugBreak, 0, 0, 0, 0)
+        } else {
+            decode(pc, hw, hw2)
+        }
+    }
+
+    /// Decode the instruction at `pc` from memory, ignoring breakpoints.
+    pub fn decode_at(&self, pc: u32) -> Option<Op> {
+        let lo = self.peek8(pc)?;
+        let hi = self.peek8(pc.wrapping_add(1))?;
+        let hw = u16::from_le_bytes([lo, hi]);
+        let hw2 = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw))?;
+        Some(decode(pc, hw, hw2))
+    }
+
+    #[inline(always)]
+    fn cond(&self, c: u8) -> bool {
+        match c {
+            0 => self.z,
+            1 => !self.z,
+            2 => self.c,
+            3 => !self.c,
+            4 => self.n,
+            5 => !self.n,
+            6 => self.v,
+            7 => !self.v,
+            8 => self.c && !self.z,
+            9 => !self.c || self.z,
+            10 => self.n == self.v,
+            11 => self.n != self.v,
+            12 => !self.z && self.n == self.v,
+            13 => self.z || self.n != self.v,
+            _ => true,
+        }
+    }
+
+    /// Interworking branch (BX, BLX, POP {pc}): may be an exception return.
+    #[inline(always)]
+    fn bx_write(&mut self, target: u32) {
+        if target >= 0xF000_0000 && self.in_handler() {
+            self.exception_return(target);
+            return;
+        }
+        self.pc = target & !1;
+        if target & 1 == 0 {
+            self.fault(FaultKind::InvalidState);
+        }
+    }
+
+    /// Write to a register from a data-processing instruction; r15 is a branch.
+    #[inline(always)]
+    fn write_hi(&mut self, rd: u8, value: u32, pc: u32) {
+        match rd {
+            15 => {
+                self.pc = value & !1;
+                self.cycles += 2;
+            }
+            13 => {
+                self.r[13] = value & !3;
+                self.pc = pc.wrapping_add(2);
+                self.cycles += 1;
+            }
+            _ => {
+                r!(self, rd) = value;
+                self.pc = pc.wrapping_add(2);
+                self.cycles += 1;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn exec(&mut self, op: Op, pc: u32) {
+        let next = pc.wrapping_add(2);
+        match op.kind {
+            Kind::LslImm => {
+                let (v, c) = lsl_reg(r!(self, op.b), op.imm, self.c);
+                self.c = c;
+                r!(self, op.a) = set_nz!(self, v);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::LsrImm => {
+                let (v, c) = lsr_reg(r!(self, op.b), op.imm, self.c);
+                self.c = c;
+                r!(self, op.a) = set_nz!(self, v);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::AsrImm => {
+                let (v, c) = asr_reg(r!(self, op.b), op.imm, self.c);
+                self.c = c;
+                r!(self, op.a) = set_nz!(self, v);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::AddReg | Kind::AddImm3 | Kind::AddImm8 | Kind::Cmn => {
+                let (x, y) = match op.kind {
+                    Kind::AddReg => (r!(self, op.b), r!(self, op.c)),
+                    Kind::AddImm3 => (r!(self, op.b), op.imm),
+                    Kind::AddImm8 => (r!(self, op.a), op.imm),
+                    _ => (r!(self, op.a), r!(self, op.b)),
+                };
+                let (v, c, o) = add_with_carry(x, y, false);
+                self.c = c;
+                self.v = o;
+                set_nz!(self, v);
+                if op.kind != Kind::Cmn {
+                    r!(self, op.a) = v;
+                }
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::SubReg | Kind::SubImm3 | Kind::SubImm8 | Kind::CmpImm | Kind::CmpReg | Kind::CmpHi => {
+                let (x, y) = match op.kind {
+                    Kind::SubReg => (r!(self, op.b), r!(self, op.c)),
+                    Kind::SubImm3 => (r!(self, op.b), op.imm),
+                    Kind::SubImm8 | Kind::CmpImm => (r!(self, op.a), op.imm),
+                    _ => (r!(self, op.a), r!(self, op.b)),
+                };
+                let (v, c, o) = add_with_carry(x, !y, true);
+                self.c = c;
+                self.v = o;
+                set_nz!(self, v);
+                if matches!(op.kind, Kind::SubReg | Kind::SubImm3 | Kind::SubImm8) {
+                    r!(self, op.a) = v;
+                }
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::MovImm => {
+                r!(self, op.a) = set_nz!(self, op.imm);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::And => {
+                r!(self, op.a) = set_nz!(self, r!(self, op.a) & r!(self, op.b));
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Eor => {
+                r!(self, op.a) = set_nz!(self, r!(self, op.a) ^ r!(self, op.b));
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Orr => {
+                r!(self, op.a) = set_nz!(self, r!(self, op.a) | r!(self, op.b));
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Bic => {
+                r!(self, op.a) = set_nz!(self, r!(self, op.a) & !r!(self, op.b));
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Mvn => {
+                r!(self, op.a) = set_nz!(self, !r!(self, op.b));
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Tst => {
+                set_nz!(self, r!(self, op.a) & r!(self, op.b));
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::LslReg | Kind::LsrReg | Kind::AsrReg | Kind::Ror => {
+                let x = r!(self, op.a);
+                let n = r!(self, op.b);
+                let (v, c) = match op.kind {
+                    Kind::LslReg => lsl_reg(x, n, self.c),
+                    Kind::LsrReg => lsr_reg(x, n, self.c),
+                    Kind::AsrReg => asr_reg(x, n, self.c),
+                    _ => ror_reg(x, n, self.c),
+                };
+                self.c = c;
+                r!(self, op.a) = set_nz!(self, v);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Adc => {
+                let (v, c, o) = add_with_carry(r!(self, op.a), r!(self, op.b), self.c);
+                self.c = c;
+                self.v = o;
+                r!(self, op.a) = set_nz!(self, v);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Sbc => {
+                let (v, c, o) = add_with_carry(r!(self, op.a), !r!(self, op.b), self.c);
+                self.c = c;
+                self.v = o;
+                r!(self, op.a) = set_nz!(self, v);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Rsb => {
+                let (v, c, o) = add_with_carry(!r!(self, op.b), 0, true);
+                self.c = c;
+                self.v = o;
+                r!(self, op.a) = set_nz!(self, v);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Mul => {
+                r!(self, op.a) = set_nz!(self, r!(self, op.a).wrapping_mul(r!(self, op.b)));
+                self.pc = next;
+                self.cycles += self.config.mul_cycles as u64;
+            }
+            Kind::AddHi => {
+                self.r[15] = pc.wrapping_add(4);
+                let v = r!(self, op.a).wrapping_add(r!(self, op.b));
+                self.write_hi(op.a, v, pc);
+            }
+            Kind::MovHi => {
+                self.r[15] = pc.wrapping_add(4);
+                let v = r!(self, op.b);
+                self.write_hi(op.a, v, pc);
+            }
+            Kind::Bx => {
+                self.r[15] = pc.wrapping_add(4);
+                self.cycles += 2;
+                self.bx_write(r!(self, op.b));
+            }
+            Kind::Blx => {
+                let target = r!(self, op.b);
+                self.r[14] = next | 1;
+                self.cycles += 2;
+                self.bx_write(target);
+            }
+            Kind::LdrLit => {
+                r!(self, op.a) = try_mem!(self, self.read32(op.imm));
+                self.pc = next;
+                self.cycles += 2;
+            }
+            Kind::LdrReg | Kind::LdrImm | Kind::LdrSp => {
+                let addr = match op.kind {
+                    Kind::LdrReg => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                    Kind::LdrImm => r!(self, op.b).wrapping_add(op.imm),
+                    _ => self.r[13].wrapping_add(op.imm),
+                };
+                r!(self, op.a) = try_mem!(self, self.read32(addr));
+                self.pc = next;
+                self.cycles += 2;
+            }
+            Kind::LdrhReg | Kind::LdrhImm | Kind::LdrshReg => {
+                let addr = match op.kind {
+                    Kind::LdrhImm => r!(self, op.b).wrapping_add(op.imm),
+                    _ => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                };
+                let v = try_mem!(self, self.read16(addr));
+                r!(self, op.a) = if op.kind == Kind::LdrshReg { v as u16 as i16 as i32 as u32 } else { v };
+                self.pc = next;
+                self.cycles += 2;
+            }
+            Kind::LdrbReg | Kind::LdrbImm | Kind::LdrsbReg => {
+                let addr = match op.kind {
+                    Kind::LdrbImm => r!(self, op.b).wrapping_add(op.imm),
+                    _ => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                };
+                let v = try_mem!(self, self.read8(addr));
+                r!(self, op.a) = if op.kind == Kind::LdrsbReg { v as u8 as i8 as i32 as u32 } else { v };
+                self.pc = next;
+                self.cycles += 2;
+            }
+            Kind::StrReg | Kind::StrImm | Kind::StrSp => {
+                let addr = match op.kind {
+                    Kind::StrReg => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                    Kind::StrImm => r!(self, op.b).wrapping_add(op.imm),
+                    _ => self.r[13].wrapping_add(op.imm),
+                };
+                try_mem!(self, self.write32(addr, r!(self, op.a)));
+                self.pc = next;
+                self.cycles += 2;
+            }
+            Kind::StrhReg | Kind::StrhImm => {
+                let addr = match op.kind {
+                    Kind::StrhImm => r!(self, op.b).wrapping_add(op.imm),
+                    _ => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                };
+                try_mem!(self, self.write16(addr, r!(self, op.a)));
+                self.pc = next;
+                self.cycles += 2;
+            }
+            Kind::StrbReg | Kind::StrbImm => {
+                let addr = match op.kind {
+                    Kind::StrbImm => r!(self, op.b).wrapping_add(op.imm),
+                    _ => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                };
+                try_mem!(self, self.write8(addr, r!(self, op.a)));
+                self.pc = next;
+                self.cycles += 2;
+            }
+            Kind::Adr => {
+                r!(self, op.a) = op.imm;
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::AddRdSp => {
+                r!(self, op.a) = self.r[13].wrapping_add(op.imm);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::AddSp => {
+                self.r[13] = self.r[13].wrapping_add(op.imm);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::SubSp => {
+                self.r[13] = self.r[13].wrapping_sub(op.imm);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Sxth => {
+                r!(self, op.a) = r!(self, op.b) as u16 as i16 as i32 as u32;
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Sxtb => {
+                r!(self, op.a) = r!(self, op.b) as u8 as i8 as i32 as u32;
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Uxth => {
+                r!(self, op.a) = r!(self, op.b) & 0xffff;
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Uxtb => {
+                r!(self, op.a) = r!(self, op.b) & 0xff;
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Rev => {
+                r!(self, op.a) = r!(self, op.b).swap_bytes();
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Rev16 => {
+                let x = r!(self, op.b);
+                r!(self, op.a) = ((x & 0x00ff_00ff) << 8) | ((x >> 8) & 0x00ff_00ff);
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Revsh => {
+                let x = r!(self, op.b) as u16;
+                r!(self, op.a) = x.swap_bytes() as i16 as i32 as u32;
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Push => self.exec_push(op.imm, next),
+            Kind::Pop => self.exec_pop(op.imm, next),
+            Kind::Stm => self.exec_stm(op.a, op.imm, next),
+            Kind::Ldm => self.exec_ldm(op.a, op.imm, next),
+            Kind::BCond => {
+                if self.cond(op.a) {
+                    self.pc = op.imm;
+                    self.cycles += 2;
+                } else {
+                    self.pc = next;
+                    self.cycles += 1;
+                }
+            }
+            Kind::B => {
+                self.pc = op.imm;
+                self.cycles += 2;
+            }
+            Kind::Bl => {
+                self.r[14] = pc.wrapping_add(4) | 1;
+                self.pc = op.imm;
+                self.cycles += 3;
+            }
+            Kind::Nop => {
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Sev => {
+                self.event_reg = true;
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Wfi => {
+                self.pc = next;
+                self.cycles += 2;
+                if !self.wfi_wake_pending() {
+                    self.sleeping = true;
+                    self.sleep_is_wfe = false;
+                    self.next_event = 0;
+                }
+            }
+            Kind::Wfe => {
+                self.pc = next;
+                self.cycles += 2;
+                if self.event_reg {
+                    self.event_reg = false;
+                } else if !self.wfi_wake_pending() {
+                    self.sleeping = true;
+                    self.sleep_is_wfe = true;
+                    self.next_event = 0;
+                }
+            }
+            Kind::Cpsie | Kind::Cpsid => {
+                if !self.npriv {
+                    self.primask = op.kind == Kind::Cpsid;
+                    self.next_event = 0;
+                }
+                self.pc = next;
+                self.cycles += 1;
+            }
+            Kind::Barrier => {
+                self.pc = pc.wrapping_add(4);
+                self.cycles += 3;
+            }
+            Kind::Mrs => {
+                r!(self, op.a) = self.read_special(op.imm);
+                self.pc = pc.wrapping_add(4);
+                self.cycles += 3;
+            }
+            Kind::Msr => {
+                let v = r!(self, op.a);
+                self.write_special(op.imm, v);
+                self.pc = pc.wrapping_add(4);
+                self.cycles += 3;
+                self.next_event = 0;
+            }
+            Kind::Svc => self.exec_svc(next),
+            Kind::Bkpt => self.exec_bkpt(op.imm as u8, next),
+            Kind::DebugBreak => self.exec_debug_break(pc),
+            Kind::Undefined | Kind::Undecoded => {
+                self.instructions = self.instructions.wrapping_sub(1);
+                self.fault(FaultKind::Undefined);
+            }
+        }
+    }
+
+    fn exec_push(&mut self, list: u32, next: u32) {
+        let count = list.count_ones();
+        let base = self.r[13].wrapping_sub(4 * count);
+        let mut addr = base;
+        for i in [0usize, 1, 2, 3, 4, 5, 6, 7, 14] {
+            if list & (1 << i) != 0 {
+                let v = self.r[i];
+                try_mem!(self, self.write32(addr, v));
+                addr = addr.wrapping_add(4);
+            }
+        }
+        self.r[13] = base;
+        self.pc = next;
+        self.cycles += 1 + count as u64;
+    }
+
+    fn exec_pop(&mut self, list: u32, next: u32) {
+        let count = list.count_ones();
+        let mut vals = [0u32; 9];
+        let mut addr = self.r[13];
+        for v in vals.iter_mut().take(count as usize) {
+            *v = try_mem!(self, self.read32(addr));
+            addr = addr.wrapping_add(4);
+        }
+        self.r[13] = addr;
+        let mut k = 0;
+        for i in 0..8 {
+            if list & (1 << i) != 0 {
+                self.r[i] = vals[k];
+                k += 1;
+            }
+        }
+        if list & (1 << 15) != 0 {
+            self.cycles += 3 + count as u64;
+            self.bx_write(vals[k]);
+        } else {
+            self.pc = next;
+            self.cycles += 1 + count as u64;
+        }
+    }
+
+    fn exec_stm(&mut self, rn: u8, list: u32, next: u32) {
+        let base = r!(self, rn);
+        let mut addr = base;
+        for i in 0..8 {
+            if list & (1 << i) != 0 {
+                let v = self.r[i];
+                try_mem!(self, self.write32(addr, v));
+                addr = addr.wrapping_add(4);
+            }
+        }
+        r!(self, rn) = addr;
+        self.pc = next;
+        self.cycles += 1 + list.count_ones() as u64;
+    }
+
+    fn exec_ldm(&mut self, rn: u8, list: u32, next: u32) {
+        let count = list.count_ones();
+        let mut vals = [0u32; 8];
+        let mut addr = r!(self, rn);
+        for v in vals.iter_mut().take(count as usize) {
+            *v = try_mem!(self, self.read32(addr));
+            addr = addr.wrapping_add(4);
+        }
+        if list & (1 << rn) == 0 {
+            r!(self, rn) = addr;
+        }
+        let mut k = 0;
+        for i in 0..8 {
+            if list & (1 << i) != 0 {
+                self.r[i] = vals[k];
+                k += 1;
+            }
+        }
+        self.pc = next;
+        self.cycles += 1 + count as u64;
+    }
+
+    #[cold]
+    fn exec_svc(&mut self, next: u32) {
+        if self.exc.prio[SVCALL as usize] as i32 >= self.execution_priority() {
+            self.instructions = self.instructions.wrapping_sub(1);
+            self.fault(FaultKind::SvcEscalation);
+            return;
+        }
+        self.pc = next;
+        self.exc.pending |= 1 << SVCALL;
+        self.take_exception_now(SVCALL);
+    }
+
+    #[cold]
+    fn exec_bkpt(&mut self, imm: u8, next: u32) {
+        if imm == 0xAB {
+            self.semihost();
+            self.pc = next;
+            self.cycles += 1;
+            return;
+        }
+        if self.debugger {
+            self.instructions = self.instructions.wrapping_sub(1);
+            self.stop = Some(Stop::Breakpoint);
+            self.next_event = 0;
+            return;
+        }
+        self.instructions = self.instructions.wrapping_sub(1);
+        self.fault(FaultKind::Breakpoint);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn exec_debug_break(&mut self, pc: u32) {
+        if self.resume_from == Some(pc) {
+            self.resume_from = None;
+            if let Some(op) = self.decode_at(pc) {
+                self.exec(op, pc);
+                return;
+            }
+        }
+        self.instructions = self.instructions.wrapping_sub(1);
+        self.stop = Some(Stop::Breakpoint);
+        self.next_event = 0;
+    }
+
+    fn read_special(&self, sysm: u32) -> u32 {
+        match sysm {
+            0..=3 => {
+                let ipsr = if sysm & 1 != 0 { self.ipsr } else { 0 };
+                self.apsr() | ipsr
+            }
+            5..=7 => {
+                if sysm & 1 != 0 { self.ipsr } else { 0 }
+            }
+            8 => self.msp(),
+            9 => self.psp(),
+            16 => self.primask as u32,
+            20 => ((self.spsel && !self.in_handler()) as u32) << 1 | self.npriv as u32,
+            _ => 0,
+        }
+    }
+
+    fn write_special(&mut self, sysm: u32, v: u32) {
+        match sysm {
+            0..=3 => self.set_apsr(v),
+            8 if !self.npriv => self.set_msp(v),
+            9 if !self.npriv => self.set_psp(v),
+            16 if !self.npriv => self.primask = v & 1 != 0,
+            20 if !self.npriv => {
+                self.npriv = v & 1 != 0;
+                if !self.in_handler() {
+                    let psp = v & 2 != 0;
+                    self.select_sp(psp);
+                    self.spsel = psp;
+                }
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,6 @@
+//! The ARMv6-M (Cortex-M0+) core.
+pub mod alu;
+pub mod decode;
+pub mod exception;
+pub mod exec;
+pub mod op;

@@ -1,0 +1,149 @@
+//! Predecoded instruction form. One `Op` per halfword address; 8 bytes so the
+//! decode cache stays small and the execute loop reads it with one load.
+
+/// What an instruction does. Operand meaning per kind is documented on each variant
+/// (`a`, `b`, `c` are register numbers or small fields, `imm` a 32-bit immediate or address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Kind {
+    /// Not decoded yet: decode lazily on first execution.
+    Undecoded,
+    /// UNDEFINED / unsupported encoding: HardFault.
+    Undefined,
+    // --- shifts by immediate: a=rd, b=rm, imm=shift amount (LSR/ASR: 1..=32) ---
+    LslImm,
+    LsrImm,
+    AsrImm,
+    // --- add/sub: a=rd, b=rn, c=rm or imm=imm3 ---
+    AddReg,
+    SubReg,
+    AddImm3,
+    SubImm3,
+    // --- 8-bit immediate forms: a=rdn, imm=imm8 ---
+    MovImm,
+    CmpImm,
+    AddImm8,
+    SubImm8,
+    // --- data processing register: a=rdn, b=rm ---
+    And,
+    Eor,
+    LslReg,
+    LsrReg,
+    AsrReg,
+    Adc,
+    Sbc,
+    Ror,
+    Tst,
+    Rsb,
+    CmpReg,
+    Cmn,
+    Orr,
+    Mul,
+    Bic,
+    Mvn,
+    // --- high registers: a=rd/rn (0..=15), b=rm (0..=15) ---
+    AddHi,
+    CmpHi,
+    MovHi,
+    /// b=rm
+    Bx,
+    /// b=rm
+    Blx,
+    // --- loads/stores, register offset: a=rt, b=rn, c=rm ---
+    StrReg,
+    StrhReg,
+    StrbReg,
+    LdrsbReg,
+    LdrReg,
+    LdrhReg,
+    LdrbReg,
+    LdrshReg,
+    // --- loads/stores, immediate offset (bytes): a=rt, b=rn, imm=offset ---
+    StrImm,
+    LdrImm,
+    StrbImm,
+    LdrbImm,
+    StrhImm,
+    LdrhImm,
+    /// a=rt, imm=offset from SP
+    StrSp,
+    /// a=rt, imm=offset from SP
+    LdrSp,
+    /// a=rt, imm=absolute literal address
+    LdrLit,
+    /// a=rd, imm=absolute address
+    Adr,
+    /// a=rd, imm=offset (rd = SP + imm)
+    AddRdSp,
+    /// imm=bytes
+    AddSp,
+    /// imm=bytes
+    SubSp,
+    // --- extend / reverse: a=rd, b=rm ---
+    Sxth,
+    Sxtb,
+    Uxth,
+    Uxtb,
+    Rev,
+    Rev16,
+    Revsh,
+    /// imm=register list, bit 14 = LR
+    Push,
+    /// imm=register list, bit 15 = PC
+    Pop,
+    /// a=rn, imm=list
+    Stm,
+    /// a=rn, imm=list
+    Ldm,
+    /// a=condition, imm=absolute target
+    BCond,
+    /// imm=absolute target
+    B,
+    /// imm=absolute target (32-bit instruction)
+    Bl,
+    /// imm=imm8
+    Svc,
+    /// imm=imm8
+    Bkpt,
+    Cpsie,
+    Cpsid,
+    Nop,
+    Wfe,
+    Wfi,
+    Sev,
+    /// a=rd, imm=SYSm (32-bit)
+    Mrs,
+    /// a=rn, imm=SYSm (32-bit)
+    Msr,
+    /// 32-bit barrier (DSB, DMB, ISB): same timing and no architectural effect here.
+    Barrier,
+    /// Debugger breakpoint planted in the decode cache (never produced by `decode`).
+    DebugBreak,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Op {
+    pub kind: Kind,
+    pub a: u8,
+    pub b: u8,
+    pub c: u8,
+    pub imm: u32,
+}
+
+impl Op {
+    pub const UNDECODED: Op = Op { kind: Kind::Undecoded, a: 0, b: 0, c: 0, imm: 0 };
+
+    pub const fn new(kind: Kind, a: u8, b: u8, c: u8, imm: u32) -> Op {
+        Op { kind, a, b, c, imm }
+    }
+
+    /// Size of the encoded instruction in bytes.
+    pub fn size(&self) -> u32 {
+        match self.kind {
+            Kind::Bl | Kind::Mrs | Kind::Msr | Kind::Barrier => 4,
+            _ => 2,
+        }
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Op>() == 8);

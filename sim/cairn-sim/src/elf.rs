@@ -1,0 +1,93 @@
+//! Loading firmware ELF files: checks that the file is a 32-bit little-endian ARM ELF,
+//! copies PT_LOAD segments to their physical (load) addresses as QEMU and flash
+//! programmers do, and collects symbols for diagnostics.
+
+use crate::machine::Machine;
+use crate::symbols::Symbols;
+use object::elf;
+use object::read::elf::{ElfFile32, FileHeader, ProgramHeader};
+use object::{LittleEndian, Object, ObjectSymbol, SymbolKind};
+
+/// Load `bytes` into `m`. The error is one line suitable for the user.
+pub fn load_elf(m: &mut Machine, bytes: &[u8]) -> Result<(), String> {
+    if bytes.len() < 4 || &bytes[..4] != b"\x7fELF" {
+        return Err("not an ELF file (bad magic number)".into());
+    }
+    if bytes.len() < 52 {
+        return Err("truncated ELF file (header incomplete)".into());
+    }
+    if bytes[4] != 1 {
+        return Err("ELF file is not 32-bit; expected a 32-bit ARM ELF".into());
+    }
+    if bytes[5] != 1 {
+        return Err("ELF file is big-endian; expected little-endian ARM".into());
+    }
+    let file = ElfFile32::<LittleEndian>::parse(bytes).map_err(|e| format!("malformed ELF file: {e}"))?;
+    let endian = file.endian();
+    let header = file.elf_header();
+    let machine = header.e_machine(endian);
+    if machine != elf::EM_ARM {
+        return Err(format!("ELF file is for machine {} ({}), not ARM", machine_name(machine), machine));
+    }
+    let mut loaded = 0usize;
+    for ph in file.elf_program_headers() {
+        if ph.p_type(endian) != elf::PT_LOAD {
+            continue;
+        }
+        let paddr = ph.p_paddr(endian);
+        let filesz = ph.p_filesz(endian);
+        let memsz = ph.p_memsz(endian);
+        if memsz == 0 {
+            continue;
+        }
+        let data = ph.data(endian, bytes).map_err(|_| {
+            format!("truncated ELF file: segment at 0x{paddr:08x} extends past the end of the file")
+        })?;
+        if data.len() as u64 != filesz as u64 {
+            return Err(format!("truncated ELF file: segment at 0x{paddr:08x} is incomplete"));
+        }
+        let outside = |a: u32| format!("segment at 0x{paddr:08x} ({memsz} bytes) does not fit in flash or SRAM (byte 0x{a:08x})");
+        if (paddr as u64 + memsz as u64) > 1 << 32 {
+            return Err(outside(paddr));
+        }
+        m.load_bytes(paddr, data).map_err(outside)?;
+        if memsz > filesz {
+            let zeros = vec![0u8; (memsz - filesz) as usize];
+            m.load_bytes(paddr + filesz, &zeros).map_err(outside)?;
+        }
+        loaded += 1;
+    }
+    if loaded == 0 {
+        return Err("ELF file has no loadable segments".into());
+    }
+    let mut syms = Vec::new();
+    for s in file.symbols() {
+        let Ok(name) = s.name() else { continue };
+        if name.is_empty() || name.starts_with('$') {
+            continue;
+        }
+        if !matches!(s.kind(), SymbolKind::Text | SymbolKind::Data | SymbolKind::Unknown) {
+            continue;
+        }
+        let addr = s.address() as u32;
+        let addr = if s.kind() == SymbolKind::Text { addr & !1 } else { addr };
+        syms.push((addr, s.size() as u32, name.to_string()));
+    }
+    m.symbols = Symbols::new(syms);
+    Ok(())
+}
+
+fn machine_name(m: u16) -> &'static str {
+    match m {
+        elf::EM_386 => "x86",
+        elf::EM_X86_64 => "x86-64",
+        elf::EM_AARCH64 => "AArch64",
+        elf::EM_RISCV => "RISC-V",
+        elf::EM_MSP430 => "MSP430",
+        elf::EM_AVR => "AVR",
+        elf::EM_XTENSA => "Xtensa",
+        elf::EM_MIPS => "MIPS",
+        elf::EM_PPC => "PowerPC",
+        _ => "unknown",
+    }
+}

@@ -1,0 +1,19 @@
+//! cairn-sim: a cycle-accurate simulator of Cortex-M0+ (ARMv6-M) boards that runs
+//! unmodified firmware ELF files.
+
+pub mod cli;
+pub mod config;
+pub mod console;
+pub mod cpu;
+pub mod elf;
+pub mod exec_cases;
+pub mod gdb;
+pub mod io;
+pub mod machine;
+pub mod periph;
+pub mod semihost;
+pub mod symbols;
+pub mod trace;
+
+pub use config::BoardConfig;
+pub use machine::{Machine, Stop};

@@ -1,0 +1,476 @@
+//! The simulated processor and its board: core registers, memories with their decode
+//! caches, system and board peripherals, and the cycle clock.
+
+use crate::config::BoardConfig;
+use crate::cpu::exception::ExcState;
+use crate::cpu::op::Op;
+use crate::periph::cmsdk_timer::CmsdkTimer;
+use crate::periph::cmsdk_uart::CmsdkUart;
+use crate::periph::systick::SysTick;
+use crate::symbols::Symbols;
+
+/// Why a fault happened; becomes a HardFault (or a lockup).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    Undefined,
+    Unaligned(u32),
+    BusError(u32),
+    /// Instruction fetch from memory that cannot be executed.
+    NoExecute(u32),
+    /// Branch to an address with bit 0 clear (Thumb bit cleared).
+    InvalidState,
+    /// Invalid EXC_RETURN value.
+    InvalidReturn(u32),
+    /// SVC executed at a priority where it cannot be taken.
+    SvcEscalation,
+    /// BKPT with no debugger attached.
+    Breakpoint,
+    /// Stacking or unstacking failed.
+    StackError(u32),
+    /// Vector table read failed.
+    VectorRead(u32),
+}
+
+impl std::fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FaultKind::Undefined => write!(f, "undefined instruction"),
+            FaultKind::Unaligned(a) => write!(f, "unaligned access at 0x{a:08x}"),
+            FaultKind::BusError(a) => write!(f, "bus error at 0x{a:08x}"),
+            FaultKind::NoExecute(a) => write!(f, "instruction fetch from non-executable address 0x{a:08x}"),
+            FaultKind::InvalidState => write!(f, "branch to ARM state (bit 0 of target clear)"),
+            FaultKind::InvalidReturn(v) => write!(f, "invalid EXC_RETURN 0x{v:08x}"),
+            FaultKind::SvcEscalation => write!(f, "SVC executed where it cannot be taken"),
+            FaultKind::Breakpoint => write!(f, "BKPT with no debugger attached"),
+            FaultKind::StackError(a) => write!(f, "stacking error at 0x{a:08x}"),
+            FaultKind::VectorRead(a) => write!(f, "vector table read failed at 0x{a:08x}"),
+        }
+    }
+}
+
+/// Why `run` returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Semihosting exit with this status.
+    Exit(i32),
+    /// `--max-time` or `--max-instructions` reached.
+    Limit,
+    /// Lockup: a fault at HardFault or NMI priority, or an unrecoverable stacking error.
+    Lockup { kind: FaultKind, pc: u32, ipsr: u32 },
+    /// Asleep with nothing that could ever wake the core.
+    SleepForever,
+    /// Breakpoint reached (debugger attached).
+    Breakpoint,
+    /// Single step completed (debugger).
+    Step,
+}
+
+/// Where console bytes go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+pub struct Machine {
+    // --- core registers ---
+    /// r0..r14 with r13 = the SP currently selected. r[15] is scratch for PC reads.
+    pub r: [u32; 16],
+    /// Address of the instruction about to execute.
+    pub pc: u32,
+    pub n: bool,
+    pub z: bool,
+    pub c: bool,
+    pub v: bool,
+    pub ipsr: u32,
+    pub primask: bool,
+    pub spsel: bool,
+    pub npriv: bool,
+    /// The banked SP that is not selected (PSP while MSP is in use and vice versa).
+    pub sp_other: u32,
+    pub event_reg: bool,
+    pub sleeping: bool,
+    /// The core sleeps because of WFE (woken by events too), not WFI.
+    pub sleep_is_wfe: bool,
+
+    // --- time ---
+    pub cycles: u64,
+    pub sleep_cycles: u64,
+    pub instructions: u64,
+    /// The run loop stops at the first instruction boundary at or after this cycle.
+    pub next_event: u64,
+    /// Simulated-time limit in cycles (u64::MAX = none).
+    pub cycle_limit: u64,
+
+    // --- memory ---
+    pub flash: Vec<u8>,
+    pub sram: Vec<u8>,
+    pub flash_ops: Vec<Op>,
+    pub sram_ops: Vec<Op>,
+    /// Per 256-byte SRAM page: whether any decoded instruction lives there.
+    pub sram_code_pages: Vec<bool>,
+    pub flash_base: u32,
+    pub sram_base: u32,
+
+    // --- system and board devices ---
+    pub exc: ExcState,
+    pub vtor: u32,
+    pub scr: u32,
+    pub systick: SysTick,
+    pub timers: [CmsdkTimer; 2],
+    pub uarts: [CmsdkUart; 3],
+
+    pub config: BoardConfig,
+    pub symbols: Symbols,
+    pub stop: Option<Stop>,
+    /// The most recent fault that entered HardFault: (kind, faulting PC).
+    pub last_fault: Option<(FaultKind, u32)>,
+    /// Console output not yet flushed, with its stream.
+    pub console: Vec<(Stream, u8)>,
+    /// Echo console output to the process's stdout/stderr as it is produced.
+    pub echo: bool,
+    /// A debugger is attached: BKPT halts instead of faulting.
+    pub debugger: bool,
+    /// Semihosting: open handles (index = handle - 1), for SYS_OPEN of ":tt".
+    pub semihost_handles: Vec<Stream>,
+    /// Warnings already printed (each is printed once).
+    pub warned: std::collections::BTreeSet<String>,
+    /// Debugger breakpoints (planted as `DebugBreak` ops in the decode caches).
+    pub breakpoints: std::collections::BTreeSet<u32>,
+    /// Execute the real instruction once at this breakpoint address (resuming from it).
+    pub resume_from: Option<u32>,
+    /// Exception-event recorder for `--trace`, when enabled.
+    pub trace: Option<crate::trace::TraceLog>,
+}
+
+impl Machine {
+    pub fn new(config: BoardConfig) -> Machine {
+        let flash_size = config.flash_size as usize;
+        let sram_size = config.sram_size as usize;
+        let mut m = Machine {
+            r: [0; 16],
+            pc: 0,
+            n: false,
+            z: false,
+            c: false,
+            v: false,
+            ipsr: 0,
+            primask: false,
+            spsel: false,
+            npriv: false,
+            sp_other: 0,
+            event_reg: false,
+            sleeping: false,
+            sleep_is_wfe: false,
+            cycles: 0,
+            sleep_cycles: 0,
+            instructions: 0,
+            next_event: 0,
+            cycle_limit: u64::MAX,
+            flash: vec![0; flash_size],
+            sram: vec![0; sram_size],
+            flash_ops: vec![Op::UNDECODED; flash_size / 2],
+            sram_ops: vec![Op::UNDECODED; sram_size / 2],
+            sram_code_pages: vec![false; sram_size.div_ceil(256)],
+            flash_base: config.flash_base,
+            sram_base: config.sram_base,
+            exc: ExcState::default(),
+            vtor: 0,
+            scr: 0,
+            systick: SysTick::new(config.clock_hz, config.systick_ref_hz),
+            timers: [CmsdkTimer::default(), CmsdkTimer::default()],
+            uarts: [CmsdkUart::default(), CmsdkUart::default(), CmsdkUart::default()],
+            config,
+            symbols: Symbols::default(),
+            stop: None,
+            last_fault: None,
+            console: Vec::new(),
+            echo: false,
+            debugger: false,
+            semihost_handles: Vec::new(),
+            warned: Default::default(),
+            breakpoints: Default::default(),
+            resume_from: None,
+            trace: None,
+        };
+        m.reset_devices();
+        m
+    }
+
+    /// Reset the core and devices (power-on or SYSRESETREQ); memory contents are kept.
+    pub fn reset(&mut self) {
+        self.reset_devices();
+        self.r = [0; 16];
+        self.n = false;
+        self.z = false;
+        self.c = false;
+        self.v = false;
+        self.ipsr = 0;
+        self.primask = false;
+        self.spsel = false;
+        self.npriv = false;
+        self.event_reg = false;
+        self.sleeping = false;
+        self.vtor = 0;
+        self.scr = 0;
+        let sp = self.peek32(0).unwrap_or(0);
+        let entry = self.peek32(4).unwrap_or(0);
+        self.r[13] = sp & !3;
+        self.sp_other = 0;
+        self.r[14] = 0xffff_ffff;
+        self.pc = entry & !1;
+        if entry & 1 == 0 {
+            self.exc.pending_fault = Some(FaultKind::InvalidState);
+        }
+        self.next_event = 0;
+    }
+
+    fn reset_devices(&mut self) {
+        self.exc = ExcState::default();
+        self.systick = SysTick::new(self.config.clock_hz, self.config.systick_ref_hz);
+        self.timers = [CmsdkTimer::default(), CmsdkTimer::default()];
+        self.uarts = [CmsdkUart::default(), CmsdkUart::default(), CmsdkUart::default()];
+    }
+
+    // ------------------------------------------------------------------ registers
+
+    pub fn apsr(&self) -> u32 {
+        ((self.n as u32) << 31) | ((self.z as u32) << 30) | ((self.c as u32) << 29) | ((self.v as u32) << 28)
+    }
+
+    pub fn set_apsr(&mut self, v: u32) {
+        self.n = v & (1 << 31) != 0;
+        self.z = v & (1 << 30) != 0;
+        self.c = v & (1 << 29) != 0;
+        self.v = v & (1 << 28) != 0;
+    }
+
+    /// xPSR as stacked: flags, T bit, exception number.
+    pub fn xpsr(&self) -> u32 {
+        self.apsr() | (1 << 24) | self.ipsr
+    }
+
+    pub fn in_handler(&self) -> bool {
+        self.ipsr != 0
+    }
+
+    pub fn msp(&self) -> u32 {
+        if self.uses_psp() { self.sp_other } else { self.r[13] }
+    }
+
+    pub fn psp(&self) -> u32 {
+        if self.uses_psp() { self.r[13] } else { self.sp_other }
+    }
+
+    pub fn uses_psp(&self) -> bool {
+        self.spsel && !self.in_handler()
+    }
+
+    pub fn set_msp(&mut self, v: u32) {
+        if self.uses_psp() { self.sp_other = v & !3 } else { self.r[13] = v & !3 }
+    }
+
+    pub fn set_psp(&mut self, v: u32) {
+        if self.uses_psp() { self.r[13] = v & !3 } else { self.sp_other = v & !3 }
+    }
+
+    /// Change which stack pointer is selected, swapping the banked copy.
+    pub fn select_sp(&mut self, psp: bool) {
+        if psp != self.uses_psp() {
+            std::mem::swap(&mut self.r[13], &mut self.sp_other);
+        }
+    }
+
+    // ------------------------------------------------------------------ console
+
+    pub fn emit(&mut self, stream: Stream, byte: u8) {
+        if self.echo {
+            crate::console::write_byte(stream, byte);
+        } else {
+            self.console.push((stream, byte));
+        }
+    }
+
+    /// Console bytes written to `stream` so far (when not echoing).
+    pub fn console_text(&self, stream: Stream) -> Vec<u8> {
+        self.console.iter().filter(|(s, _)| *s == stream).map(|(_, b)| *b).collect()
+    }
+
+    // ------------------------------------------------------------------ memory
+
+    /// Load bytes into memory outside of simulation (ELF loading, debugger writes).
+    /// Fails if any byte falls outside flash or SRAM.
+    pub fn load_bytes(&mut self, addr: u32, bytes: &[u8]) -> Result<(), u32> {
+        for (i, b) in bytes.iter().enumerate() {
+            let a = addr.wrapping_add(i as u32);
+            if let Some(off) = self.flash_offset(a, 1) {
+                self.flash[off] = *b;
+            } else if let Some(off) = self.sram_offset(a, 1) {
+                self.sram[off] = *b;
+            } else {
+                return Err(a);
+            }
+        }
+        self.invalidate_code_range(addr, bytes.len() as u32);
+        Ok(())
+    }
+
+    /// Forget decoded instructions overlapping [addr, addr+len).
+    pub fn invalidate_code_range(&mut self, addr: u32, len: u32) {
+        let start = addr.saturating_sub(2);
+        let end = addr.saturating_add(len);
+        let mut a = start & !1;
+        while a < end {
+            if let Some(off) = self.flash_offset(a, 2) {
+                self.flash_ops[off >> 1] = Op::UNDECODED;
+            } else if let Some(off) = self.sram_offset(a, 2) {
+                self.sram_ops[off >> 1] = Op::UNDECODED;
+            }
+            a = a.wrapping_add(2);
+            if a == 0 {
+                break;
+            }
+        }
+    }
+
+    pub fn invalidate_all_code(&mut self) {
+        self.flash_ops.fill(Op::UNDECODED);
+        self.sram_ops.fill(Op::UNDECODED);
+        self.sram_code_pages.fill(false);
+    }
+
+    #[inline(always)]
+    pub fn flash_offset(&self, addr: u32, size: u32) -> Option<usize> {
+        let off = addr.wrapping_sub(self.flash_base);
+        if (off as u64 + size as u64) <= self.flash.len() as u64 { Some(off as usize) } else { None }
+    }
+
+    #[inline(always)]
+    pub fn sram_offset(&self, addr: u32, size: u32) -> Option<usize> {
+        let off = addr.wrapping_sub(self.sram_base);
+        if (off as u64 + size as u64) <= self.sram.len() as u64 { Some(off as usize) } else { None }
+    }
+
+    /// Read memory without side effects (debugger, diagnostics). Devices read as absent.
+    pub fn peek8(&self, addr: u32) -> Option<u8> {
+        if let Some(off) = self.flash_offset(addr, 1) {
+            Some(self.flash[off])
+        } else {
+            self.sram_offset(addr, 1).map(|off| self.sram[off])
+        }
+    }
+
+    pub fn peek32(&self, addr: u32) -> Option<u32> {
+        let mut v = 0u32;
+        for i in 0..4 {
+            v |= (self.peek8(addr.wrapping_add(i))? as u32) << (8 * i);
+        }
+        Some(v)
+    }
+
+    #[inline(always)]
+    pub fn read32(&mut self, addr: u32) -> Result<u32, FaultKind> {
+        if addr & 3 != 0 {
+            return Err(FaultKind::Unaligned(addr));
+        }
+        let off = addr.wrapping_sub(self.sram_base) as usize;
+        if off < self.sram.len() {
+            let b = &self.sram[off..off + 4];
+            return Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        }
+        let off = addr.wrapping_sub(self.flash_base) as usize;
+        if off < self.flash.len() {
+            self.cycles += self.config.flash_wait_states as u64;
+            let b = &self.flash[off..off + 4];
+            return Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        }
+        self.io_read(addr, 4)
+    }
+
+    #[inline(always)]
+    pub fn read16(&mut self, addr: u32) -> Result<u32, FaultKind> {
+        if addr & 1 != 0 {
+            return Err(FaultKind::Unaligned(addr));
+        }
+        let off = addr.wrapping_sub(self.sram_base) as usize;
+        if off < self.sram.len() {
+            return Ok(u16::from_le_bytes([self.sram[off], self.sram[off + 1]]) as u32);
+        }
+        let off = addr.wrapping_sub(self.flash_base) as usize;
+        if off < self.flash.len() {
+            self.cycles += self.config.flash_wait_states as u64;
+            return Ok(u16::from_le_bytes([self.flash[off], self.flash[off + 1]]) as u32);
+        }
+        self.io_read(addr, 2)
+    }
+
+    #[inline(always)]
+    pub fn read8(&mut self, addr: u32) -> Result<u32, FaultKind> {
+        let off = addr.wrapping_sub(self.sram_base) as usize;
+        if off < self.sram.len() {
+            return Ok(self.sram[off] as u32);
+        }
+        let off = addr.wrapping_sub(self.flash_base) as usize;
+        if off < self.flash.len() {
+            self.cycles += self.config.flash_wait_states as u64;
+            return Ok(self.flash[off] as u32);
+        }
+        self.io_read(addr, 1)
+    }
+
+    #[inline(always)]
+    fn sram_written(&mut self, off: usize) {
+        if self.sram_code_pages[off >> 8] {
+            self.invalidate_sram_code(off);
+        }
+    }
+
+    #[cold]
+    fn invalidate_sram_code(&mut self, off: usize) {
+        let idx = off >> 1;
+        let lo = idx.saturating_sub(1);
+        let hi = (idx + 2).min(self.sram_ops.len());
+        for op in &mut self.sram_ops[lo..hi] {
+            *op = Op::UNDECODED;
+        }
+    }
+
+    #[inline(always)]
+    pub fn write32(&mut self, addr: u32, value: u32) -> Result<(), FaultKind> {
+        if addr & 3 != 0 {
+            return Err(FaultKind::Unaligned(addr));
+        }
+        let off = addr.wrapping_sub(self.sram_base) as usize;
+        if off < self.sram.len() {
+            self.sram[off..off + 4].copy_from_slice(&value.to_le_bytes());
+            self.sram_written(off);
+            return Ok(());
+        }
+        self.io_write(addr, value, 4)
+    }
+
+    #[inline(always)]
+    pub fn write16(&mut self, addr: u32, value: u32) -> Result<(), FaultKind> {
+        if addr & 1 != 0 {
+            return Err(FaultKind::Unaligned(addr));
+        }
+        let off = addr.wrapping_sub(self.sram_base) as usize;
+        if off < self.sram.len() {
+            self.sram[off..off + 2].copy_from_slice(&(value as u16).to_le_bytes());
+            self.sram_written(off);
+            return Ok(());
+        }
+        self.io_write(addr, value & 0xffff, 2)
+    }
+
+    #[inline(always)]
+    pub fn write8(&mut self, addr: u32, value: u32) -> Result<(), FaultKind> {
+        let off = addr.wrapping_sub(self.sram_base) as usize;
+        if off < self.sram.len() {
+            self.sram[off] = value as u8;
+            self.sram_written(off);
+            return Ok(());
+        }
+        self.io_write(addr, value & 0xff, 1)
+    }
+}

@@ -1,0 +1,217 @@
+//! `cairn-sim`: command-line entry point. Exit statuses: the firmware's semihosting exit
+//! code; 124 when a time or instruction limit ends the run; 125 on lockup; 2 on usage,
+//! file or ELF errors; 70 on an internal error.
+
+use cairn_sim::cli::report::{lockup_report, stats_json};
+use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size};
+use cairn_sim::config::{BoardConfig, BOARD_NAMES};
+use cairn_sim::machine::{Machine, Stop};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+const EXIT_USAGE: i32 = 2;
+const EXIT_LIMIT: i32 = 124;
+const EXIT_LOCKUP: i32 = 125;
+const EXIT_INTERNAL: i32 = 70;
+
+#[derive(Parser)]
+#[command(name = "cairn-sim", version, about = "Cycle-accurate Cortex-M0+ simulator for Cairn firmware")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a firmware ELF file.
+    Run(RunArgs),
+    /// Differential-testing helper: run instruction sequences from a JSON-lines file.
+    #[command(hide = true)]
+    ExecCases { file: String },
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Firmware ELF file.
+    firmware: PathBuf,
+    /// Board model.
+    #[arg(long, default_value = "mps2-an385")]
+    board: String,
+    /// Device/scenario description (TOML).
+    #[arg(long, value_name = "FILE.toml")]
+    device: Option<PathBuf>,
+    /// Core clock, e.g. 25MHz or 48000000.
+    #[arg(long, value_name = "HZ")]
+    clock: Option<String>,
+    /// Stop after this much simulated time (e.g. 10ms, 2s); exit status 124.
+    #[arg(long, value_name = "DURATION")]
+    max_time: Option<String>,
+    /// Stop after this many instructions; exit status 124.
+    #[arg(long, value_name = "N")]
+    max_instructions: Option<u64>,
+    /// Seed for stochastic stimuli.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write run statistics as JSON.
+    #[arg(long, value_name = "FILE.json")]
+    stats: Option<PathBuf>,
+    /// Write a Chrome/Perfetto JSON trace.
+    #[arg(long, value_name = "FILE.json")]
+    trace: Option<PathBuf>,
+    /// Write a VCD waveform.
+    #[arg(long, value_name = "FILE.vcd")]
+    vcd: Option<PathBuf>,
+    /// Serve the GDB remote protocol on this TCP port and wait for a debugger.
+    #[arg(long, value_name = "PORT")]
+    gdb: Option<u16>,
+    /// Flash size (e.g. 256K, 4M).
+    #[arg(long, value_name = "BYTES")]
+    flash_size: Option<String>,
+    /// SRAM size (e.g. 64K, 4M).
+    #[arg(long, value_name = "BYTES")]
+    sram_size: Option<String>,
+    /// Flash wait states per instruction fetch and data access.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=15))]
+    flash_wait_states: Option<u32>,
+    /// MULS latency in cycles: 1 (fast multiplier) or 32 (small multiplier).
+    #[arg(long, value_name = "CYCLES", value_parser = ["1", "32"])]
+    mul_cycles: Option<String>,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ! {
+    eprintln!("cairn-sim: {msg}");
+    std::process::exit(EXIT_USAGE)
+}
+
+fn board_config(args: &RunArgs) -> BoardConfig {
+    let Some(mut cfg) = BoardConfig::by_name(&args.board) else {
+        fail(format_args!("unknown board '{}' (known: {})", args.board, BOARD_NAMES.join(", ")))
+    };
+    if let Some(c) = &args.clock {
+        cfg.clock_hz = parse_hz(c).unwrap_or_else(|e| fail(format_args!("--clock: {e}")));
+    }
+    if let Some(s) = &args.flash_size {
+        cfg.flash_size = parse_size(s).unwrap_or_else(|e| fail(format_args!("--flash-size: {e}")));
+    }
+    if let Some(s) = &args.sram_size {
+        cfg.sram_size = parse_size(s).unwrap_or_else(|e| fail(format_args!("--sram-size: {e}")));
+    }
+    if let Some(w) = args.flash_wait_states {
+        cfg.flash_wait_states = w;
+    }
+    if let Some(m) = &args.mul_cycles {
+        cfg.mul_cycles = if m == "32" { 32 } else { 1 };
+    }
+    cfg
+}
+
+fn run(args: RunArgs) -> i32 {
+    if args.device.is_some() {
+        fail("--device: scenario files are not supported yet (planned with the energy/stimulus work)");
+    }
+    if args.vcd.is_some() {
+        fail("--vcd: VCD output is not supported yet (planned with the energy/stimulus work)");
+    }
+    let cfg = board_config(&args);
+    let path = args.firmware.display().to_string();
+    let bytes = std::fs::read(&args.firmware).unwrap_or_else(|e| fail(format_args!("cannot read {path}: {e}")));
+    let mut m = Machine::new(cfg);
+    if let Err(e) = cairn_sim::elf::load_elf(&mut m, &bytes) {
+        fail(format_args!("{path}: {e}"));
+    }
+    if let Some(t) = &args.max_time {
+        let ps = parse_duration_ps(t).unwrap_or_else(|e| fail(format_args!("--max-time: {e}")));
+        let cycles = (ps * m.config.clock_hz as u128).div_ceil(1_000_000_000_000);
+        m.cycle_limit = cycles.min(u64::MAX as u128) as u64;
+    }
+    if args.trace.is_some() {
+        m.trace = Some(cairn_sim::trace::TraceLog::new(m.config.clock_hz));
+    }
+    m.echo = true;
+    m.reset();
+    let start = std::time::Instant::now();
+    let stop = if let Some(port) = args.gdb {
+        match cairn_sim::gdb::serve(&mut m, port, args.max_instructions) {
+            Ok(s) => s,
+            Err(e) => {
+                cairn_sim::console::flush();
+                fail(format_args!("--gdb: {e}"))
+            }
+        }
+    } else {
+        m.run(args.max_instructions.unwrap_or(u64::MAX))
+    };
+    let host_seconds = start.elapsed().as_secs_f64();
+    cairn_sim::console::flush();
+    let status = match &stop {
+        Stop::Exit(code) => code & 0xff,
+        Stop::Limit => {
+            eprintln!(
+                "cairn-sim: limit reached after {} instructions, {} cycles",
+                m.instructions, m.cycles
+            );
+            EXIT_LIMIT
+        }
+        Stop::Lockup { kind, pc, ipsr } => {
+            eprintln!("{}", lockup_report(&m, *kind, *pc, *ipsr));
+            EXIT_LOCKUP
+        }
+        Stop::SleepForever => {
+            eprintln!(
+                "cairn-sim: core asleep at pc 0x{:08x} ({}) with no enabled event that could wake it",
+                m.pc,
+                m.symbols.describe(m.pc)
+            );
+            EXIT_LOCKUP
+        }
+        Stop::Breakpoint | Stop::Step => EXIT_LOCKUP,
+    };
+    if let Some(p) = &args.stats {
+        let json = stats_json(&m, host_seconds, status);
+        let text = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
+        if let Err(e) = std::fs::write(p, text) {
+            fail(format_args!("cannot write {}: {e}", p.display()));
+        }
+    }
+    if let (Some(p), Some(t)) = (&args.trace, &m.trace) {
+        if let Err(e) = std::fs::write(p, t.to_json(m.cycles)) {
+            fail(format_args!("cannot write {}: {e}", p.display()));
+        }
+    }
+    status
+}
+
+fn main() {
+    std::panic::set_hook(Box::new(|info| {
+        cairn_sim::console::flush();
+        let msg = info.payload().downcast_ref::<&str>().map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let loc = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("cairn-sim: internal error{loc}: {msg} (please report)");
+        std::process::exit(EXIT_INTERNAL);
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => match e.kind() {
+            clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                print!("{e}");
+                std::process::exit(0);
+            }
+            clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                eprint!("{e}");
+                std::process::exit(EXIT_USAGE);
+            }
+            _ => {
+                let text = e.to_string();
+                let first = text.lines().next().unwrap_or("invalid usage").trim_start_matches("error: ");
+                fail(format_args!("{first} (see cairn-sim --help)"));
+            }
+        },
+    };
+    let status = match cli.command {
+        Command::Run(args) => run(args),
+        Command::ExecCases { file } => cairn_sim::exec_cases::main(&file),
+    };
+    std::process::exit(status);
+}

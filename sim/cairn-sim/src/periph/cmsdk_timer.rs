@@ -1,0 +1,82 @@
+//! ARM CMSDK APB timer (CTRL, VALUE, RELOAD, INTSTATUS/INTCLEAR), clocked by the core clock.
+
+use super::countdown::Countdown;
+
+pub struct CmsdkTimer {
+    pub ctrl: u32,
+    pub counter: Countdown,
+    intstatus: bool,
+}
+
+const CTRL_ENABLE: u32 = 1;
+const CTRL_IRQ_ENABLE: u32 = 8;
+
+impl Default for CmsdkTimer {
+    fn default() -> Self {
+        CmsdkTimer { ctrl: 0, counter: Countdown::new(1), intstatus: false }
+    }
+}
+
+impl CmsdkTimer {
+    fn sync(&mut self, now: u64) {
+        if self.counter.take_flag(now) {
+            self.intstatus = true;
+        }
+    }
+
+    pub fn read(&mut self, off: u32, now: u64) -> u32 {
+        self.sync(now);
+        match off {
+            0x0 => self.ctrl,
+            0x4 => self.counter.value(now),
+            0x8 => self.counter.reload,
+            0xC => self.intstatus as u32,
+            // PID/CID registers of the CMSDK timer.
+            0xFD0 => 0x04,
+            0xFE0 => 0x22,
+            0xFE4 => 0xB8,
+            0xFE8 => 0x1B,
+            0xFF0 => 0x0D,
+            0xFF4 => 0xF0,
+            0xFF8 => 0x05,
+            0xFFC => 0xB1,
+            _ => 0,
+        }
+    }
+
+    pub fn write(&mut self, off: u32, value: u32, now: u64) {
+        self.sync(now);
+        match off {
+            0x0 => {
+                self.ctrl = value & 0xf;
+                self.counter.set_running(now, self.ctrl & CTRL_ENABLE != 0);
+            }
+            0x4 => self.counter.set_value(now, value),
+            0x8 => {
+                // Writing RELOAD also loads the counter (CMSDK TRM; QEMU does the same).
+                self.counter.set_reload(now, value);
+                self.counter.set_value(now, value);
+            }
+            0xC => {
+                if value & 1 != 0 {
+                    self.intstatus = false;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Interrupt line level.
+    pub fn irq(&mut self, now: u64) -> bool {
+        self.sync(now);
+        self.intstatus && self.ctrl & CTRL_IRQ_ENABLE != 0
+    }
+
+    pub fn next_event(&self, now: u64) -> Option<u64> {
+        if self.ctrl & CTRL_IRQ_ENABLE != 0 && !self.intstatus {
+            self.counter.next_zero(now)
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! ARM CMSDK APB UART. Transmission is instantaneous: a byte written to DATA with the
+//! transmitter enabled is delivered at once and TX-done is signalled immediately.
+
+#[derive(Default)]
+pub struct CmsdkUart {
+    pub ctrl: u32,
+    pub bauddiv: u32,
+    intstatus: u32,
+}
+
+const CTRL_TX_EN: u32 = 1;
+const CTRL_TX_INTEN: u32 = 4;
+const CTRL_RX_INTEN: u32 = 8;
+const INT_TX: u32 = 1;
+const INT_RX: u32 = 2;
+
+impl CmsdkUart {
+    pub fn read(&mut self, off: u32) -> u32 {
+        match off {
+            0x0 => 0,           // DATA: no receive input
+            0x4 => 0,           // STATE: TX never full, RX never full
+            0x8 => self.ctrl,
+            0xC => self.intstatus,
+            0x10 => self.bauddiv,
+            0xFD0 => 0x04,
+            0xFE0 => 0x21,
+            0xFE4 => 0xB8,
+            0xFE8 => 0x1B,
+            0xFF0 => 0x0D,
+            0xFF4 => 0xF0,
+            0xFF8 => 0x05,
+            0xFFC => 0xB1,
+            _ => 0,
+        }
+    }
+
+    /// Returns the byte to transmit, if a DATA write sends one.
+    pub fn write(&mut self, off: u32, value: u32) -> Option<u8> {
+        match off {
+            0x0 => {
+                if self.ctrl & CTRL_TX_EN == 0 {
+                    return None;
+                }
+                if self.ctrl & CTRL_TX_INTEN != 0 {
+                    self.intstatus |= INT_TX;
+                }
+                Some(value as u8)
+            }
+            0x4 => None, // overrun flags: write-1-to-clear, never set here
+            0x8 => {
+                self.ctrl = value & 0x7f;
+                None
+            }
+            0xC => {
+                self.intstatus &= !value;
+                None
+            }
+            0x10 => {
+                self.bauddiv = value & 0x000f_ffff;
+                None
+            }
+            _ => None,
+        }
+    }
+
+    pub fn tx_irq(&self) -> bool {
+        self.intstatus & INT_TX != 0
+    }
+
+    pub fn rx_irq(&self) -> bool {
+        self.intstatus & INT_RX != 0 && self.ctrl & CTRL_RX_INTEN != 0
+    }
+}
