@@ -76,8 +76,8 @@ impl Runner {
         for _ in 0..case.steps {
             let pc = self.m.pc;
             if let Some(op) = self.m.decode_at(pc) {
-                if matches!(op.kind, Kind::Svc | Kind::Bkpt | Kind::Wfi | Kind::Wfe) {
-                    fault = Some(format!("system instruction {:?}", op.kind));
+                if matches!(op.kind(), Kind::Svc | Kind::Bkpt | Kind::Wfi | Kind::Wfe) {
+                    fault = Some(format!("system instruction {:?}", op.kind()));
                     break;
                 }
             }

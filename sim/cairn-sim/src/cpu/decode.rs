@@ -258,47 +258,47 @@ mod tests {
     fn bl_forward_and_backward() {
         // bl +0x100 at 0x1000: target 0x1104
         let op = decode(0x1000, 0xF000, 0xF880);
-        assert_eq!(op.kind, Kind::Bl);
-        assert_eq!(op.imm, 0x1104);
+        assert_eq!(op.kind(), Kind::Bl);
+        assert_eq!(op.imm(), 0x1104);
         // bl -4 at 0x1000: encoding F7FF FFFE -> target 0x1000
         let op = decode(0x1000, 0xF7FF, 0xFFFE);
-        assert_eq!(op.imm, 0x1000);
+        assert_eq!(op.imm(), 0x1000);
     }
 
     #[test]
     fn branch_offsets() {
-        assert_eq!(decode(0x200, 0xE7FE, 0).imm, 0x200); // b .
-        assert_eq!(decode(0x200, 0xD0FE, 0).imm, 0x200); // beq .
-        assert_eq!(decode(0x200, 0xD0FE, 0).a, 0);
-        assert_eq!(decode(0x200, 0xDE00, 0).kind, Kind::Undefined); // udf
-        assert_eq!(decode(0x200, 0xDF05, 0).kind, Kind::Svc);
+        assert_eq!(decode(0x200, 0xE7FE, 0).imm(), 0x200); // b .
+        assert_eq!(decode(0x200, 0xD0FE, 0).imm(), 0x200); // beq .
+        assert_eq!(decode(0x200, 0xD0FE, 0).a(), 0);
+        assert_eq!(decode(0x200, 0xDE00, 0).kind(), Kind::Undefined); // udf
+        assert_eq!(decode(0x200, 0xDF05, 0).kind(), Kind::Svc);
     }
 
     #[test]
     fn literal_address_is_word_aligned() {
-        assert_eq!(decode(0x102, 0x4801, 0).imm, 0x108); // ldr r0,[pc,#4] at 0x102
-        assert_eq!(decode(0x100, 0x4801, 0).imm, 0x108);
+        assert_eq!(decode(0x102, 0x4801, 0).imm(), 0x108); // ldr r0,[pc,#4] at 0x102
+        assert_eq!(decode(0x100, 0x4801, 0).imm(), 0x108);
     }
 
     #[test]
     fn system_32bit() {
-        assert_eq!(decode(0, 0xF3EF, 0x8008).kind, Kind::Mrs); // mrs r0, msp
-        assert_eq!(decode(0, 0xF380, 0x8810).kind, Kind::Msr); // msr primask, r0
-        assert_eq!(decode(0, 0xF3BF, 0x8F4F).kind, Kind::Barrier); // dsb
-        assert_eq!(decode(0, 0xF3BF, 0x8F6F).kind, Kind::Barrier); // isb
-        assert_eq!(decode(0, 0xF7F0, 0xA000).kind, Kind::Undefined); // udf.w
-        assert_eq!(decode(0, 0xE800, 0x0000).kind, Kind::Undefined); // Thumb-2 only
+        assert_eq!(decode(0, 0xF3EF, 0x8008).kind(), Kind::Mrs); // mrs r0, msp
+        assert_eq!(decode(0, 0xF380, 0x8810).kind(), Kind::Msr); // msr primask, r0
+        assert_eq!(decode(0, 0xF3BF, 0x8F4F).kind(), Kind::Barrier); // dsb
+        assert_eq!(decode(0, 0xF3BF, 0x8F6F).kind(), Kind::Barrier); // isb
+        assert_eq!(decode(0, 0xF7F0, 0xA000).kind(), Kind::Undefined); // udf.w
+        assert_eq!(decode(0, 0xE800, 0x0000).kind(), Kind::Undefined); // Thumb-2 only
     }
 
     #[test]
     fn hints_and_cps() {
-        assert_eq!(decode(0, 0xBF00, 0).kind, Kind::Nop);
-        assert_eq!(decode(0, 0xBF30, 0).kind, Kind::Wfi);
-        assert_eq!(decode(0, 0xBF20, 0).kind, Kind::Wfe);
-        assert_eq!(decode(0, 0xBF40, 0).kind, Kind::Sev);
-        assert_eq!(decode(0, 0xBF08, 0).kind, Kind::Undefined); // IT
-        assert_eq!(decode(0, 0xB672, 0).kind, Kind::Cpsid);
-        assert_eq!(decode(0, 0xB662, 0).kind, Kind::Cpsie);
-        assert_eq!(decode(0, 0xB100, 0).kind, Kind::Undefined); // CBZ is Thumb-2
+        assert_eq!(decode(0, 0xBF00, 0).kind(), Kind::Nop);
+        assert_eq!(decode(0, 0xBF30, 0).kind(), Kind::Wfi);
+        assert_eq!(decode(0, 0xBF20, 0).kind(), Kind::Wfe);
+        assert_eq!(decode(0, 0xBF40, 0).kind(), Kind::Sev);
+        assert_eq!(decode(0, 0xBF08, 0).kind(), Kind::Undefined); // IT
+        assert_eq!(decode(0, 0xB672, 0).kind(), Kind::Cpsid);
+        assert_eq!(decode(0, 0xB662, 0).kind(), Kind::Cpsie);
+        assert_eq!(decode(0, 0xB100, 0).kind(), Kind::Undefined); // CBZ is Thumb-2
     }
 }

@@ -56,16 +56,37 @@ impl Machine {
 
     /// Execute instructions until `next_event` or the budget is reached.
     fn run_block(&mut self, budget: u64) {
+        // Specialised loops: the common case (no wait states, no instruction limit
+        // within reach) carries no per-instruction bookkeeping beyond the cycle check.
+        let limited = budget < u64::MAX / 2;
+        match (self.config.flash_wait_states != 0, limited) {
+            (false, false) => self.run_loop::<false, false>(budget),
+            (false, true) => self.run_loop::<false, true>(budget),
+            (true, false) => self.run_loop::<true, false>(budget),
+            (true, true) => self.run_loop::<true, true>(budget),
+        }
+    }
+
+    #[inline(always)]
+    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool>(&mut self, budget: u64) {
         let mut executed = 0u64;
-        while self.cycles < self.next_event && executed < budget {
+        while self.cycles < self.next_event && (!LIMITED || executed < budget) {
             executed += 1;
             let pc = self.pc;
-            let op = match self.fetch(pc) {
-                Some(op) => op,
-                None => {
-                    self.instructions = self.instructions.wrapping_sub(1);
-                    self.fault(FaultKind::NoExecute(pc));
-                    continue;
+            let off = pc.wrapping_sub(self.flash_base) as usize;
+            let op = if off < self.flash.len() {
+                if WAIT_STATES {
+                    self.cycles += self.config.flash_wait_states as u64;
+                }
+                self.flash_ops[off >> 1]
+            } else {
+                match self.fetch_sram(pc) {
+                    Some(op) => op,
+                    None => {
+                        self.instructions = self.instructions.wrapping_sub(1);
+                        self.fault(FaultKind::NoExecute(pc));
+                        continue;
+                    }
                 }
             };
             self.exec(op, pc);
@@ -125,46 +146,39 @@ impl Machine {
         };
     }
 
-    #[inline(always)]
-    fn fetch(&mut self, pc: u32) -> Option<Op> {
-        let off = pc.wrapping_sub(self.flash_base) as usize;
-        if off < self.flash.len() {
-            let op = self.flash_ops[off >> 1];
-            if op.kind != Kind::Undecoded {
-                self.cycles += self.config.flash_wait_states as u64;
-                return Some(op);
-            }
-        }
-        self.fetch_slow(pc)
-    }
-
     #[cold]
     #[inline(never)]
-    fn fetch_slow(&mut self, pc: u32) -> Option<Op> {
-        if let Some(off) = self.flash_offset(pc, 2) {
-            let hw = u16::from_le_bytes([self.flash[off], self.flash[off + 1]]);
-            let hw2 = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw))?;
-            let op = self.decoded(pc, hw, hw2);
-            self.flash_ops[off >> 1] = op;
-            self.cycles += self.config.flash_wait_states as u64;
-            return Some(op);
+    fn fetch_sram(&mut self, pc: u32) -> Option<Op> {
+        let off = self.sram_offset(pc, 2)?;
+        let cached = self.sram_ops[off >> 1];
+        if cached.kind() != Kind::Undecoded {
+            return Some(cached);
         }
-        if let Some(off) = self.sram_offset(pc, 2) {
-            let cached = self.sram_ops[off >> 1];
-            if cached.kind != Kind::Undecoded {
-                return Some(cached);
-            }
-            let hw = u16::from_le_bytes([self.sram[off], self.sram[off + 1]]);
-            let hw2 = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw))?;
-            let op = self.decoded(pc, hw, hw2);
-            self.sram_ops[off >> 1] = op;
-            self.sram_code_pages[off >> 8] = true;
-            if let Some(p) = self.sram_code_pages.get_mut((off + 2) >> 8) {
-                *p = true;
-            }
-            return Some(op);
+        let hw = u16::from_le_bytes([self.sram[off], self.sram[off + 1]]);
+        let hw2 = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw))?;
+        let op = self.decoded(pc, hw, hw2);
+        self.sram_ops[off >> 1] = op;
+        self.sram_code_pages[off >> 8] = true;
+        if let Some(p) = self.sram_code_pages.get_mut((off + 2) >> 8) {
+            *p = true;
         }
-        None
+        Some(op)
+    }
+
+    /// First execution of a flash instruction: decode, cache, execute.
+    #[cold]
+    #[inline(never)]
+    fn decode_flash_and_exec(&mut self, pc: u32) {
+        let off = pc.wrapping_sub(self.flash_base) as usize;
+        let hw = u16::from_le_bytes([self.flash[off], self.flash[off + 1]]);
+        let Some(hw2) = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw)) else {
+            self.instructions = self.instructions.wrapping_sub(1);
+            self.fault(FaultKind::NoExecute(pc.wrapping_add(2)));
+            return;
+        };
+        let op = self.decoded(pc, hw, hw2);
+        self.flash_ops[off >> 1] = op;
+        self.exec(op, pc);
     }
 
     fn peek_halfword(&self, addr: u32, needed: bool) -> Option<u16> {
@@ -251,288 +265,288 @@ impl Machine {
     #[inline(always)]
     fn exec(&mut self, op: Op, pc: u32) {
         let next = pc.wrapping_add(2);
-        match op.kind {
+        match op.kind() {
             Kind::LslImm => {
-                let (v, c) = lsl_reg(r!(self, op.b), op.imm, self.c);
+                let (v, c) = lsl_reg(r!(self, op.b()), op.imm(), self.c);
                 self.c = c;
-                r!(self, op.a) = set_nz!(self, v);
+                r!(self, op.a()) = set_nz!(self, v);
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::LsrImm => {
-                let (v, c) = lsr_reg(r!(self, op.b), op.imm, self.c);
+                let (v, c) = lsr_reg(r!(self, op.b()), op.imm(), self.c);
                 self.c = c;
-                r!(self, op.a) = set_nz!(self, v);
+                r!(self, op.a()) = set_nz!(self, v);
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::AsrImm => {
-                let (v, c) = asr_reg(r!(self, op.b), op.imm, self.c);
+                let (v, c) = asr_reg(r!(self, op.b()), op.imm(), self.c);
                 self.c = c;
-                r!(self, op.a) = set_nz!(self, v);
+                r!(self, op.a()) = set_nz!(self, v);
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::AddReg | Kind::AddImm3 | Kind::AddImm8 | Kind::Cmn => {
-                let (x, y) = match op.kind {
-                    Kind::AddReg => (r!(self, op.b), r!(self, op.c)),
-                    Kind::AddImm3 => (r!(self, op.b), op.imm),
-                    Kind::AddImm8 => (r!(self, op.a), op.imm),
-                    _ => (r!(self, op.a), r!(self, op.b)),
+                let (x, y) = match op.kind() {
+                    Kind::AddReg => (r!(self, op.b()), r!(self, op.c())),
+                    Kind::AddImm3 => (r!(self, op.b()), op.imm()),
+                    Kind::AddImm8 => (r!(self, op.a()), op.imm()),
+                    _ => (r!(self, op.a()), r!(self, op.b())),
                 };
                 let (v, c, o) = add_with_carry(x, y, false);
                 self.c = c;
                 self.v = o;
                 set_nz!(self, v);
-                if op.kind != Kind::Cmn {
-                    r!(self, op.a) = v;
+                if op.kind() != Kind::Cmn {
+                    r!(self, op.a()) = v;
                 }
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::SubReg | Kind::SubImm3 | Kind::SubImm8 | Kind::CmpImm | Kind::CmpReg | Kind::CmpHi => {
-                let (x, y) = match op.kind {
-                    Kind::SubReg => (r!(self, op.b), r!(self, op.c)),
-                    Kind::SubImm3 => (r!(self, op.b), op.imm),
-                    Kind::SubImm8 | Kind::CmpImm => (r!(self, op.a), op.imm),
-                    _ => (r!(self, op.a), r!(self, op.b)),
+                let (x, y) = match op.kind() {
+                    Kind::SubReg => (r!(self, op.b()), r!(self, op.c())),
+                    Kind::SubImm3 => (r!(self, op.b()), op.imm()),
+                    Kind::SubImm8 | Kind::CmpImm => (r!(self, op.a()), op.imm()),
+                    _ => (r!(self, op.a()), r!(self, op.b())),
                 };
                 let (v, c, o) = add_with_carry(x, !y, true);
                 self.c = c;
                 self.v = o;
                 set_nz!(self, v);
-                if matches!(op.kind, Kind::SubReg | Kind::SubImm3 | Kind::SubImm8) {
-                    r!(self, op.a) = v;
+                if matches!(op.kind(), Kind::SubReg | Kind::SubImm3 | Kind::SubImm8) {
+                    r!(self, op.a()) = v;
                 }
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::MovImm => {
-                r!(self, op.a) = set_nz!(self, op.imm);
+                r!(self, op.a()) = set_nz!(self, op.imm());
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::And => {
-                r!(self, op.a) = set_nz!(self, r!(self, op.a) & r!(self, op.b));
+                r!(self, op.a()) = set_nz!(self, r!(self, op.a()) & r!(self, op.b()));
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Eor => {
-                r!(self, op.a) = set_nz!(self, r!(self, op.a) ^ r!(self, op.b));
+                r!(self, op.a()) = set_nz!(self, r!(self, op.a()) ^ r!(self, op.b()));
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Orr => {
-                r!(self, op.a) = set_nz!(self, r!(self, op.a) | r!(self, op.b));
+                r!(self, op.a()) = set_nz!(self, r!(self, op.a()) | r!(self, op.b()));
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Bic => {
-                r!(self, op.a) = set_nz!(self, r!(self, op.a) & !r!(self, op.b));
+                r!(self, op.a()) = set_nz!(self, r!(self, op.a()) & !r!(self, op.b()));
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Mvn => {
-                r!(self, op.a) = set_nz!(self, !r!(self, op.b));
+                r!(self, op.a()) = set_nz!(self, !r!(self, op.b()));
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Tst => {
-                set_nz!(self, r!(self, op.a) & r!(self, op.b));
+                set_nz!(self, r!(self, op.a()) & r!(self, op.b()));
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::LslReg | Kind::LsrReg | Kind::AsrReg | Kind::Ror => {
-                let x = r!(self, op.a);
-                let n = r!(self, op.b);
-                let (v, c) = match op.kind {
+                let x = r!(self, op.a());
+                let n = r!(self, op.b());
+                let (v, c) = match op.kind() {
                     Kind::LslReg => lsl_reg(x, n, self.c),
                     Kind::LsrReg => lsr_reg(x, n, self.c),
                     Kind::AsrReg => asr_reg(x, n, self.c),
                     _ => ror_reg(x, n, self.c),
                 };
                 self.c = c;
-                r!(self, op.a) = set_nz!(self, v);
+                r!(self, op.a()) = set_nz!(self, v);
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Adc => {
-                let (v, c, o) = add_with_carry(r!(self, op.a), r!(self, op.b), self.c);
+                let (v, c, o) = add_with_carry(r!(self, op.a()), r!(self, op.b()), self.c);
                 self.c = c;
                 self.v = o;
-                r!(self, op.a) = set_nz!(self, v);
+                r!(self, op.a()) = set_nz!(self, v);
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Sbc => {
-                let (v, c, o) = add_with_carry(r!(self, op.a), !r!(self, op.b), self.c);
+                let (v, c, o) = add_with_carry(r!(self, op.a()), !r!(self, op.b()), self.c);
                 self.c = c;
                 self.v = o;
-                r!(self, op.a) = set_nz!(self, v);
+                r!(self, op.a()) = set_nz!(self, v);
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Rsb => {
-                let (v, c, o) = add_with_carry(!r!(self, op.b), 0, true);
+                let (v, c, o) = add_with_carry(!r!(self, op.b()), 0, true);
                 self.c = c;
                 self.v = o;
-                r!(self, op.a) = set_nz!(self, v);
+                r!(self, op.a()) = set_nz!(self, v);
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Mul => {
-                r!(self, op.a) = set_nz!(self, r!(self, op.a).wrapping_mul(r!(self, op.b)));
+                r!(self, op.a()) = set_nz!(self, r!(self, op.a()).wrapping_mul(r!(self, op.b())));
                 self.pc = next;
                 self.cycles += self.config.mul_cycles as u64;
             }
             Kind::AddHi => {
                 self.r[15] = pc.wrapping_add(4);
-                let v = r!(self, op.a).wrapping_add(r!(self, op.b));
-                self.write_hi(op.a, v, pc);
+                let v = r!(self, op.a()).wrapping_add(r!(self, op.b()));
+                self.write_hi(op.a(), v, pc);
             }
             Kind::MovHi => {
                 self.r[15] = pc.wrapping_add(4);
-                let v = r!(self, op.b);
-                self.write_hi(op.a, v, pc);
+                let v = r!(self, op.b());
+                self.write_hi(op.a(), v, pc);
             }
             Kind::Bx => {
                 self.r[15] = pc.wrapping_add(4);
                 self.cycles += 2;
-                self.bx_write(r!(self, op.b));
+                self.bx_write(r!(self, op.b()));
             }
             Kind::Blx => {
-                let target = r!(self, op.b);
+                let target = r!(self, op.b());
                 self.r[14] = next | 1;
                 self.cycles += 2;
                 self.bx_write(target);
             }
             Kind::LdrLit => {
-                r!(self, op.a) = try_mem!(self, self.read32(op.imm));
+                r!(self, op.a()) = try_mem!(self, self.read32(op.imm()));
                 self.pc = next;
                 self.cycles += 2;
             }
             Kind::LdrReg | Kind::LdrImm | Kind::LdrSp => {
-                let addr = match op.kind {
-                    Kind::LdrReg => r!(self, op.b).wrapping_add(r!(self, op.c)),
-                    Kind::LdrImm => r!(self, op.b).wrapping_add(op.imm),
-                    _ => self.r[13].wrapping_add(op.imm),
+                let addr = match op.kind() {
+                    Kind::LdrReg => r!(self, op.b()).wrapping_add(r!(self, op.c())),
+                    Kind::LdrImm => r!(self, op.b()).wrapping_add(op.imm()),
+                    _ => self.r[13].wrapping_add(op.imm()),
                 };
-                r!(self, op.a) = try_mem!(self, self.read32(addr));
+                r!(self, op.a()) = try_mem!(self, self.read32(addr));
                 self.pc = next;
                 self.cycles += 2;
             }
             Kind::LdrhReg | Kind::LdrhImm | Kind::LdrshReg => {
-                let addr = match op.kind {
-                    Kind::LdrhImm => r!(self, op.b).wrapping_add(op.imm),
-                    _ => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                let addr = match op.kind() {
+                    Kind::LdrhImm => r!(self, op.b()).wrapping_add(op.imm()),
+                    _ => r!(self, op.b()).wrapping_add(r!(self, op.c())),
                 };
                 let v = try_mem!(self, self.read16(addr));
-                r!(self, op.a) = if op.kind == Kind::LdrshReg { v as u16 as i16 as i32 as u32 } else { v };
+                r!(self, op.a()) = if op.kind() == Kind::LdrshReg { v as u16 as i16 as i32 as u32 } else { v };
                 self.pc = next;
                 self.cycles += 2;
             }
             Kind::LdrbReg | Kind::LdrbImm | Kind::LdrsbReg => {
-                let addr = match op.kind {
-                    Kind::LdrbImm => r!(self, op.b).wrapping_add(op.imm),
-                    _ => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                let addr = match op.kind() {
+                    Kind::LdrbImm => r!(self, op.b()).wrapping_add(op.imm()),
+                    _ => r!(self, op.b()).wrapping_add(r!(self, op.c())),
                 };
                 let v = try_mem!(self, self.read8(addr));
-                r!(self, op.a) = if op.kind == Kind::LdrsbReg { v as u8 as i8 as i32 as u32 } else { v };
+                r!(self, op.a()) = if op.kind() == Kind::LdrsbReg { v as u8 as i8 as i32 as u32 } else { v };
                 self.pc = next;
                 self.cycles += 2;
             }
             Kind::StrReg | Kind::StrImm | Kind::StrSp => {
-                let addr = match op.kind {
-                    Kind::StrReg => r!(self, op.b).wrapping_add(r!(self, op.c)),
-                    Kind::StrImm => r!(self, op.b).wrapping_add(op.imm),
-                    _ => self.r[13].wrapping_add(op.imm),
+                let addr = match op.kind() {
+                    Kind::StrReg => r!(self, op.b()).wrapping_add(r!(self, op.c())),
+                    Kind::StrImm => r!(self, op.b()).wrapping_add(op.imm()),
+                    _ => self.r[13].wrapping_add(op.imm()),
                 };
-                try_mem!(self, self.write32(addr, r!(self, op.a)));
+                try_mem!(self, self.write32(addr, r!(self, op.a())));
                 self.pc = next;
                 self.cycles += 2;
             }
             Kind::StrhReg | Kind::StrhImm => {
-                let addr = match op.kind {
-                    Kind::StrhImm => r!(self, op.b).wrapping_add(op.imm),
-                    _ => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                let addr = match op.kind() {
+                    Kind::StrhImm => r!(self, op.b()).wrapping_add(op.imm()),
+                    _ => r!(self, op.b()).wrapping_add(r!(self, op.c())),
                 };
-                try_mem!(self, self.write16(addr, r!(self, op.a)));
+                try_mem!(self, self.write16(addr, r!(self, op.a())));
                 self.pc = next;
                 self.cycles += 2;
             }
             Kind::StrbReg | Kind::StrbImm => {
-                let addr = match op.kind {
-                    Kind::StrbImm => r!(self, op.b).wrapping_add(op.imm),
-                    _ => r!(self, op.b).wrapping_add(r!(self, op.c)),
+                let addr = match op.kind() {
+                    Kind::StrbImm => r!(self, op.b()).wrapping_add(op.imm()),
+                    _ => r!(self, op.b()).wrapping_add(r!(self, op.c())),
                 };
-                try_mem!(self, self.write8(addr, r!(self, op.a)));
+                try_mem!(self, self.write8(addr, r!(self, op.a())));
                 self.pc = next;
                 self.cycles += 2;
             }
             Kind::Adr => {
-                r!(self, op.a) = op.imm;
+                r!(self, op.a()) = op.imm();
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::AddRdSp => {
-                r!(self, op.a) = self.r[13].wrapping_add(op.imm);
+                r!(self, op.a()) = self.r[13].wrapping_add(op.imm());
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::AddSp => {
-                self.r[13] = self.r[13].wrapping_add(op.imm);
+                self.r[13] = self.r[13].wrapping_add(op.imm());
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::SubSp => {
-                self.r[13] = self.r[13].wrapping_sub(op.imm);
+                self.r[13] = self.r[13].wrapping_sub(op.imm());
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Sxth => {
-                r!(self, op.a) = r!(self, op.b) as u16 as i16 as i32 as u32;
+                r!(self, op.a()) = r!(self, op.b()) as u16 as i16 as i32 as u32;
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Sxtb => {
-                r!(self, op.a) = r!(self, op.b) as u8 as i8 as i32 as u32;
+                r!(self, op.a()) = r!(self, op.b()) as u8 as i8 as i32 as u32;
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Uxth => {
-                r!(self, op.a) = r!(self, op.b) & 0xffff;
+                r!(self, op.a()) = r!(self, op.b()) & 0xffff;
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Uxtb => {
-                r!(self, op.a) = r!(self, op.b) & 0xff;
+                r!(self, op.a()) = r!(self, op.b()) & 0xff;
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Rev => {
-                r!(self, op.a) = r!(self, op.b).swap_bytes();
+                r!(self, op.a()) = r!(self, op.b()).swap_bytes();
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Rev16 => {
-                let x = r!(self, op.b);
-                r!(self, op.a) = ((x & 0x00ff_00ff) << 8) | ((x >> 8) & 0x00ff_00ff);
+                let x = r!(self, op.b());
+                r!(self, op.a()) = ((x & 0x00ff_00ff) << 8) | ((x >> 8) & 0x00ff_00ff);
                 self.pc = next;
                 self.cycles += 1;
             }
             Kind::Revsh => {
-                let x = r!(self, op.b) as u16;
-                r!(self, op.a) = x.swap_bytes() as i16 as i32 as u32;
+                let x = r!(self, op.b()) as u16;
+                r!(self, op.a()) = x.swap_bytes() as i16 as i32 as u32;
                 self.pc = next;
                 self.cycles += 1;
             }
-            Kind::Push => self.exec_push(op.imm, next),
-            Kind::Pop => self.exec_pop(op.imm, next),
-            Kind::Stm => self.exec_stm(op.a, op.imm, next),
-            Kind::Ldm => self.exec_ldm(op.a, op.imm, next),
+            Kind::Push => self.exec_push(op.imm(), next),
+            Kind::Pop => self.exec_pop(op.imm(), next),
+            Kind::Stm => self.exec_stm(op.a(), op.imm(), next),
+            Kind::Ldm => self.exec_ldm(op.a(), op.imm(), next),
             Kind::BCond => {
-                if self.cond(op.a) {
-                    self.pc = op.imm;
+                if self.cond(op.a()) {
+                    self.pc = op.imm();
                     self.cycles += 2;
                 } else {
                     self.pc = next;
@@ -540,12 +554,12 @@ impl Machine {
                 }
             }
             Kind::B => {
-                self.pc = op.imm;
+                self.pc = op.imm();
                 self.cycles += 2;
             }
             Kind::Bl => {
                 self.r[14] = pc.wrapping_add(4) | 1;
-                self.pc = op.imm;
+                self.pc = op.imm();
                 self.cycles += 3;
             }
             Kind::Nop => {
@@ -579,7 +593,7 @@ impl Machine {
             }
             Kind::Cpsie | Kind::Cpsid => {
                 if !self.npriv {
-                    self.primask = op.kind == Kind::Cpsid;
+                    self.primask = op.kind() == Kind::Cpsid;
                     self.next_event = 0;
                 }
                 self.pc = next;
@@ -590,21 +604,22 @@ impl Machine {
                 self.cycles += 3;
             }
             Kind::Mrs => {
-                r!(self, op.a) = self.read_special(op.imm);
+                r!(self, op.a()) = self.read_special(op.imm());
                 self.pc = pc.wrapping_add(4);
                 self.cycles += 3;
             }
             Kind::Msr => {
-                let v = r!(self, op.a);
-                self.write_special(op.imm, v);
+                let v = r!(self, op.a());
+                self.write_special(op.imm(), v);
                 self.pc = pc.wrapping_add(4);
                 self.cycles += 3;
                 self.next_event = 0;
             }
             Kind::Svc => self.exec_svc(next),
-            Kind::Bkpt => self.exec_bkpt(op.imm as u8, next),
+            Kind::Bkpt => self.exec_bkpt(op.imm() as u8, next),
             Kind::DebugBreak => self.exec_debug_break(pc),
-            Kind::Undefined | Kind::Undecoded => {
+            Kind::Undecoded => self.decode_flash_and_exec(pc),
+            Kind::Undefined => {
                 self.instructions = self.instructions.wrapping_sub(1);
                 self.fault(FaultKind::Undefined);
             }

@@ -121,28 +121,58 @@ pub enum Kind {
     DebugBreak,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Op {
-    pub kind: Kind,
-    pub a: u8,
-    pub b: u8,
-    pub c: u8,
-    pub imm: u32,
-}
+/// A decoded instruction packed into one u64 (kind | a << 8 | b << 16 | c << 24 | imm << 32),
+/// so the execute loop fetches it with a single load.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct Op(u64);
 
 impl Op {
-    pub const UNDECODED: Op = Op { kind: Kind::Undecoded, a: 0, b: 0, c: 0, imm: 0 };
+    pub const UNDECODED: Op = Op::new(Kind::Undecoded, 0, 0, 0, 0);
 
     pub const fn new(kind: Kind, a: u8, b: u8, c: u8, imm: u32) -> Op {
-        Op { kind, a, b, c, imm }
+        Op(kind as u64 | (a as u64) << 8 | (b as u64) << 16 | (c as u64) << 24 | (imm as u64) << 32)
+    }
+
+    #[inline(always)]
+    pub fn kind(self) -> Kind {
+        // SAFETY: the low byte is always written from a `Kind` by `Op::new`, and `Kind`
+        // is `repr(u8)`, so it holds a valid discriminant.
+        unsafe { std::mem::transmute::<u8, Kind>(self.0 as u8) }
+    }
+
+    #[inline(always)]
+    pub fn a(self) -> u8 {
+        (self.0 >> 8) as u8
+    }
+
+    #[inline(always)]
+    pub fn b(self) -> u8 {
+        (self.0 >> 16) as u8
+    }
+
+    #[inline(always)]
+    pub fn c(self) -> u8 {
+        (self.0 >> 24) as u8
+    }
+
+    #[inline(always)]
+    pub fn imm(self) -> u32 {
+        (self.0 >> 32) as u32
     }
 
     /// Size of the encoded instruction in bytes.
-    pub fn size(&self) -> u32 {
-        match self.kind {
+    pub fn size(self) -> u32 {
+        match self.kind() {
             Kind::Bl | Kind::Mrs | Kind::Msr | Kind::Barrier => 4,
             _ => 2,
         }
+    }
+}
+
+impl std::fmt::Debug for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}(a={}, b={}, c={}, imm=0x{:x})", self.kind(), self.a(), self.b(), self.c(), self.imm())
     }
 }
 
