@@ -1,0 +1,69 @@
+# Cairn: top-level entry points. See README.md.
+#   make run     install what is missing, build, run the flagship demo
+#   make test    every test (Rust, firmware on cairn-sim and QEMU, Python)
+#   make build   simulator at build/bin/cairn-sim, firmware under build/fw/
+#   make bench   benchmarks, JSON under build/bench/
+#   make fuzz    bounded cargo-fuzz runs of the ELF loader and the core (FUZZ_SECONDS each)
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+
+BUILD ?= build
+VENV ?= .venv
+PY := $(VENV)/bin/python
+CARGO ?= cargo
+SIM := $(BUILD)/bin/cairn-sim
+FUZZ_SECONDS ?= 60
+OUT ?= out
+
+include kernel/firmware.mk
+
+.PHONY: all build sim bootstrap test test-rust test-python lint run bench fuzz clean
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap
+
+sim:
+	cd sim && $(CARGO) build --release --locked --quiet
+	@mkdir -p $(BUILD)/bin
+	@cp sim/target/release/cairn-sim $(SIM)
+
+build: sim firmware
+
+lint:
+	cd sim && $(CARGO) clippy --release --locked --quiet --all-targets -- -D warnings
+	cd sim && $(CARGO) fmt --check
+
+test-rust:
+	cd sim && $(CARGO) test --release --locked --quiet
+
+test-python: build
+	$(PY) -m pytest python/tests -q
+
+test: bootstrap build lint test-rust test-python
+
+run: bootstrap build
+	@mkdir -p $(OUT)
+	$(PY) -m cairn.demo --sim $(SIM) --firmware $(BUILD)/fw/demo.elf --out $(OUT)
+
+# The CPU-bound benchmark firmware: the demo with enough work to time QEMU well.
+BENCH_ITERATIONS ?= 3000
+$(BUILD)/fw/bench_cpu.elf: $(FW_DEMO_SRCS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -DDEMO_ITERATIONS=$(BENCH_ITERATIONS) $(FW_LDFLAGS) -o $@ $(FW_DEMO_SRCS) $(FW_BSP_OBJS) $(FW_LDLIBS)
+
+bench: bootstrap build $(BUILD)/fw/bench_cpu.elf
+	@mkdir -p $(BUILD)/bench
+	$(PY) -m cairn.bench.sim --sim $(SIM) --fw $(BUILD)/fw --out $(BUILD)/bench/sim.json
+
+fuzz:
+	@scripts/bootstrap --fuzz
+	cd sim/fuzz && for t in elf_load decode_exec; do \
+		RUSTC_BOOTSTRAP=1 $(CARGO) +nightly fuzz run $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+	done
+
+clean: firmware-clean
+	rm -rf $(BUILD)/bin $(BUILD)/bench $(OUT)
+	cd sim && $(CARGO) clean

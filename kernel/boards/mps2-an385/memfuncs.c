@@ -1,0 +1,55 @@
+/*
+ * memcpy/memmove/memset/memcmp: GCC may emit calls to these even in
+ * freestanding code (struct copies, zeroing loops), and the firmware links
+ * with -nostdlib. Kept simple; the loops must not be turned back into calls.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#define NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+
+NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    while (n--)
+        *d++ = *s++;
+    return dst;
+}
+
+NO_LIBCALL void *memmove(void *dst, const void *src, size_t n)
+{
+    uint8_t *d = dst;
+    const uint8_t *s = src;
+    if (d < s) {
+        while (n--)
+            *d++ = *s++;
+    } else {
+        while (n--)
+            d[n] = s[n];
+    }
+    return dst;
+}
+
+NO_LIBCALL void *memset(void *dst, int c, size_t n)
+{
+    uint8_t *d = dst;
+    while (n--)
+        *d++ = (uint8_t)c;
+    return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+    const uint8_t *x = a, *y = b;
+    for (size_t i = 0; i < n; i++) {
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    }
+    return 0;
+}

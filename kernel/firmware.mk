@@ -1,0 +1,113 @@
+# Bare-metal firmware for board mps2-an385 (QEMU -M mps2-an385 and cairn-sim).
+#
+# Included by the top-level Makefile, or used on its own from the repository
+# root:   make -f kernel/firmware.mk firmware
+#
+# Targets:
+#   firmware          build/fw/test-<name>.elf for every kernel/tests/sim/<name>.c,
+#                     build/fw/demo.elf, build/fw/bench_wfi.elf
+#   firmware-qemu     run the test firmware on QEMU (kernel/tests/sim/run-qemu.sh)
+#   firmware-clean    remove build/fw and build/obj/fw
+# Variables (override on the command line or before including):
+#   FW_CC             cross compiler (arm-none-eabi-gcc)
+#   FW_OPT            optimisation/debug flags (-Os -g)
+#   FW_BUILD          build root (build); ELFs in $(FW_BUILD)/fw, objects in $(FW_BUILD)/obj/fw
+#   DEMO_ITERATIONS   work amount of the demo app (default in apps/demo/demo.c)
+#   FW_QEMU           QEMU binary for firmware-qemu (qemu-system-arm)
+# Lists for other rules: FW_TEST_NAMES, FW_TEST_ELFS, FW_APP_ELFS, FW_ELFS.
+
+FW_MK_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+FW_STANDALONE := $(if $(filter 1,$(words $(MAKEFILE_LIST))),yes)
+FW_SAVED_DEFAULT_GOAL := $(.DEFAULT_GOAL)
+
+FW_CC ?= arm-none-eabi-gcc
+FW_OPT ?= -Os -g
+FW_BUILD ?= build
+FW_OUT := $(FW_BUILD)/fw
+FW_OBJ := $(FW_BUILD)/obj/fw
+FW_QEMU ?= qemu-system-arm
+FW_BOARD ?= mps2-an385
+
+FW_BOARD_DIR := $(FW_MK_DIR)/boards/$(FW_BOARD)
+FW_LDSCRIPT := $(FW_BOARD_DIR)/$(FW_BOARD).ld
+FW_ARCH := -mcpu=cortex-m0plus -mthumb
+FW_CFLAGS := $(FW_ARCH) -masm-syntax-unified -std=c11 -ffreestanding -nostdlib \
+	-ffunction-sections -fdata-sections \
+	-Wall -Wextra -Werror $(FW_OPT) \
+	-I$(FW_BOARD_DIR) -I$(FW_MK_DIR)/tests/sim/support
+FW_LDFLAGS := $(FW_ARCH) -nostartfiles -nostdlib -T$(FW_LDSCRIPT) -Wl,--gc-sections
+FW_LDLIBS := -lgcc
+
+# Sources, relative to the repository root (or wherever this file lives).
+FW_BSP_SRCS := $(sort $(wildcard $(FW_BOARD_DIR)/*.c))
+FW_SUPPORT_SRCS := $(sort $(wildcard $(FW_MK_DIR)/tests/sim/support/*.c))
+FW_TEST_SRCS := $(sort $(wildcard $(FW_MK_DIR)/tests/sim/*.c))
+FW_DEMO_SRCS := $(sort $(wildcard $(FW_MK_DIR)/apps/demo/*.c))
+FW_BENCH_WFI_SRCS := $(sort $(wildcard $(FW_MK_DIR)/apps/bench_wfi/*.c))
+
+fw_obj = $(patsubst $(FW_MK_DIR)/%.c,$(FW_OBJ)/%.o,$(1))
+FW_BSP_OBJS := $(call fw_obj,$(FW_BSP_SRCS))
+FW_SUPPORT_OBJS := $(call fw_obj,$(FW_SUPPORT_SRCS))
+FW_TEST_OBJS := $(call fw_obj,$(FW_TEST_SRCS))
+FW_DEMO_OBJS := $(call fw_obj,$(FW_DEMO_SRCS))
+FW_BENCH_WFI_OBJS := $(call fw_obj,$(FW_BENCH_WFI_SRCS))
+FW_ALL_OBJS := $(FW_BSP_OBJS) $(FW_SUPPORT_OBJS) $(FW_TEST_OBJS) \
+	$(FW_DEMO_OBJS) $(FW_BENCH_WFI_OBJS)
+
+FW_TEST_NAMES := $(basename $(notdir $(FW_TEST_SRCS)))
+FW_TEST_ELFS := $(FW_TEST_NAMES:%=$(FW_OUT)/test-%.elf)
+FW_APP_ELFS := $(FW_OUT)/demo.elf $(FW_OUT)/bench_wfi.elf
+FW_ELFS := $(FW_TEST_ELFS) $(FW_APP_ELFS)
+
+# Rebuild everything when the compiler or flags change (the stamp's time only
+# moves when its contents do).
+FW_FLAGS_STAMP := $(FW_OBJ)/flags.stamp
+FW_FLAGS_LINE := $(FW_CC) $(FW_CFLAGS) | $(FW_LDFLAGS) $(FW_LDLIBS)
+FW_DEMO_STAMP := $(FW_OBJ)/demo-flags.stamp
+FW_DEMO_LINE := DEMO_ITERATIONS=$(DEMO_ITERATIONS)
+
+.PHONY: firmware firmware-clean firmware-qemu fw-always
+firmware: $(FW_ELFS)
+
+fw_stamp = @mkdir -p $(@D); echo '$(1)' | cmp -s - $@ 2>/dev/null || echo '$(1)' > $@
+$(FW_FLAGS_STAMP): fw-always
+	$(call fw_stamp,$(FW_FLAGS_LINE))
+$(FW_DEMO_STAMP): fw-always
+	$(call fw_stamp,$(FW_DEMO_LINE))
+
+$(FW_DEMO_OBJS): FW_EXTRA_CFLAGS := $(if $(DEMO_ITERATIONS),-DDEMO_ITERATIONS=$(DEMO_ITERATIONS))
+$(FW_DEMO_OBJS): $(FW_DEMO_STAMP)
+
+$(FW_ALL_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_EXTRA_CFLAGS) -MMD -MP -c -o $@ $<
+
+fw_link = $(FW_CC) $(FW_LDFLAGS) -Wl,-Map=$(@:.elf=.map) -o $@ $(filter %.o,$^) $(FW_LDLIBS)
+
+$(FW_TEST_ELFS): $(FW_OUT)/test-%.elf: $(FW_OBJ)/tests/sim/%.o $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/demo.elf: $(FW_DEMO_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/bench_wfi.elf: $(FW_BENCH_WFI_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+firmware-qemu: $(FW_TEST_ELFS)
+	QEMU=$(FW_QEMU) FW_DIR=$(FW_OUT) $(FW_MK_DIR)/tests/sim/run-qemu.sh
+
+firmware-clean:
+	rm -rf $(FW_OUT) $(FW_OBJ)
+
+-include $(FW_ALL_OBJS:.o=.d)
+
+# Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
+# whatever default goal the including Makefile had chosen.
+ifeq ($(FW_STANDALONE),yes)
+.DEFAULT_GOAL := firmware
+else
+.DEFAULT_GOAL := $(FW_SAVED_DEFAULT_GOAL)
+endif
