@@ -78,8 +78,9 @@ pub struct Machine {
     pub r: [u32; 16],
     /// Address of the instruction about to execute.
     pub pc: u32,
-    pub n: bool,
-    pub z: bool,
+    /// N and Z packed: N = bit 63, Z = (low 32 bits == 0). Setting both from a result is
+    /// one store of the sign-extended result; MSR/unstacking can encode any combination.
+    pub nz: u64,
     pub c: bool,
     pub v: bool,
     pub ipsr: u32,
@@ -150,8 +151,7 @@ impl Machine {
         let mut m = Machine {
             r: [0; 16],
             pc: 0,
-            n: false,
-            z: false,
+            nz: 1,
             c: false,
             v: false,
             ipsr: 0,
@@ -201,8 +201,7 @@ impl Machine {
     pub fn reset(&mut self) {
         self.reset_devices();
         self.r = [0; 16];
-        self.n = false;
-        self.z = false;
+        self.nz = 1;
         self.c = false;
         self.v = false;
         self.ipsr = 0;
@@ -235,14 +234,30 @@ impl Machine {
     // ------------------------------------------------------------------ registers
 
     pub fn apsr(&self) -> u32 {
-        ((self.n as u32) << 31) | ((self.z as u32) << 30) | ((self.c as u32) << 29) | ((self.v as u32) << 28)
+        ((self.flag_n() as u32) << 31) | ((self.flag_z() as u32) << 30) | ((self.c as u32) << 29) | ((self.v as u32) << 28)
     }
 
     pub fn set_apsr(&mut self, v: u32) {
-        self.n = v & (1 << 31) != 0;
-        self.z = v & (1 << 30) != 0;
+        let n = v & (1 << 31) != 0;
+        let z = v & (1 << 30) != 0;
+        self.nz = match (n, z) {
+            (false, false) => 1,
+            (false, true) => 0,
+            (true, false) => u64::MAX,
+            (true, true) => 0xFFFF_FFFF_0000_0000,
+        };
         self.c = v & (1 << 29) != 0;
         self.v = v & (1 << 28) != 0;
+    }
+
+    #[inline(always)]
+    pub fn flag_n(&self) -> bool {
+        (self.nz as i64) < 0
+    }
+
+    #[inline(always)]
+    pub fn flag_z(&self) -> bool {
+        self.nz as u32 == 0
     }
 
     /// xPSR as stacked: flags, T bit, exception number.

@@ -17,8 +17,7 @@ macro_rules! r {
 macro_rules! set_nz {
     ($m:ident, $v:expr) => {{
         let v: u32 = $v;
-        $m.n = (v as i32) < 0;
-        $m.z = v == 0;
+        $m.nz = v as i32 as i64 as u64;
         v
     }};
 }
@@ -78,7 +77,9 @@ impl Machine {
                 if WAIT_STATES {
                     self.cycles += self.config.flash_wait_states as u64;
                 }
-                self.flash_ops[off >> 1]
+                // SAFETY: flash_ops has one entry per halfword of flash (Machine::new), and
+                // off < flash.len(), so off / 2 < flash_ops.len().
+                unsafe { *self.flash_ops.get_unchecked(off >> 1) }
             } else {
                 match self.fetch_sram(pc) {
                     Some(op) => op,
@@ -209,21 +210,23 @@ impl Machine {
 
     #[inline(always)]
     fn cond(&self, c: u8) -> bool {
+        let n = self.flag_n();
+        let z = self.flag_z();
         match c {
-            0 => self.z,
-            1 => !self.z,
+            0 => z,
+            1 => !z,
             2 => self.c,
             3 => !self.c,
-            4 => self.n,
-            5 => !self.n,
+            4 => n,
+            5 => !n,
             6 => self.v,
             7 => !self.v,
-            8 => self.c && !self.z,
-            9 => !self.c || self.z,
-            10 => self.n == self.v,
-            11 => self.n != self.v,
-            12 => !self.z && self.n == self.v,
-            13 => self.z || self.n != self.v,
+            8 => self.c && !z,
+            9 => !self.c || z,
+            10 => n == self.v,
+            11 => n != self.v,
+            12 => !z && n == self.v,
+            13 => z || n != self.v,
             _ => true,
         }
     }

@@ -1,0 +1,1 @@
+"""Benchmarks run by `make bench`; each writes JSON under build/bench/."""

@@ -1,0 +1,138 @@
+"""Simulator throughput benchmark: cairn-sim against QEMU on the same firmware ELF.
+
+Writes build/bench/sim.json with MIPS of cairn-sim and of QEMU (plain and with
+``-icount shift=0``) on a CPU-bound firmware, their ratios, the slowdown of ``--stats``
+and ``--trace``, and the host time one simulated second of a WFI-sleeping firmware costs.
+All figures come from runs made here, in the same invocation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+QEMU = ["qemu-system-arm", "-M", "mps2-an385", "-nographic", "-monitor", "none",
+        "-serial", "stdio", "-semihosting"]
+
+TARGET_MIPS = 200.0
+TARGET_WFI_HOST_SECONDS = 0.05
+
+
+def wall(cmd: list[str], timeout: float = 600) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, timeout=timeout, check=False)
+    return time.perf_counter() - start, proc
+
+
+def best_of(cmd: list[str], runs: int, expect_status: int = 0) -> float:
+    times = []
+    for _ in range(runs):
+        t, proc = wall(cmd)
+        if proc.returncode != expect_status:
+            sys.exit(f"bench: {' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode(errors='replace')[-400:]}")
+        times.append(t)
+    return min(times)
+
+
+def sim_stats(sim: str, elf: Path, *extra: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        stats = Path(tmp) / "stats.json"
+        _, proc = wall([sim, "run", "--stats", str(stats), *extra, str(elf)])
+        if proc.returncode != 0:
+            sys.exit(f"bench: cairn-sim failed on {elf}: {proc.stderr.decode(errors='replace')[-400:]}")
+        data: dict[str, Any] = json.loads(stats.read_text())
+        return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--sim", required=True)
+    ap.add_argument("--fw", required=True, type=Path, help="firmware directory (build/fw)")
+    ap.add_argument("--out", required=True, type=Path)
+    ap.add_argument("--runs", type=int, default=int(os.environ.get("CAIRN_BENCH_RUNS", "3")))
+    args = ap.parse_args(argv)
+
+    cpu_elf = args.fw / "bench_cpu.elf"
+    wfi_elf = args.fw / "bench_wfi.elf"
+    stats = sim_stats(args.sim, cpu_elf)
+    instructions = int(stats["instructions"])
+
+    sim_plain = best_of([args.sim, "run", str(cpu_elf)], args.runs)
+    with tempfile.TemporaryDirectory() as tmp:
+        sim_with_stats = best_of([args.sim, "run", "--stats", f"{tmp}/s.json", str(cpu_elf)], args.runs)
+        sim_with_trace = best_of([args.sim, "run", "--trace", f"{tmp}/t.json", str(cpu_elf)], args.runs)
+    qemu_plain = best_of([*QEMU, "-kernel", str(cpu_elf)], args.runs)
+    qemu_icount = best_of([*QEMU, "-icount", "shift=0", "-kernel", str(cpu_elf)], args.runs)
+
+    wfi_stats = sim_stats(args.sim, wfi_elf)
+    wfi_wall = best_of([args.sim, "run", str(wfi_elf)], args.runs)
+    qemu_wfi = best_of([*QEMU, "-kernel", str(wfi_elf)], 1)
+
+    def mips(seconds: float) -> float:
+        return instructions / seconds / 1e6
+
+    result: dict[str, Any] = {
+        "firmware": str(cpu_elf),
+        "instructions": instructions,
+        "cycles": int(stats["cycles"]),
+        "runs_per_figure": args.runs,
+        "method": "best wall-clock time of N runs of the whole process; MIPS = the ELF's instruction count "
+                  "(from cairn-sim) / that time",
+        "mips": {
+            "cairn_sim": mips(sim_plain),
+            "cairn_sim_internal": float(stats["mips"]),
+            "qemu": mips(qemu_plain),
+            "qemu_icount": mips(qemu_icount),
+        },
+        "ratio": {
+            "qemu_over_cairn_sim": sim_plain and qemu_plain and sim_plain / qemu_plain,
+            "qemu_icount_over_cairn_sim": sim_plain / qemu_icount,
+        },
+        "host_cycles_per_simulated_instruction_at_3ghz": 3e9 / (instructions / sim_plain),
+        "overhead": {
+            "stats": sim_with_stats / sim_plain - 1.0,
+            "trace": sim_with_trace / sim_plain - 1.0,
+        },
+        "wfi_one_simulated_second": {
+            "firmware": str(wfi_elf),
+            "simulated_seconds": float(wfi_stats["simulated_seconds"]),
+            "sleep_cycles": int(wfi_stats["sleep_cycles"]),
+            "cairn_sim_host_seconds": wfi_wall,
+            "cairn_sim_internal_host_seconds": float(wfi_stats["host_seconds"]),
+            "qemu_host_seconds": qemu_wfi,
+        },
+        "targets": {
+            "mips_min": TARGET_MIPS,
+            "wfi_host_seconds_max": TARGET_WFI_HOST_SECONDS,
+            "mips_met": mips(sim_plain) >= TARGET_MIPS,
+            "wfi_met": wfi_wall < TARGET_WFI_HOST_SECONDS,
+        },
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
+
+    m = result["mips"]
+    print(f"cpu-bound firmware: {instructions} instructions")
+    print(f"  cairn-sim      {m['cairn_sim']:8.1f} MIPS  (in-process {m['cairn_sim_internal']:.1f})")
+    print(f"  qemu           {m['qemu']:8.1f} MIPS  ({result['ratio']['qemu_over_cairn_sim']:.2f}x cairn-sim)")
+    print(f"  qemu -icount 0 {m['qemu_icount']:8.1f} MIPS  ({result['ratio']['qemu_icount_over_cairn_sim']:.2f}x cairn-sim)")
+    print(f"  --stats overhead {result['overhead']['stats'] * 100:+.1f}%, --trace overhead {result['overhead']['trace'] * 100:+.1f}%")
+    w = result["wfi_one_simulated_second"]
+    print(f"WFI firmware, {w['simulated_seconds']:.3f} simulated s: cairn-sim {w['cairn_sim_host_seconds']:.4f} host s, "
+          f"qemu {w['qemu_host_seconds']:.3f} host s")
+    t = result["targets"]
+    print(f"targets: >= {TARGET_MIPS:.0f} MIPS {'met' if t['mips_met'] else 'NOT met'}; "
+          f"WFI second < {TARGET_WFI_HOST_SECONDS} s {'met' if t['wfi_met'] else 'NOT met'}")
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
