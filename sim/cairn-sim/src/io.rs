@@ -31,7 +31,7 @@ impl Machine {
         let v = if (APB_BASE..APB_END).contains(&addr) {
             self.apb_read(word)
         } else if (PPB_BASE..PPB_END).contains(&addr) {
-            if self.npriv {
+            if !self.privileged() {
                 return Err(FaultKind::BusError(addr));
             }
             self.ppb_read(word)?
@@ -49,7 +49,7 @@ impl Machine {
         if (APB_BASE..APB_END).contains(&addr) {
             self.apb_write(word, v);
         } else if (PPB_BASE..PPB_END).contains(&addr) {
-            if self.npriv {
+            if !self.privileged() {
                 return Err(FaultKind::BusError(addr));
             }
             self.ppb_write(word, v)?;

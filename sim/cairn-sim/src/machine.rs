@@ -265,6 +265,12 @@ impl Machine {
         self.apsr() | (1 << 24) | self.ipsr
     }
 
+    /// Privileged execution: handler mode always is; thread mode unless CONTROL.nPRIV.
+    #[inline(always)]
+    pub fn privileged(&self) -> bool {
+        !self.npriv || self.in_handler()
+    }
+
     pub fn in_handler(&self) -> bool {
         self.ipsr != 0
     }

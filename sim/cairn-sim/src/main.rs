@@ -199,13 +199,19 @@ fn main() {
                 std::process::exit(0);
             }
             clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                eprint!("{e}");
-                std::process::exit(EXIT_USAGE);
+                fail("missing command: use 'cairn-sim run FIRMWARE.elf' (see cairn-sim --help)")
             }
             _ => {
+                // Keep clap's message (which may continue on indented lines) on one line.
                 let text = e.to_string();
-                let first = text.lines().next().unwrap_or("invalid usage").trim_start_matches("error: ");
-                fail(format_args!("{first} (see cairn-sim --help)"));
+                let msg: Vec<&str> = text
+                    .lines()
+                    .take_while(|l| !l.trim().is_empty() && !l.starts_with("Usage:"))
+                    .map(|l| l.trim())
+                    .collect();
+                let msg = msg.join(" ");
+                let msg = msg.trim_start_matches("error: ");
+                fail(format_args!("{msg} (see cairn-sim --help)"));
             }
         },
     };

@@ -12,9 +12,14 @@ enum Event {
     Fault { at: u64, what: String },
 }
 
+/// Upper bound on recorded events, so a firmware stuck in an interrupt or fault loop
+/// cannot exhaust host memory; the trace says when it was cut.
+const MAX_EVENTS: usize = 4_000_000;
+
 pub struct TraceLog {
     clock_hz: u64,
     events: Vec<Event>,
+    dropped: u64,
 }
 
 fn exception_name(n: u32) -> String {
@@ -31,23 +36,40 @@ fn exception_name(n: u32) -> String {
 
 impl TraceLog {
     pub fn new(clock_hz: u64) -> TraceLog {
-        TraceLog { clock_hz, events: Vec::new() }
+        TraceLog { clock_hz, events: Vec::new(), dropped: 0 }
     }
 
     pub fn exception_entry(&mut self, _start: u64, at: u64, n: u32) {
-        self.events.push(Event::Enter { at, n });
+        if self.room() {
+            self.events.push(Event::Enter { at, n });
+        }
     }
 
     pub fn exception_exit(&mut self, at: u64, n: u32) {
-        self.events.push(Event::Exit { at, n });
+        if self.room() {
+            self.events.push(Event::Exit { at, n });
+        }
     }
 
     pub fn sleep(&mut self, from: u64, to: u64) {
-        self.events.push(Event::Sleep { from, to });
+        if self.room() {
+            self.events.push(Event::Sleep { from, to });
+        }
     }
 
     pub fn fault(&mut self, at: u64, kind: FaultKind, pc: u32) {
-        self.events.push(Event::Fault { at, what: format!("{kind} at 0x{pc:08x}") });
+        if self.room() {
+            self.events.push(Event::Fault { at, what: format!("{kind} at 0x{pc:08x}") });
+        }
+    }
+
+    fn room(&mut self) -> bool {
+        if self.events.len() < MAX_EVENTS {
+            true
+        } else {
+            self.dropped += 1;
+            false
+        }
     }
 
     fn us(&self, cycles: u64) -> String {
@@ -94,6 +116,14 @@ impl TraceLog {
         }
         while let Some(n) = open.pop() {
             let _ = write!(out, ",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}", self.us(end), exception_name(n));
+        }
+        if self.dropped > 0 {
+            let _ = write!(
+                out,
+                ",\n{{\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"trace truncated\",\"args\":{{\"dropped_events\":{}}}}}",
+                self.us(end),
+                self.dropped
+            );
         }
         out.push_str("\n]}\n");
         out

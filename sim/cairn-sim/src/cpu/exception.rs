@@ -131,6 +131,9 @@ impl Machine {
 
     #[cold]
     pub fn lockup(&mut self, kind: FaultKind) {
+        if let Some(t) = self.trace.as_mut() {
+            t.fault(self.cycles, kind, self.pc);
+        }
         self.stop = Some(Stop::Lockup { kind, pc: self.pc, ipsr: self.ipsr });
         self.next_event = 0;
     }

@@ -595,7 +595,7 @@ impl Machine {
                 }
             }
             Kind::Cpsie | Kind::Cpsid => {
-                if !self.npriv {
+                if self.privileged() {
                     self.primask = op.kind() == Kind::Cpsid;
                     self.next_event = 0;
                 }
@@ -770,12 +770,13 @@ impl Machine {
     }
 
     fn write_special(&mut self, sysm: u32, v: u32) {
+        let privileged = self.privileged();
         match sysm {
             0..=3 => self.set_apsr(v),
-            8 if !self.npriv => self.set_msp(v),
-            9 if !self.npriv => self.set_psp(v),
-            16 if !self.npriv => self.primask = v & 1 != 0,
-            20 if !self.npriv => {
+            8 if privileged => self.set_msp(v),
+            9 if privileged => self.set_psp(v),
+            16 if privileged => self.primask = v & 1 != 0,
+            20 if privileged => {
                 self.npriv = v & 1 != 0;
                 if !self.in_handler() {
                     let psp = v & 2 != 0;

@@ -18,8 +18,11 @@ impl Default for CmsdkTimer {
 }
 
 impl CmsdkTimer {
+    /// Fold expiries since the last access into INTSTATUS. As on QEMU's model, an expiry
+    /// only latches the interrupt when IRQ enable is set at that moment; CTRL changes
+    /// always sync first, so CTRL is constant between syncs.
     fn sync(&mut self, now: u64) {
-        if self.counter.take_flag(now) {
+        if self.counter.take_flag(now) && self.ctrl & CTRL_IRQ_ENABLE != 0 {
             self.intstatus = true;
         }
     }
