@@ -20,7 +20,7 @@ struct Case {
 }
 
 fn unhex(s: &str) -> Result<Vec<u8>, String> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err("hex string of odd length".into());
     }
     (0..s.len())

@@ -209,7 +209,7 @@ impl Machine {
     pub fn update_irq_lines(&mut self) {
         let now = self.cycles;
         let mut lines = 0u32;
-        lines |= (self.uarts[0].rx_irq() as u32) << 0;
+        lines |= self.uarts[0].rx_irq() as u32;
         lines |= (self.uarts[0].tx_irq() as u32) << 1;
         lines |= (self.uarts[1].rx_irq() as u32) << 2;
         lines |= (self.uarts[1].tx_irq() as u32) << 3;

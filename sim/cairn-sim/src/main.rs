@@ -24,7 +24,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run a firmware ELF file.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Differential-testing helper: run instruction sequences from a JSON-lines file.
     #[command(hide = true)]
     ExecCases { file: String },
@@ -216,7 +216,7 @@ fn main() {
         },
     };
     let status = match cli.command {
-        Command::Run(args) => run(args),
+        Command::Run(args) => run(*args),
         Command::ExecCases { file } => cairn_sim::exec_cases::main(&file),
     };
     std::process::exit(status);

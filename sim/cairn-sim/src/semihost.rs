@@ -63,10 +63,8 @@ impl Machine {
             SYS_OPEN => self.sys_open(param),
             SYS_CLOSE => 0,
             SYS_WRITE => self.sys_write(param),
-            SYS_READ => match self.arg(param, 2) {
-                Some(len) => len, // nothing read: end of input
-                None => u32::MAX,
-            },
+            // Nothing to read: report end of input (all bytes unread).
+            SYS_READ => self.arg(param, 2).unwrap_or(u32::MAX),
             SYS_READC => u32::MAX,
             SYS_ISERROR => ((self.arg(param, 0).unwrap_or(0) as i32) < 0) as u32,
             SYS_ISTTY => 1,

@@ -21,7 +21,9 @@ impl Symbols {
         }
         let (start, size, name) = &self.entries[idx - 1];
         let off = addr - start;
-        if *size != 0 && off >= *size {
+        // Sized symbols must contain the address; unsized ones (labels, linker symbols)
+        // only explain addresses shortly after them.
+        if (*size != 0 && off >= *size) || (*size == 0 && off >= 0x1000) {
             return None;
         }
         Some((name.as_str(), off))
@@ -49,6 +51,7 @@ mod tests {
         assert_eq!(s.describe(0x104), "a+0x4");
         assert_eq!(s.describe(0x110), "??");
         assert_eq!(s.describe(0x250), "b+0x50");
+        assert_eq!(s.describe(0x5000_0000), "??");
         assert_eq!(s.describe(0x50), "??");
         assert_eq!(s.address_of("b"), Some(0x200));
     }

@@ -48,7 +48,7 @@ pub fn parse_size(s: &str) -> Result<u32, String> {
     };
     let v: u64 = num.parse().map_err(|_| format!("invalid size '{s}'"))?;
     match v.checked_mul(scale) {
-        Some(b) if b >= 1024 && b <= 256 << 20 && b % 4 == 0 => Ok(b as u32),
+        Some(b) if (1024..=256 << 20).contains(&b) && b.is_multiple_of(4) => Ok(b as u32),
         _ => Err(format!("invalid size '{s}': must be a multiple of 4 between 1 KiB and 256 MiB")),
     }
 }
@@ -72,7 +72,7 @@ fn parse_decimal(num: &str, scale: u128) -> Option<u128> {
     let mut v = int_v.checked_mul(scale)?;
     let mut unit = scale;
     for d in frac.chars() {
-        if unit % 10 != 0 {
+        if !unit.is_multiple_of(10) {
             return None; // finer than the unit allows
         }
         unit /= 10;

@@ -729,12 +729,21 @@ impl Machine {
         }
         if self.debugger {
             self.instructions = self.instructions.wrapping_sub(1);
+            self.refund_fetch(next.wrapping_sub(2));
             self.stop = Some(Stop::Breakpoint);
             self.next_event = 0;
             return;
         }
         self.instructions = self.instructions.wrapping_sub(1);
         self.fault(FaultKind::Breakpoint);
+    }
+
+    /// A stop at `pc` that does not execute the instruction gives back the wait states
+    /// its fetch was charged, so debugging never changes cycle counts.
+    fn refund_fetch(&mut self, pc: u32) {
+        if self.flash_offset(pc, 2).is_some() {
+            self.cycles -= self.config.flash_wait_states as u64;
+        }
     }
 
     #[cold]
@@ -748,6 +757,7 @@ impl Machine {
             }
         }
         self.instructions = self.instructions.wrapping_sub(1);
+        self.refund_fetch(pc);
         self.stop = Some(Stop::Breakpoint);
         self.next_event = 0;
     }
@@ -758,9 +768,8 @@ impl Machine {
                 let ipsr = if sysm & 1 != 0 { self.ipsr } else { 0 };
                 self.apsr() | ipsr
             }
-            5..=7 => {
-                if sysm & 1 != 0 { self.ipsr } else { 0 }
-            }
+            5 | 7 => self.ipsr,
+            6 => 0,
             8 => self.msp(),
             9 => self.psp(),
             16 => self.primask as u32,

@@ -60,11 +60,7 @@ impl CmsdkTimer {
                 self.counter.set_reload(now, value);
                 self.counter.set_value(now, value);
             }
-            0xC => {
-                if value & 1 != 0 {
-                    self.intstatus = false;
-                }
-            }
+            0xC if value & 1 != 0 => self.intstatus = false,
             _ => {}
         }
     }

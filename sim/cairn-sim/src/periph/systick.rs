@@ -24,7 +24,7 @@ impl SysTick {
     fn calib(&self, clock_hz: u64) -> u32 {
         let ref_hz = clock_hz / self.ref_div;
         let tenms = ref_hz / 100;
-        let skew = (ref_hz % 100 != 0) as u32;
+        let skew = !ref_hz.is_multiple_of(100) as u32;
         (skew << 30) | (tenms.saturating_sub(1) as u32 & 0x00ff_ffff)
     }
 
