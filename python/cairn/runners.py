@@ -1,0 +1,78 @@
+"""Run a firmware ELF on cairn-sim or on QEMU and capture what it printed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .paths import sim_binary
+
+#: Exit status reported when the wall-clock timeout of run_sim/run_qemu ends a run
+#: (the same number cairn-sim uses for its own --max-time limit).
+TIMEOUT_STATUS = 124
+
+
+@dataclass(frozen=True)
+class Result:
+    stdout: bytes
+    stderr: bytes
+    status: int
+    timed_out: bool = False
+    command: tuple[str, ...] = ()
+
+    def text(self) -> str:
+        return self.stdout.decode(errors="replace")
+
+    def describe(self, limit: int = 2000) -> str:
+        """For assertion messages: command, status and the ends of both streams."""
+        out = self.stdout.decode(errors="replace")[-limit:]
+        err = self.stderr.decode(errors="replace")[-limit:]
+        head = f"$ {' '.join(self.command)}\nstatus {self.status}" + (" (timed out)" if self.timed_out else "")
+        return f"{head}\n--- stdout (tail)\n{out}\n--- stderr (tail)\n{err}"
+
+
+def _run(cmd: Sequence[str], timeout: float) -> Result:
+    try:
+        p = subprocess.run(list(cmd), stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return Result(
+            stdout=_bytes(e.stdout),
+            stderr=_bytes(e.stderr) + f"\n[killed after {timeout}s wall-clock timeout]\n".encode(),
+            status=TIMEOUT_STATUS,
+            timed_out=True,
+            command=tuple(cmd),
+        )
+    return Result(stdout=p.stdout, stderr=p.stderr, status=p.returncode, command=tuple(cmd))
+
+
+def _bytes(v: bytes | str | None) -> bytes:
+    if v is None:
+        return b""
+    return v.encode() if isinstance(v, str) else v
+
+
+def run_sim(elf: str | os.PathLike[str], *args: str, timeout: float = 60.0, sim: str | os.PathLike[str] | None = None) -> Result:
+    """`cairn-sim run [ARGS...] ELF`. UART0 (and semihosting console) output is stdout;
+    status is the firmware's semihosting exit code, 124 on a limit, 125 on a lockup."""
+    exe = Path(sim) if sim is not None else sim_binary()
+    return _run([str(exe), "run", *args, str(elf)], timeout)
+
+
+def qemu_command(elf: str | os.PathLike[str], qemu: str = "qemu-system-arm") -> list[str]:
+    """QEMU's mps2-an385 with UART0 and the semihosting console multiplexed, in order, onto
+    stdout. (With plain `-serial stdio -semihosting`, SYS_WRITEC/SYS_WRITE0 output goes to
+    stderr instead, so the two streams cannot be compared with cairn-sim's stdout.)"""
+    return [
+        qemu, "-M", "mps2-an385", "-nographic", "-monitor", "none",
+        "-chardev", "stdio,id=con,mux=on", "-serial", "chardev:con",
+        "-semihosting-config", "enable=on,target=native,chardev=con",
+        "-kernel", str(elf),
+    ]  # fmt: skip
+
+
+def run_qemu(elf: str | os.PathLike[str], timeout: float = 30.0, qemu: str = "qemu-system-arm") -> Result:
+    """Run ELF on qemu-system-arm -M mps2-an385; status is the semihosting exit code."""
+    return _run(qemu_command(elf, qemu), timeout)
