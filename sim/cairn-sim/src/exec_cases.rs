@@ -70,6 +70,7 @@ impl Runner {
         m.set_apsr(case.apsr);
         m.pc = case.code_addr & !1;
         m.exc.pending_fault = None;
+        m.thumb = true;
         m.last_fault = None;
         let mut states = Vec::with_capacity(case.steps as usize);
         let mut fault: Option<String> = None;

@@ -150,7 +150,8 @@ impl Machine {
             0xE000_ED0C => {
                 if value >> 16 == 0x05FA {
                     if value & 4 != 0 {
-                        self.reset();
+                        // Takes effect at the next instruction boundary (service()).
+                        self.reset_requested = true;
                     } else if value & 2 != 0 {
                         // VECTCLRACTIVE: debug-only reset of active state.
                         self.exc.active = 0;

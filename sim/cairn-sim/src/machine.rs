@@ -90,6 +90,9 @@ pub struct Machine {
     /// The banked SP that is not selected (PSP while MSP is in use and vice versa).
     pub sp_other: u32,
     pub event_reg: bool,
+    /// EPSR.T. Only ever 0 between a branch to an even address (or such a vector or
+    /// stacked xPSR) and the INVSTATE HardFault it causes, so the stacked xPSR shows it.
+    pub thumb: bool,
     pub sleeping: bool,
     /// The core sleeps because of WFE (woken by events too), not WFI.
     pub sleep_is_wfe: bool,
@@ -124,6 +127,8 @@ pub struct Machine {
     pub config: BoardConfig,
     pub symbols: Symbols,
     pub stop: Option<Stop>,
+    /// SYSRESETREQ was written: reset at the next instruction boundary.
+    pub reset_requested: bool,
     /// The most recent fault that entered HardFault: (kind, faulting PC).
     pub last_fault: Option<(FaultKind, u32)>,
     /// Console output not yet flushed, with its stream.
@@ -160,6 +165,7 @@ impl Machine {
             npriv: false,
             sp_other: 0,
             event_reg: false,
+            thumb: true,
             sleeping: false,
             sleep_is_wfe: false,
             cycles: 0,
@@ -183,6 +189,7 @@ impl Machine {
             config,
             symbols: Symbols::default(),
             stop: None,
+            reset_requested: false,
             last_fault: None,
             console: Vec::new(),
             echo: false,
@@ -199,6 +206,7 @@ impl Machine {
 
     /// Reset the core and devices (power-on or SYSRESETREQ); memory contents are kept.
     pub fn reset(&mut self) {
+        self.reset_requested = false;
         self.reset_devices();
         self.r = [0; 16];
         self.nz = 1;
@@ -218,6 +226,7 @@ impl Machine {
         self.sp_other = 0;
         self.r[14] = 0xffff_ffff;
         self.pc = entry & !1;
+        self.thumb = entry & 1 != 0;
         if entry & 1 == 0 {
             self.exc.pending_fault = Some(FaultKind::InvalidState);
         }
@@ -262,7 +271,7 @@ impl Machine {
 
     /// xPSR as stacked: flags, T bit, exception number.
     pub fn xpsr(&self) -> u32 {
-        self.apsr() | (1 << 24) | self.ipsr
+        self.apsr() | ((self.thumb as u32) << 24) | self.ipsr
     }
 
     /// Privileged execution: handler mode always is; thread mode unless CONTROL.nPRIV.

@@ -179,6 +179,10 @@ impl Machine {
         self.event_reg = true;
         self.next_event = 0;
         let vaddr = self.vtor.wrapping_add(4 * n);
+        // The vector read is a data access: it pays flash wait states like any other.
+        if self.flash_offset(vaddr, 4).is_some() {
+            self.cycles += self.config.flash_wait_states as u64;
+        }
         let vector = match self.peek_vector(vaddr) {
             Some(v) => v,
             None => {
@@ -190,6 +194,7 @@ impl Machine {
             t.exception_entry(entry_start, self.cycles, n);
         }
         self.pc = vector & !1;
+        self.thumb = vector & 1 != 0;
         if vector & 1 == 0 {
             self.exc.pending_fault = Some(FaultKind::InvalidState);
         }
@@ -297,7 +302,8 @@ impl Machine {
             return;
         }
         self.r[13] = frame.wrapping_add(0x20) | (((xpsr >> 9) & 1) << 2);
-        if xpsr & (1 << 24) == 0 {
+        self.thumb = xpsr & (1 << 24) != 0;
+        if !self.thumb {
             self.exc.pending_fault = Some(FaultKind::InvalidState);
         }
         self.event_reg = true;

@@ -27,6 +27,8 @@ macro_rules! try_mem {
         match $e {
             Ok(v) => v,
             Err(f) => {
+                // A faulting access does not retire its instruction.
+                $m.instructions = $m.instructions.wrapping_sub(1);
                 $m.fault(f);
                 return;
             }
@@ -97,6 +99,9 @@ impl Machine {
 
     /// Between instructions: deliver device events, handle sleep, limits and interrupts.
     pub fn service(&mut self) {
+        if self.reset_requested {
+            self.reset();
+        }
         loop {
             self.process_device_events();
             if let Some(f) = self.exc.pending_fault.take() {
@@ -238,8 +243,16 @@ impl Machine {
             self.exception_return(target);
             return;
         }
+        self.blx_write(target);
+    }
+
+    /// Interworking branch without exception return (BLX): EXC_RETURN values are just
+    /// addresses here, and fault on fetch.
+    #[inline(always)]
+    fn blx_write(&mut self, target: u32) {
         self.pc = target & !1;
         if target & 1 == 0 {
+            self.thumb = false;
             self.fault(FaultKind::InvalidState);
         }
     }
@@ -421,7 +434,7 @@ impl Machine {
                 let target = r!(self, op.b());
                 self.r[14] = next | 1;
                 self.cycles += 2;
-                self.bx_write(target);
+                self.blx_write(target);
             }
             Kind::LdrLit => {
                 r!(self, op.a()) = try_mem!(self, self.read32(op.imm()));

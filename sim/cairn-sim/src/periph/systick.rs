@@ -44,7 +44,12 @@ impl SysTick {
     pub fn write(&mut self, off: u32, value: u32, now: u64) {
         match off {
             0x0 => {
-                self.tickint = value & 2 != 0;
+                let tickint = value & 2 != 0;
+                if tickint && !self.tickint {
+                    // Wraps while TICKINT was clear requested nothing.
+                    self.seen = self.seen.max(now);
+                }
+                self.tickint = tickint;
                 let clksource = value & 4 != 0;
                 if clksource != self.clksource {
                     self.clksource = clksource;
