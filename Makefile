@@ -59,10 +59,19 @@ bench: bootstrap build $(BUILD)/fw/bench_cpu.elf
 	$(PY) -m cairn.bench.sim --sim $(SIM) --fw $(BUILD)/fw --out $(BUILD)/bench/sim.json
 	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
 
+# The corpus is sim/fuzz/corpus/<target> (ignored by git), started from the committed seeds
+# in sim/fuzz/seeds/<target> (copied, so libFuzzer never rewrites them). No sanitizer by
+# default (FUZZ_SANITIZER=address for ASan): the simulator is safe Rust apart from an
+# unchecked slice index, which the debug assertions cargo-fuzz enables still check, and ASan
+# makes elf_load ~10x slower (its 4 MiB memories are fresh mmaps on every run).
+# A crash is saved under sim/fuzz/artifacts/<target>/; copy it to sim/fuzz/regressions/.
+FUZZ_SANITIZER ?= none
 fuzz:
 	@scripts/bootstrap --fuzz
 	cd sim/fuzz && for t in elf_load decode_exec; do \
-		RUSTC_BOOTSTRAP=1 $(CARGO) +nightly fuzz run $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
+		mkdir -p corpus/$$t && cp -f seeds/$$t/* corpus/$$t/ && \
+		RUSTC_BOOTSTRAP=1 $(CARGO) +nightly fuzz run --sanitizer $(FUZZ_SANITIZER) $$t corpus/$$t \
+			-- -max_total_time=$(FUZZ_SECONDS) || exit 1; \
 	done
 
 clean: firmware-clean

@@ -455,6 +455,16 @@ def test_max_time_limit() -> None:
     assert "25000 cycles" in p.stderr.decode(), describe(p)
 
 
+def test_huge_max_time_is_no_limit() -> None:
+    """A --max-time whose cycle count overflows (about 1.4e19 s at 25 MHz; picoseconds times
+    Hz wraps a u128 to 1 cycle) must not stop the run early: bench_wfi runs to its end."""
+    assert BENCH_WFI.is_file(), f"{BENCH_WFI} is missing: `make build` builds it"
+    wraps = -(-(2**128) // 25_000_000)
+    p = run_sim(["run", "--max-time", f"{wraps}ps", BENCH_WFI])
+    assert_no_panic(p)
+    assert p.returncode == 0, describe(p)
+
+
 def test_lockup_in_hardfault_handler(lockup_elf: Path) -> None:
     p = run_sim(["run", lockup_elf])
     assert_no_panic(p)

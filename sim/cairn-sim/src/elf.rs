@@ -47,8 +47,16 @@ pub fn load_elf(m: &mut Machine, bytes: &[u8]) -> Result<(), String> {
             return Err(format!("truncated ELF file: segment at 0x{paddr:08x} is incomplete"));
         }
         let outside = |a: u32| format!("segment at 0x{paddr:08x} ({memsz} bytes) does not fit in flash or SRAM (byte 0x{a:08x})");
-        if (paddr as u64 + memsz as u64) > 1 << 32 {
-            return Err(outside(paddr));
+        // Check the whole segment fits before allocating anything for it.
+        if m.flash_offset(paddr, memsz).is_none() && m.sram_offset(paddr, memsz).is_none() {
+            let first_bad = if m.peek8(paddr).is_none() {
+                paddr
+            } else if m.flash_offset(paddr, 1).is_some() {
+                m.flash_base.wrapping_add(m.flash.len() as u32)
+            } else {
+                m.sram_base.wrapping_add(m.sram.len() as u32)
+            };
+            return Err(outside(first_bad));
         }
         m.load_bytes(paddr, data).map_err(outside)?;
         if memsz > filesz {

@@ -121,7 +121,7 @@ fn run(args: RunArgs) -> i32 {
     }
     if let Some(t) = &args.max_time {
         let ps = parse_duration_ps(t).unwrap_or_else(|e| fail(format_args!("--max-time: {e}")));
-        let cycles = (ps * m.config.clock_hz as u128).div_ceil(1_000_000_000_000);
+        let cycles = ps.saturating_mul(m.config.clock_hz as u128).div_ceil(1_000_000_000_000);
         m.cycle_limit = cycles.min(u64::MAX as u128) as u64;
     }
     if args.trace.is_some() {

@@ -723,8 +723,14 @@ impl Machine {
     #[cold]
     fn exec_svc(&mut self, next: u32) {
         if self.exc.prio[SVCALL as usize] as i32 >= self.execution_priority() {
-            self.instructions = self.instructions.wrapping_sub(1);
+            // Escalation keeps SVCall's return address (the next instruction), as QEMU does;
+            // the SVC itself executed.
+            let svc_pc = self.pc;
+            self.pc = next;
             self.fault(FaultKind::SvcEscalation);
+            if let Some((k, _)) = self.last_fault {
+                self.last_fault = Some((k, svc_pc));
+            }
             return;
         }
         self.pc = next;

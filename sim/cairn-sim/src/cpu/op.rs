@@ -134,6 +134,16 @@ impl Op {
         Op(kind as u64 | (a as u64) << 8 | (b as u64) << 16 | (c as u64) << 24 | (imm as u64) << 32)
     }
 
+    /// A vector of `n` undecoded ops from zeroed memory (calloc: pages are only touched
+    /// when used, so a 4 MiB flash costs nothing until its code runs).
+    pub fn undecoded_vec(n: usize) -> Vec<Op> {
+        const { assert!(Op::UNDECODED.0 == 0) };
+        let mut raw = std::mem::ManuallyDrop::new(vec![0u64; n]);
+        // SAFETY: Op is repr(transparent) over u64 (same size and alignment), the all-zero
+        // u64 is Op::UNDECODED, and the allocation is handed over whole (ptr, len, cap).
+        unsafe { Vec::from_raw_parts(raw.as_mut_ptr() as *mut Op, raw.len(), raw.capacity()) }
+    }
+
     #[inline(always)]
     pub fn kind(self) -> Kind {
         // SAFETY: the low byte is always written from a `Kind` by `Op::new`, and `Kind`
