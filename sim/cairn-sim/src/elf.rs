@@ -40,13 +40,14 @@ pub fn load_elf(m: &mut Machine, bytes: &[u8]) -> Result<(), String> {
         if memsz == 0 {
             continue;
         }
-        let data = ph.data(endian, bytes).map_err(|_| {
-            format!("truncated ELF file: segment at 0x{paddr:08x} extends past the end of the file")
-        })?;
+        let data = ph
+            .data(endian, bytes)
+            .map_err(|_| format!("truncated ELF file: segment at 0x{paddr:08x} extends past the end of the file"))?;
         if data.len() as u64 != filesz as u64 {
             return Err(format!("truncated ELF file: segment at 0x{paddr:08x} is incomplete"));
         }
-        let outside = |a: u32| format!("segment at 0x{paddr:08x} ({memsz} bytes) does not fit in flash or SRAM (byte 0x{a:08x})");
+        let outside =
+            |a: u32| format!("segment at 0x{paddr:08x} ({memsz} bytes) does not fit in flash or SRAM (byte 0x{a:08x})");
         // Check the whole segment fits before allocating anything for it.
         if m.flash_offset(paddr, memsz).is_none() && m.sram_offset(paddr, memsz).is_none() {
             let first_bad = if m.peek8(paddr).is_none() {

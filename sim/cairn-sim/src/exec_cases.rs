@@ -129,9 +129,7 @@ pub fn main(path: &str) -> i32 {
         if line.trim().is_empty() {
             continue;
         }
-        let result = serde_json::from_str::<Case>(&line)
-            .map_err(|e| e.to_string())
-            .and_then(|c| runner.run_case(&c));
+        let result = serde_json::from_str::<Case>(&line).map_err(|e| e.to_string()).and_then(|c| runner.run_case(&c));
         match result {
             Ok(s) => {
                 if writeln!(out, "{s}").is_err() {

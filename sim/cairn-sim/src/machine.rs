@@ -243,7 +243,10 @@ impl Machine {
     // ------------------------------------------------------------------ registers
 
     pub fn apsr(&self) -> u32 {
-        ((self.flag_n() as u32) << 31) | ((self.flag_z() as u32) << 30) | ((self.c as u32) << 29) | ((self.v as u32) << 28)
+        ((self.flag_n() as u32) << 31)
+            | ((self.flag_z() as u32) << 30)
+            | ((self.c as u32) << 29)
+            | ((self.v as u32) << 28)
     }
 
     pub fn set_apsr(&mut self, v: u32) {
@@ -285,11 +288,19 @@ impl Machine {
     }
 
     pub fn msp(&self) -> u32 {
-        if self.uses_psp() { self.sp_other } else { self.r[13] }
+        if self.uses_psp() {
+            self.sp_other
+        } else {
+            self.r[13]
+        }
     }
 
     pub fn psp(&self) -> u32 {
-        if self.uses_psp() { self.r[13] } else { self.sp_other }
+        if self.uses_psp() {
+            self.r[13]
+        } else {
+            self.sp_other
+        }
     }
 
     pub fn uses_psp(&self) -> bool {
@@ -297,11 +308,19 @@ impl Machine {
     }
 
     pub fn set_msp(&mut self, v: u32) {
-        if self.uses_psp() { self.sp_other = v & !3 } else { self.r[13] = v & !3 }
+        if self.uses_psp() {
+            self.sp_other = v & !3
+        } else {
+            self.r[13] = v & !3
+        }
     }
 
     pub fn set_psp(&mut self, v: u32) {
-        if self.uses_psp() { self.r[13] = v & !3 } else { self.sp_other = v & !3 }
+        if self.uses_psp() {
+            self.r[13] = v & !3
+        } else {
+            self.sp_other = v & !3
+        }
     }
 
     /// Change which stack pointer is selected, swapping the banked copy.
@@ -372,13 +391,21 @@ impl Machine {
     #[inline(always)]
     pub fn flash_offset(&self, addr: u32, size: u32) -> Option<usize> {
         let off = addr.wrapping_sub(self.flash_base);
-        if (off as u64 + size as u64) <= self.flash.len() as u64 { Some(off as usize) } else { None }
+        if (off as u64 + size as u64) <= self.flash.len() as u64 {
+            Some(off as usize)
+        } else {
+            None
+        }
     }
 
     #[inline(always)]
     pub fn sram_offset(&self, addr: u32, size: u32) -> Option<usize> {
         let off = addr.wrapping_sub(self.sram_base);
-        if (off as u64 + size as u64) <= self.sram.len() as u64 { Some(off as usize) } else { None }
+        if (off as u64 + size as u64) <= self.sram.len() as u64 {
+            Some(off as usize)
+        } else {
+            None
+        }
     }
 
     /// Read memory without side effects (debugger, diagnostics). Devices read as absent.

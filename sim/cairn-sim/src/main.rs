@@ -146,10 +146,7 @@ fn run(args: RunArgs) -> i32 {
     let status = match &stop {
         Stop::Exit(code) => code & 0xff,
         Stop::Limit => {
-            eprintln!(
-                "cairn-sim: limit reached after {} instructions, {} cycles",
-                m.instructions, m.cycles
-            );
+            eprintln!("cairn-sim: limit reached after {} instructions, {} cycles", m.instructions, m.cycles);
             EXIT_LIMIT
         }
         Stop::Lockup { kind, pc, ipsr } => {
@@ -184,7 +181,10 @@ fn run(args: RunArgs) -> i32 {
 fn main() {
     std::panic::set_hook(Box::new(|info| {
         cairn_sim::console::flush();
-        let msg = info.payload().downcast_ref::<&str>().map(|s| s.to_string())
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
         let loc = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();

@@ -82,7 +82,9 @@ impl TraceLog {
     pub fn to_json(&self, end: u64) -> String {
         let mut out = String::from("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
         out.push_str("{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"cpu0\"}},\n");
-        out.push_str("{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"exceptions\"}},\n");
+        out.push_str(
+            "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"exceptions\"}},\n",
+        );
         out.push_str("{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"power\"}}");
         let mut open: Vec<u32> = Vec::new();
         for e in &self.events {
@@ -90,11 +92,21 @@ impl TraceLog {
             match e {
                 Event::Enter { at, n } => {
                     open.push(*n);
-                    let _ = write!(out, "{{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}", self.us(*at), exception_name(*n));
+                    let _ = write!(
+                        out,
+                        "{{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}",
+                        self.us(*at),
+                        exception_name(*n)
+                    );
                 }
                 Event::Exit { at, n } => {
                     open.pop();
-                    let _ = write!(out, "{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}", self.us(*at), exception_name(*n));
+                    let _ = write!(
+                        out,
+                        "{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}",
+                        self.us(*at),
+                        exception_name(*n)
+                    );
                 }
                 Event::Sleep { from, to } => {
                     let _ = write!(
@@ -115,7 +127,12 @@ impl TraceLog {
             }
         }
         while let Some(n) = open.pop() {
-            let _ = write!(out, ",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}", self.us(end), exception_name(n));
+            let _ = write!(
+                out,
+                ",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}",
+                self.us(end),
+                exception_name(n)
+            );
         }
         if self.dropped > 0 {
             let _ = write!(

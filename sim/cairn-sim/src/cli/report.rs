@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 /// Multi-line description of a lockup for stderr.
 pub fn lockup_report(m: &Machine, kind: FaultKind, pc: u32, ipsr: u32) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "cairn-sim: lockup: {kind} at pc 0x{pc:08x} ({}) in {}", m.symbols.describe(pc), mode_name(ipsr));
+    let _ =
+        writeln!(s, "cairn-sim: lockup: {kind} at pc 0x{pc:08x} ({}) in {}", m.symbols.describe(pc), mode_name(ipsr));
     if let Some((first, fpc)) = m.last_fault {
         let _ = writeln!(s, "  first fault: {first} at pc 0x{fpc:08x} ({})", m.symbols.describe(fpc));
     }

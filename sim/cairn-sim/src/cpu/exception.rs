@@ -97,7 +97,11 @@ impl Machine {
     /// Current execution priority, including PRIMASK.
     pub fn execution_priority(&self) -> i32 {
         let p = self.exc.active_priority();
-        if self.primask { p.min(0) } else { p }
+        if self.primask {
+            p.min(0)
+        } else {
+            p
+        }
     }
 
     /// The exception that would preempt now, if any.
@@ -212,16 +216,7 @@ impl Machine {
         let align = (sp >> 2) & 1;
         let frame = sp.wrapping_sub(0x20) & !4;
         let xpsr = (self.xpsr() & !(1 << 9)) | (align << 9);
-        let words = [
-            self.r[0],
-            self.r[1],
-            self.r[2],
-            self.r[3],
-            self.r[12],
-            self.r[14],
-            return_addr,
-            xpsr,
-        ];
+        let words = [self.r[0], self.r[1], self.r[2], self.r[3], self.r[12], self.r[14], return_addr, xpsr];
         for (i, w) in words.iter().enumerate() {
             let a = frame.wrapping_add(4 * i as u32);
             self.write32(a, *w).map_err(|_| FaultKind::StackError(a))?;
@@ -248,7 +243,11 @@ impl Machine {
         // Tail-chain: something pending outranks the context we would return to.
         let return_prio = {
             let p = self.exc.active_priority();
-            if self.primask { p.min(0) } else { p }
+            if self.primask {
+                p.min(0)
+            } else {
+                p
+            }
         };
         if let Some((n, p)) = self.exc.highest_pending() {
             if p < return_prio {

@@ -101,9 +101,7 @@ impl Registers for Regs {
 
     fn gdb_serialize(&self, mut write_byte: impl FnMut(Option<u8>)) {
         for w in self.words() {
-            w.to_le_bytes()
-                .into_iter()
-                .for_each(|b| write_byte(Some(b)));
+            w.to_le_bytes().into_iter().for_each(|b| write_byte(Some(b)));
         }
     }
 
@@ -116,16 +114,8 @@ impl Registers for Regs {
             *v = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         }
         self.r.copy_from_slice(&w[..13]);
-        [
-            self.sp,
-            self.lr,
-            self.pc,
-            self.xpsr,
-            self.msp,
-            self.psp,
-            self.primask,
-            self.control,
-        ] = [w[13], w[14], w[15], w[16], w[17], w[18], w[19], w[20]];
+        [self.sp, self.lr, self.pc, self.xpsr, self.msp, self.psp, self.primask, self.control] =
+            [w[13], w[14], w[15], w[16], w[17], w[18], w[19], w[20]];
         Ok(())
     }
 }

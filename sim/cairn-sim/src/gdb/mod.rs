@@ -27,13 +27,11 @@ use target::{SimTarget, StopReason};
 /// Serve one GDB connection on 127.0.0.1:`port` (0 = any free port; the message on
 /// stderr names the one chosen) and return how the run ended.
 pub fn serve(m: &mut Machine, port: u16, max_instructions: Option<u64>) -> Result<Stop, String> {
-    let listener = TcpListener::bind(("127.0.0.1", port))
-        .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+    let listener =
+        TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
     eprintln!("cairn-sim: waiting for gdb on 127.0.0.1:{port}");
-    let (stream, _) = listener
-        .accept()
-        .map_err(|e| format!("accepting the debugger connection: {e}"))?;
+    let (stream, _) = listener.accept().map_err(|e| format!("accepting the debugger connection: {e}"))?;
     drop(listener);
 
     m.debugger = true;
@@ -45,9 +43,7 @@ pub fn serve(m: &mut Machine, port: u16, max_instructions: Option<u64>) -> Resul
     }
     let stop = match result {
         Ok(
-            DisconnectReason::TargetExited(_)
-            | DisconnectReason::TargetTerminated(_)
-            | DisconnectReason::Disconnect,
+            DisconnectReason::TargetExited(_) | DisconnectReason::TargetTerminated(_) | DisconnectReason::Disconnect,
         ) => t.detach(),
         Ok(DisconnectReason::Kill) => {
             t.release();
@@ -78,8 +74,7 @@ impl<'m> BlockingEventLoop for EventLoop<'m> {
     fn wait_for_stop_reason(
         target: &mut SimTarget<'m>,
         conn: &mut TcpStream,
-    ) -> Result<Event<StopReason>, WaitForStopReasonError<String, <TcpStream as Connection>::Error>>
-    {
+    ) -> Result<Event<StopReason>, WaitForStopReasonError<String, <TcpStream as Connection>::Error>> {
         loop {
             if let Some(reason) = target.advance() {
                 return Ok(Event::TargetStopped(reason));
@@ -102,10 +97,7 @@ fn poll_byte(conn: &mut TcpStream) -> std::io::Result<Option<u8>> {
     let res = conn.read(&mut buf);
     conn.set_nonblocking(false)?;
     match res {
-        Ok(0) => Err(std::io::Error::new(
-            ErrorKind::UnexpectedEof,
-            "the debugger closed the connection",
-        )),
+        Ok(0) => Err(std::io::Error::new(ErrorKind::UnexpectedEof, "the debugger closed the connection")),
         Ok(_) => Ok(Some(buf[0])),
         Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::Interrupted) => Ok(None),
         Err(e) => Err(e),

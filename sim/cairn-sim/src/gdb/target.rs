@@ -5,21 +5,17 @@ use super::arch::{CortexM0Plus, Reg, Regs};
 use crate::machine::{Machine, Stop};
 use gdbstub::common::{Pid, Signal};
 use gdbstub::stub::SingleThreadStopReason;
-use gdbstub::target::ext::base::single_register_access::{
-    SingleRegisterAccess, SingleRegisterAccessOps,
-};
+use gdbstub::target::ext::base::single_register_access::{SingleRegisterAccess, SingleRegisterAccessOps};
 use gdbstub::target::ext::base::singlethread::{
     SingleThreadBase, SingleThreadRangeStepping, SingleThreadRangeSteppingOps, SingleThreadResume,
     SingleThreadResumeOps, SingleThreadSingleStep, SingleThreadSingleStepOps,
 };
 use gdbstub::target::ext::base::BaseOps;
 use gdbstub::target::ext::breakpoints::{
-    Breakpoints, BreakpointsOps, HwBreakpoint, HwBreakpointOps, HwWatchpoint, HwWatchpointOps,
-    SwBreakpoint, SwBreakpointOps, WatchKind,
+    Breakpoints, BreakpointsOps, HwBreakpoint, HwBreakpointOps, HwWatchpoint, HwWatchpointOps, SwBreakpoint,
+    SwBreakpointOps, WatchKind,
 };
-use gdbstub::target::ext::extended_mode::{
-    Args, AttachKind, ExtendedMode, ExtendedModeOps, ShouldTerminate,
-};
+use gdbstub::target::ext::extended_mode::{Args, AttachKind, ExtendedMode, ExtendedModeOps, ShouldTerminate};
 use gdbstub::target::ext::monitor_cmd::{outputln, ConsoleOutput, MonitorCmd, MonitorCmdOps};
 use gdbstub::target::{Target, TargetError, TargetResult};
 use gdbstub_arch::arm::ArmBreakpointKind;
@@ -94,11 +90,7 @@ impl<'m> SimTarget<'m> {
             return Some(Stop::Limit);
         }
         match self.m.run(n.min(remaining)) {
-            Stop::Limit
-                if self.m.cycles < self.m.cycle_limit && self.m.instructions < self.budget_end =>
-            {
-                None
-            }
+            Stop::Limit if self.m.cycles < self.m.cycle_limit && self.m.instructions < self.budget_end => None,
             s => Some(s),
         }
     }
@@ -112,9 +104,7 @@ impl<'m> SimTarget<'m> {
         let watching = !self.watchpoints.is_empty();
         let reason = match self.exec {
             Exec::Halted => Some(SingleThreadStopReason::Signal(Signal::SIGTRAP)),
-            Exec::Step => self
-                .step_slice(1, None)
-                .or(Some(SingleThreadStopReason::DoneStep)),
+            Exec::Step => self.step_slice(1, None).or(Some(SingleThreadStopReason::DoneStep)),
             Exec::Continue if !watching => self.run_some(CONTINUE_SLICE).map(|s| self.stopped(s)),
             Exec::Continue => self.step_slice(STEP_SLICE, None),
             Exec::Range(start, end) => self.step_slice(STEP_SLICE, Some((start, end))),
@@ -137,11 +127,7 @@ impl<'m> SimTarget<'m> {
             }
             if let Some(addr) = self.watch_hit() {
                 let kind = WatchKind::Write;
-                return Some(SingleThreadStopReason::Watch {
-                    tid: (),
-                    kind,
-                    addr,
-                });
+                return Some(SingleThreadStopReason::Watch { tid: (), kind, addr });
             }
             if let Some((start, end)) = range {
                 if !(start..end).contains(&self.m.pc) {
@@ -169,9 +155,7 @@ impl<'m> SimTarget<'m> {
     }
 
     fn snapshot(&self, addr: u32, len: u32) -> Option<Vec<u8>> {
-        (0..len)
-            .map(|i| self.m.peek8(addr.wrapping_add(i)))
-            .collect()
+        (0..len).map(|i| self.m.peek8(addr.wrapping_add(i))).collect()
     }
 
     /// Translate a machine stop into what GDB is told.
@@ -182,12 +166,8 @@ impl<'m> SimTarget<'m> {
                 self.exit_code = Some(code);
                 SingleThreadStopReason::Exited((code & 0xff) as u8)
             }
-            Stop::Breakpoint if self.sw_breakpoints.contains(&pc) => {
-                SingleThreadStopReason::SwBreak(())
-            }
-            Stop::Breakpoint if self.hw_breakpoints.contains(&pc) => {
-                SingleThreadStopReason::HwBreak(())
-            }
+            Stop::Breakpoint if self.sw_breakpoints.contains(&pc) => SingleThreadStopReason::SwBreak(()),
+            Stop::Breakpoint if self.hw_breakpoints.contains(&pc) => SingleThreadStopReason::HwBreak(()),
             // A BKPT instruction in the firmware: the PC stays on it, as on hardware.
             Stop::Breakpoint => SingleThreadStopReason::Signal(Signal::SIGTRAP),
             Stop::Step => SingleThreadStopReason::DoneStep,
@@ -200,10 +180,7 @@ impl<'m> SimTarget<'m> {
                         "core asleep at pc 0x{pc:08x} ({}) with no enabled event that could wake it",
                         self.m.symbols.describe(pc)
                     ),
-                    _ => format!(
-                        "limit reached after {} instructions, {} cycles",
-                        self.m.instructions, self.m.cycles
-                    ),
+                    _ => format!("limit reached after {} instructions, {} cycles", self.m.instructions, self.m.cycles),
                 };
                 let reason = terminal_signal(&stop);
                 if let SingleThreadStopReason::Signal(sig) = reason {
@@ -405,9 +382,7 @@ impl SingleThreadBase for SimTarget<'_> {
         if (0..data.len()).any(|i| self.m.peek8(start.wrapping_add(i as u32)).is_none()) {
             return Err(TargetError::Errno(EFAULT));
         }
-        self.m
-            .load_bytes(start, data)
-            .map_err(|_| TargetError::Errno(EFAULT))?;
+        self.m.load_bytes(start, data).map_err(|_| TargetError::Errno(EFAULT))?;
         // What the debugger writes does not trigger watchpoints.
         for w in &mut self.watchpoints {
             for (i, b) in w.bytes.iter_mut().enumerate() {
@@ -506,12 +481,7 @@ impl Breakpoints for SimTarget<'_> {
 /// time while any is set and stops after an instruction that changed the watched bytes
 /// (like the DWT, after the access). Read and access watchpoints are not supported.
 impl HwWatchpoint for SimTarget<'_> {
-    fn add_hw_watchpoint(
-        &mut self,
-        addr: u32,
-        len: u32,
-        kind: WatchKind,
-    ) -> TargetResult<bool, Self> {
+    fn add_hw_watchpoint(&mut self, addr: u32, len: u32, kind: WatchKind) -> TargetResult<bool, Self> {
         if kind != WatchKind::Write {
             return Ok(false);
         }
@@ -522,29 +492,17 @@ impl HwWatchpoint for SimTarget<'_> {
         Ok(true)
     }
 
-    fn remove_hw_watchpoint(
-        &mut self,
-        addr: u32,
-        len: u32,
-        kind: WatchKind,
-    ) -> TargetResult<bool, Self> {
+    fn remove_hw_watchpoint(&mut self, addr: u32, len: u32, kind: WatchKind) -> TargetResult<bool, Self> {
         if kind != WatchKind::Write {
             return Ok(false);
         }
-        let found = self
-            .watchpoints
-            .iter()
-            .position(|w| w.addr == addr && w.bytes.len() == len as usize);
+        let found = self.watchpoints.iter().position(|w| w.addr == addr && w.bytes.len() == len as usize);
         Ok(found.map(|i| self.watchpoints.remove(i)).is_some())
     }
 }
 
 impl SwBreakpoint for SimTarget<'_> {
-    fn add_sw_breakpoint(
-        &mut self,
-        addr: u32,
-        _kind: ArmBreakpointKind,
-    ) -> TargetResult<bool, Self> {
+    fn add_sw_breakpoint(&mut self, addr: u32, _kind: ArmBreakpointKind) -> TargetResult<bool, Self> {
         let ok = self.plant(addr);
         if ok {
             self.sw_breakpoints.insert(addr);
@@ -552,11 +510,7 @@ impl SwBreakpoint for SimTarget<'_> {
         Ok(ok)
     }
 
-    fn remove_sw_breakpoint(
-        &mut self,
-        addr: u32,
-        _kind: ArmBreakpointKind,
-    ) -> TargetResult<bool, Self> {
+    fn remove_sw_breakpoint(&mut self, addr: u32, _kind: ArmBreakpointKind) -> TargetResult<bool, Self> {
         let had = self.sw_breakpoints.remove(&addr);
         self.unplant(addr);
         Ok(had)
@@ -566,11 +520,7 @@ impl SwBreakpoint for SimTarget<'_> {
 /// Hardware breakpoints (`hbreak`) behave exactly like software ones: the simulator
 /// never patches memory, so there is no difference (and no comparator limit).
 impl HwBreakpoint for SimTarget<'_> {
-    fn add_hw_breakpoint(
-        &mut self,
-        addr: u32,
-        _kind: ArmBreakpointKind,
-    ) -> TargetResult<bool, Self> {
+    fn add_hw_breakpoint(&mut self, addr: u32, _kind: ArmBreakpointKind) -> TargetResult<bool, Self> {
         let ok = self.plant(addr);
         if ok {
             self.hw_breakpoints.insert(addr);
@@ -578,11 +528,7 @@ impl HwBreakpoint for SimTarget<'_> {
         Ok(ok)
     }
 
-    fn remove_hw_breakpoint(
-        &mut self,
-        addr: u32,
-        _kind: ArmBreakpointKind,
-    ) -> TargetResult<bool, Self> {
+    fn remove_hw_breakpoint(&mut self, addr: u32, _kind: ArmBreakpointKind) -> TargetResult<bool, Self> {
         let had = self.hw_breakpoints.remove(&addr);
         self.unplant(addr);
         Ok(had)
@@ -655,11 +601,7 @@ impl ExtendedMode for SimTarget<'_> {
 
     fn kill(&mut self, _pid: Option<Pid>) -> TargetResult<ShouldTerminate, Self> {
         self.killed = true;
-        Ok(if self.extended {
-            ShouldTerminate::No
-        } else {
-            ShouldTerminate::Yes
-        })
+        Ok(if self.extended { ShouldTerminate::No } else { ShouldTerminate::Yes })
     }
 
     fn restart(&mut self) -> Result<(), String> {

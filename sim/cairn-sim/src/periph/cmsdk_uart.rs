@@ -17,8 +17,8 @@ const INT_RX: u32 = 2;
 impl CmsdkUart {
     pub fn read(&mut self, off: u32) -> u32 {
         match off {
-            0x0 => 0,           // DATA: no receive input
-            0x4 => 0,           // STATE: TX never full, RX never full
+            0x0 => 0, // DATA: no receive input
+            0x4 => 0, // STATE: TX never full, RX never full
             0x8 => self.ctrl,
             0xC => self.intstatus,
             0x10 => self.bauddiv,
