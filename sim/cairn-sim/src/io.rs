@@ -52,7 +52,9 @@ impl Machine {
             if !self.privileged() {
                 return Err(FaultKind::BusError(addr));
             }
+            let pending_before = self.exc.pending;
             self.ppb_write(word, v)?;
+            self.note_new_pending(pending_before);
         } else {
             // Flash is read-only to the core; everything else is unmapped.
             return Err(FaultKind::BusError(addr));

@@ -40,10 +40,7 @@ fn irq_entry_stacks_frame_and_returns() {
     assert_eq!((m.pc, m.ipsr, m.cycles), (handler(irq(3)), 19, 17));
     assert_eq!(m.r[14], 0xFFFF_FFF9);
     assert_eq!(m.r[13], STACK_TOP - 32);
-    assert_eq!(
-        frame(&m, STACK_TOP - 32),
-        [NVIC_ISPR, 8, 0x22, 0x33, 0xCC, 0xEEEE_EEE1, CODE + 2, 0xA100_0000]
-    );
+    assert_eq!(frame(&m, STACK_TOP - 32), [NVIC_ISPR, 8, 0x22, 0x33, 0xCC, 0xEEEE_EEE1, CODE + 2, 0xA100_0000]);
     assert_eq!(m.read32(NVIC_ISPR).unwrap(), 0, "pending bit cleared on entry");
     step(&mut m, 2);
     // MOVS 1 + BX LR 2 + exit 13
@@ -454,7 +451,11 @@ fn nvic_registers_through_instructions() {
 fn irq_priorities_order_preemption() {
     // IRQ0 at 0xC0 running; IRQ1 at 0x80 preempts it; IRQ2 at 0xC0 does not.
     let mut m = boot(&[nop()]);
-    load(&mut m, handler(irq(0)), &[str_imm(1, 0, 0), str_imm(2, 0, 0), b_to(handler(irq(0)) + 4, handler(irq(0)) + 4)]);
+    load(
+        &mut m,
+        handler(irq(0)),
+        &[str_imm(1, 0, 0), str_imm(2, 0, 0), b_to(handler(irq(0)) + 4, handler(irq(0)) + 4)],
+    );
     load(&mut m, handler(irq(1)), &[bx(14)]);
     m.write32(NVIC_IPR0, 0x00C0_80C0).unwrap();
     m.write32(NVIC_ISER, 7).unwrap();
@@ -511,7 +512,7 @@ fn icsr_pendsv_set_clear_and_vectpending() {
     m.write32(SCB_ICSR, 1 << 28).unwrap();
     assert_eq!(m.read32(SCB_ICSR).unwrap(), (1 << 28) | (PENDSV << 12));
     m.write32(SCB_ICSR, 1 << 26).unwrap(); // PENDSTSET
-    // Both priority 0: the lower exception number (PendSV 14) is reported.
+                                           // Both priority 0: the lower exception number (PendSV 14) is reported.
     assert_eq!(m.read32(SCB_ICSR).unwrap(), (1 << 28) | (1 << 26) | (PENDSV << 12));
     m.write32(SCB_ICSR, 1 << 27).unwrap(); // PENDSVCLR
     assert_eq!(m.read32(SCB_ICSR).unwrap(), (1 << 26) | (SYSTICK << 12));
@@ -598,11 +599,7 @@ fn aircr_sysresetreq_from_handler_resets() {
 }
 
 #[test]
-#[ignore = "LIKELY BUG (differs from QEMU): an SVC that escalates to HardFault stacks the SVC's own \
-            address. QEMU's NVIC escalates with the PC already advanced (SVCall's return address is \
-            the next instruction), so the frame holds SVC+2. Proposed: in exec.rs exec_svc, set \
-            `self.pc = next` before `self.fault(FaultKind::SvcEscalation)` and record \
-            last_fault with the SVC address explicitly"]
+// Regression (matches QEMU): an escalated SVC stacks the next instruction, like SVCall.
 fn escalated_svc_stacks_next_instruction() {
     let mut m = boot(&[cpsid(), svc(1), nop()]);
     step(&mut m, 1);

@@ -24,10 +24,7 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
         let p = e.path();
         if p.is_dir() {
             out.extend(inputs(&p));
-        } else if !p
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("README"))
-        {
+        } else if !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("README")) {
             out.push(p);
         }
     }
@@ -50,11 +47,7 @@ fn replay(files: &[PathBuf]) {
 #[test]
 fn seeds_do_not_panic() {
     let files = inputs(&fuzz_dir().join("seeds"));
-    assert!(
-        files.len() >= 2,
-        "no seed corpora under {}",
-        fuzz_dir().join("seeds").display()
-    );
+    assert!(files.len() >= 2, "no seed corpora under {}", fuzz_dir().join("seeds").display());
     replay(&files);
 }
 
@@ -69,13 +62,9 @@ fn regressions_do_not_panic() {
 fn harnesses_run_the_code() {
     let seeds = fuzz_dir().join("seeds");
     let demo = std::fs::read(seeds.join("elf_load/demo.elf")).expect("demo.elf seed");
-    assert!(
-        harness::elf_load(&demo).is_some(),
-        "the demo firmware seed does not load"
-    );
+    assert!(harness::elf_load(&demo).is_some(), "the demo firmware seed does not load");
     assert_eq!(harness::elf_load(b"not an ELF file"), None);
-    let exit =
-        std::fs::read(seeds.join("decode_exec/semihost-exit.bin")).expect("semihost-exit seed");
+    let exit = std::fs::read(seeds.join("decode_exec/semihost-exit.bin")).expect("semihost-exit seed");
     assert_eq!(harness::decode_exec(&exit), Stop::Exit(0));
     // Nothing but register seeds: the code is all zeros (`movs r0, r0`), so the run ends
     // on the instruction limit.

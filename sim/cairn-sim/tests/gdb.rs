@@ -19,20 +19,13 @@ fn fixtures() -> PathBuf {
 }
 
 fn work_dir(test: &str) -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("gdb")
-        .join(test);
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gdb").join(test);
     std::fs::create_dir_all(&d).unwrap();
     d
 }
 
 fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+    Command::new(tool).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
 }
 
 /// False (test skipped) only when the tools are missing and skipping was asked for.
@@ -42,16 +35,10 @@ fn tools_present() -> bool {
         return true;
     }
     if std::env::var_os("CAIRN_SKIP_GDB_TESTS").is_some() {
-        eprintln!(
-            "skipping: {} not installed (CAIRN_SKIP_GDB_TESTS is set)",
-            missing.join(", ")
-        );
+        eprintln!("skipping: {} not installed (CAIRN_SKIP_GDB_TESTS is set)", missing.join(", "));
         return false;
     }
-    panic!(
-        "{} not installed (set CAIRN_SKIP_GDB_TESTS=1 to skip the gdb tests)",
-        missing.join(", ")
-    );
+    panic!("{} not installed (set CAIRN_SKIP_GDB_TESTS=1 to skip the gdb tests)", missing.join(", "));
 }
 
 /// The fixture ELF, built once per test run.
@@ -61,21 +48,12 @@ fn fixture_elf() -> &'static Path {
         let out = work_dir("fixture").join("gdb_fixture.elf");
         let dir = fixtures();
         let mut cmd = Command::new(GCC);
-        cmd.args([
-            "-mcpu=cortex-m0plus",
-            "-mthumb",
-            "-nostdlib",
-            "-ffreestanding",
-            "-g",
-            "-O1",
-            "-Wall",
-            "-Werror",
-        ])
-        .arg("-T")
-        .arg(dir.join("gdb_fixture.ld"))
-        .arg(dir.join("gdb_fixture.c"))
-        .arg("-o")
-        .arg(&out);
+        cmd.args(["-mcpu=cortex-m0plus", "-mthumb", "-nostdlib", "-ffreestanding", "-g", "-O1", "-Wall", "-Werror"])
+            .arg("-T")
+            .arg(dir.join("gdb_fixture.ld"))
+            .arg(dir.join("gdb_fixture.c"))
+            .arg("-o")
+            .arg(&out);
         let (status, text) = run_to_end(cmd, &work_dir("fixture"), "gcc");
         assert!(status.success(), "building the fixture failed:\n{text}");
         out
@@ -102,12 +80,8 @@ fn wait_or_kill(child: &mut Child, what: &str) -> ExitStatus {
 fn run_to_end(mut cmd: Command, dir: &Path, name: &str) -> (ExitStatus, String) {
     let log = dir.join(format!("{name}.log"));
     let f = std::fs::File::create(&log).unwrap();
-    cmd.stdin(Stdio::null())
-        .stdout(f.try_clone().unwrap())
-        .stderr(f);
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
+    cmd.stdin(Stdio::null()).stdout(f.try_clone().unwrap()).stderr(f);
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
     let status = wait_or_kill(&mut child, name);
     (status, std::fs::read_to_string(&log).unwrap())
 }
@@ -139,21 +113,13 @@ impl Sim {
             .stderr(std::fs::File::create(&stderr).unwrap())
             .spawn()
             .unwrap();
-        let mut sim = Sim {
-            child,
-            port: 0,
-            stdout,
-            stderr,
-        };
+        let mut sim = Sim { child, port: 0, stdout, stderr };
         let start = Instant::now();
         let marker = "cairn-sim: waiting for gdb on 127.0.0.1:";
         loop {
             let text = std::fs::read_to_string(&sim.stderr).unwrap_or_default();
             if let Some(rest) = text.lines().find_map(|l| l.strip_prefix(marker)) {
-                sim.port = rest
-                    .trim()
-                    .parse()
-                    .unwrap_or_else(|_| panic!("bad port in {text:?}"));
+                sim.port = rest.trim().parse().unwrap_or_else(|_| panic!("bad port in {text:?}"));
                 return sim;
             }
             if let Some(s) = sim.child.try_wait().unwrap() {
@@ -179,17 +145,9 @@ impl Sim {
 
 fn gdb_command(port: u16, commands: &[&str]) -> Command {
     let mut cmd = Command::new(GDB);
-    cmd.args([
-        "-batch",
-        "-nx",
-        "-ex",
-        "set pagination off",
-        "-ex",
-        "set confirm off",
-    ]);
+    cmd.args(["-batch", "-nx", "-ex", "set pagination off", "-ex", "set confirm off"]);
     cmd.arg(fixture_elf());
-    cmd.arg("-ex")
-        .arg(format!("target remote 127.0.0.1:{port}"));
+    cmd.arg("-ex").arg(format!("target remote 127.0.0.1:{port}"));
     for c in commands {
         cmd.arg("-ex").arg(c);
     }
@@ -210,15 +168,11 @@ fn register(text: &str, name: &str) -> u32 {
         .find(|l| l.split_whitespace().next() == Some(name))
         .unwrap_or_else(|| panic!("no register {name} in:\n{text}"));
     let v = line.split_whitespace().nth(1).unwrap();
-    u32::from_str_radix(v.trim_start_matches("0x"), 16)
-        .unwrap_or_else(|_| panic!("bad value in {line:?}"))
+    u32::from_str_radix(v.trim_start_matches("0x"), 16).unwrap_or_else(|_| panic!("bad value in {line:?}"))
 }
 
 fn context(gdb: &str, sim: &SimResult) -> String {
-    format!(
-        "--- gdb ---\n{gdb}\n--- sim stdout ---\n{}\n--- sim stderr ---\n{}",
-        sim.stdout, sim.stderr
-    )
+    format!("--- gdb ---\n{gdb}\n--- sim stdout ---\n{}\n--- sim stderr ---\n{}", sim.stdout, sim.stderr)
 }
 
 #[test]
@@ -251,57 +205,29 @@ fn breakpoint_registers_step_memory_write_and_exit() {
     let ctx = context(&out, &res);
 
     // Breakpoint at the right function, with the registers the firmware set up.
-    assert!(
-        out.contains("Breakpoint 1, probe ()"),
-        "breakpoint not hit at probe\n{ctx}"
-    );
+    assert!(out.contains("Breakpoint 1, probe ()"), "breakpoint not hit at probe\n{ctx}");
     assert_eq!(register(&out, "r4"), 0x1234_5678, "{ctx}");
     assert_eq!(register(&out, "r5"), 0xcafe_f00d, "{ctx}");
     assert_eq!(register(&out, "r6"), 0x5a, "{ctx}");
-    assert!(
-        out.lines()
-            .any(|l| l.starts_with("pc ") && l.ends_with("<probe>")),
-        "{ctx}"
-    );
-    assert_eq!(
-        register(&out, "lr") & 1,
-        1,
-        "lr holds a Thumb return address\n{ctx}"
-    );
+    assert!(out.lines().any(|l| l.starts_with("pc ") && l.ends_with("<probe>")), "{ctx}");
+    assert_eq!(register(&out, "lr") & 1, 1, "lr holds a Thumb return address\n{ctx}");
     let xpsr = register(&out, "xpsr");
-    assert_eq!(
-        xpsr & 0x0100_01ff,
-        0x0100_0000,
-        "xpsr: T bit set, thread mode\n{ctx}"
-    );
+    assert_eq!(xpsr & 0x0100_01ff, 0x0100_0000, "xpsr: T bit set, thread mode\n{ctx}");
     assert_eq!(register(&out, "msp"), register(&out, "sp"), "{ctx}");
     assert_eq!(register(&out, "control"), 0, "{ctx}");
 
     // stepi over the 16-bit NOP.
-    let offs: Vec<&str> = out
-        .lines()
-        .filter_map(|l| l.strip_prefix("PCOFF "))
-        .collect();
+    let offs: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix("PCOFF ")).collect();
     assert_eq!(offs, ["0", "2"], "stepi should advance the pc by 2\n{ctx}");
 
     // Memory reads, an unmapped address, and a write that changes the firmware's result.
-    assert!(
-        out.lines()
-            .any(|l| l.contains("<counter>:") && l.contains("0x00000007")),
-        "x/4xw &counter\n{ctx}"
-    );
-    assert!(
-        out.contains("Cannot access memory at address 0x50000000"),
-        "{ctx}"
-    );
+    assert!(out.lines().any(|l| l.contains("<counter>:") && l.contains("0x00000007")), "x/4xw &counter\n{ctx}");
+    assert!(out.contains("Cannot access memory at address 0x50000000"), "{ctx}");
     assert!(out.contains("COUNTER 42"), "{ctx}");
     assert!(out.contains("Breakpoint 2, report (c=c@entry=42)"), "{ctx}");
 
     // The final continue runs to the semihosting exit.
-    assert!(
-        out.contains("exited with code 052"),
-        "gdb should see exit code 42 (octal 052)\n{ctx}"
-    );
+    assert!(out.contains("exited with code 052"), "gdb should see exit code 42 (octal 052)\n{ctx}");
     assert_eq!(res.code, Some(42), "{ctx}");
     assert!(res.stdout.contains("counter=0x0000002a"), "{ctx}");
 }
@@ -348,18 +274,10 @@ fn ctrl_c_interrupts_a_running_target() {
             "continue",
         ],
     );
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(f.try_clone().unwrap())
-        .stderr(f)
-        .spawn()
-        .unwrap();
+    let mut child = cmd.stdin(Stdio::null()).stdout(f.try_clone().unwrap()).stderr(f).spawn().unwrap();
     // gdb is about to send `continue`: give it time to do so, then press "Ctrl-C".
     let start = Instant::now();
-    while !std::fs::read_to_string(&log)
-        .unwrap_or_default()
-        .contains("RUNNING")
-    {
+    while !std::fs::read_to_string(&log).unwrap_or_default().contains("RUNNING") {
         assert!(start.elapsed() < TIMEOUT, "gdb never got to `continue`");
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -381,20 +299,9 @@ fn ctrl_c_interrupts_a_running_target() {
     let ctx = context(&out, &res);
     assert!(status.success(), "{ctx}");
     assert!(out.contains("Program received signal SIGINT"), "{ctx}");
-    let laps: u64 = out
-        .lines()
-        .find_map(|l| l.strip_prefix("LAPS "))
-        .expect("laps printed")
-        .parse()
-        .unwrap();
-    assert!(
-        laps > 1000,
-        "the firmware should have been spinning for a while\n{ctx}"
-    );
-    assert!(
-        out.contains("spin_loop + "),
-        "interrupted inside spin_loop\n{ctx}"
-    );
+    let laps: u64 = out.lines().find_map(|l| l.strip_prefix("LAPS ")).expect("laps printed").parse().unwrap();
+    assert!(laps > 1000, "the firmware should have been spinning for a while\n{ctx}");
+    assert!(out.contains("spin_loop + "), "interrupted inside spin_loop\n{ctx}");
     assert!(out.contains("exited with code 07"), "{ctx}");
     assert_eq!(res.code, Some(7), "{ctx}");
 }
@@ -406,24 +313,12 @@ fn instruction_limit_stops_with_sigxcpu_and_exit_status_124() {
     }
     let dir = work_dir("limit");
     let sim = Sim::start(&dir, &["--max-instructions", "100000"]);
-    let out = gdb(
-        &dir,
-        sim.port,
-        &["set var spin = 1", "continue", "continue"],
-    );
+    let out = gdb(&dir, sim.port, &["set var spin = 1", "continue", "continue"]);
     let res = sim.finish();
     let ctx = context(&out, &res);
-    assert_eq!(
-        out.matches("Program received signal SIGXCPU").count(),
-        2,
-        "{ctx}"
-    );
+    assert_eq!(out.matches("Program received signal SIGXCPU").count(), 2, "{ctx}");
     assert_eq!(res.code, Some(124), "{ctx}");
-    assert!(
-        res.stderr
-            .contains("limit reached after 100000 instructions"),
-        "{ctx}"
-    );
+    assert!(res.stderr.contains("limit reached after 100000 instructions"), "{ctx}");
 }
 
 #[test]
@@ -455,18 +350,12 @@ fn firmware_bkpt_monitor_reset_and_kill() {
     let ctx = context(&out, &res);
     assert!(out.contains("Program received signal SIGTRAP"), "{ctx}");
     assert!(out.contains("BKPTOFF 2"), "{ctx}");
-    assert!(
-        out.contains("instructions ") && out.contains("cycles "),
-        "monitor stats\n{ctx}"
-    );
+    assert!(out.contains("instructions ") && out.contains("cycles "), "monitor stats\n{ctx}");
     assert!(out.contains("core reset: pc"), "{ctx}");
     assert!(out.contains("RESETOFF 0"), "{ctx}");
     assert!(out.contains("[Inferior 1 (process 1) killed]"), "{ctx}");
     assert_eq!(res.code, Some(2), "{ctx}");
-    assert!(
-        res.stderr.contains("the debugger killed the program"),
-        "{ctx}"
-    );
+    assert!(res.stderr.contains("the debugger killed the program"), "{ctx}");
 }
 
 #[test]
@@ -479,15 +368,7 @@ fn write_watchpoint_stops_when_the_firmware_changes_memory() {
     let out = gdb(
         &dir,
         sim.port,
-        &[
-            "set var spin = 1",
-            "watch laps",
-            "continue",
-            "continue",
-            "delete",
-            "set var spin = 0",
-            "continue",
-        ],
+        &["set var spin = 1", "watch laps", "continue", "continue", "delete", "set var spin = 0", "continue"],
     );
     let res = sim.finish();
     let ctx = context(&out, &res);

@@ -13,11 +13,7 @@ type Case = (u32, u32, u32, u32, u32);
 fn check_rr(name: &str, op: u16, cases: &[Case]) {
     for (i, &(a, b, fin, want, fout)) in cases.iter().enumerate() {
         let m = exec(&[op], &[(0, a), (1, b)], fin, 1);
-        assert_eq!(
-            (m.r[0], flags(&m)),
-            (want, fout),
-            "{name} case {i}: r0=0x{a:08x} r1=0x{b:08x} nzcv_in={fin:04b}"
-        );
+        assert_eq!((m.r[0], flags(&m)), (want, fout), "{name} case {i}: r0=0x{a:08x} r1=0x{b:08x} nzcv_in={fin:04b}");
         assert_eq!(m.r[1], b, "{name} case {i}: r1 clobbered");
         assert_eq!(m.cycles, 1, "{name} cycles");
         assert_eq!(m.pc, CODE + 2, "{name} pc");

@@ -23,11 +23,7 @@ fn check(name: &str, op: u16, regs: &[(usize, u32)], want: u32, nz: u32, co: Co)
             C1 => C,
             Keep => fin & C,
         };
-        assert_eq!(
-            (m.r[0], flags(&m)),
-            (want, nz | c | (fin & V)),
-            "{name} regs={regs:x?} nzcv_in={fin:04b}"
-        );
+        assert_eq!((m.r[0], flags(&m)), (want, nz | c | (fin & V)), "{name} regs={regs:x?} nzcv_in={fin:04b}");
         assert_eq!(m.cycles, 1, "{name} cycles");
         assert_eq!(m.pc, CODE + 2);
     }

@@ -36,7 +36,8 @@ fn mrs_psr_variants_in_thread_mode() {
 fn mrs_psr_variants_in_handler_mode() {
     let mut m = boot(&[nop()]);
     let h = handler(PENDSV);
-    let code = code32(&[&mrs(0, SYSM_IPSR), &mrs(1, SYSM_XPSR), &mrs(2, SYSM_APSR), &mrs(3, SYSM_IEPSR), &mrs(4, SYSM_EPSR)]);
+    let code =
+        code32(&[&mrs(0, SYSM_IPSR), &mrs(1, SYSM_XPSR), &mrs(2, SYSM_APSR), &mrs(3, SYSM_IEPSR), &mrs(4, SYSM_EPSR)]);
     load(&mut m, h, &code);
     m.set_apsr(apsr(Z | V));
     m.write32(SCB_ICSR, 1 << 28).unwrap(); // PENDSVSET
@@ -64,13 +65,7 @@ fn msr_apsr_writes_flags_only() {
 
 #[test]
 fn msr_mrs_msp_and_psp() {
-    let code = code32(&[
-        &msr(SYSM_PSP, 0),
-        &mrs(1, SYSM_PSP),
-        &msr(SYSM_MSP, 2),
-        &mrs(3, SYSM_MSP),
-        &[mov_hi(4, 13)],
-    ]);
+    let code = code32(&[&msr(SYSM_PSP, 0), &mrs(1, SYSM_PSP), &msr(SYSM_MSP, 2), &mrs(3, SYSM_MSP), &[mov_hi(4, 13)]]);
     let m = exec(&code, &[(0, 0x2000_3007), (2, 0x2000_5003)], 0, 5);
     assert_eq!(m.r[1], 0x2000_3004, "PSP bits [1:0] are zero");
     assert_eq!(m.r[3], 0x2000_5000);

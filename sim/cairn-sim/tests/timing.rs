@@ -449,11 +449,6 @@ fn cmsdk_timer_irq_enabled_late_has_no_stale_interrupt() {
 }
 
 #[test]
-#[ignore = "MISSING FEATURE: SCR.SEVONPEND (bit 4) is stored but has no effect. With it set, any \
-            interrupt becoming pending (even disabled in the NVIC) is a WFE wake-up event. \
-            Proposed: wherever exc.pending gains bits (io.rs update_irq_lines, ISPR/ICSR set \
-            writes, process_device_events for SysTick), `if self.scr & 0x10 != 0 && \
-            self.exc.pending & !before != 0 { self.event_reg = true }`"]
 fn wfe_wakes_on_pending_disabled_irq_with_sevonpend() {
     let timer0 = 0x4000_0000;
     let mut m = boot(&[wfe(), movs(6, 6)]);

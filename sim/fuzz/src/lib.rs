@@ -86,25 +86,18 @@ pub fn decode_exec(data: &[u8]) -> Stop {
     image[0..4].copy_from_slice(&sp_top.to_le_bytes());
     image[4..8].copy_from_slice(&(CODE_ADDR | 1).to_le_bytes());
     for n in 2..VECTORS {
-        let handler = if n == 2 || n == 3 {
-            HANG_HANDLER
-        } else {
-            RETURN_HANDLER
-        };
+        let handler = if n == 2 || n == 3 { HANG_HANDLER } else { RETURN_HANDLER };
         let off = 4 * n as usize;
         image[off..off + 4].copy_from_slice(&(handler | 1).to_le_bytes());
     }
-    image[HANG_HANDLER as usize..HANG_HANDLER as usize + 2]
-        .copy_from_slice(&0xE7FEu16.to_le_bytes());
-    image[RETURN_HANDLER as usize..RETURN_HANDLER as usize + 2]
-        .copy_from_slice(&0x4770u16.to_le_bytes());
+    image[HANG_HANDLER as usize..HANG_HANDLER as usize + 2].copy_from_slice(&0xE7FEu16.to_le_bytes());
+    image[RETURN_HANDLER as usize..RETURN_HANDLER as usize + 2].copy_from_slice(&0x4770u16.to_le_bytes());
     let room = (FLASH_SIZE - CODE_ADDR) as usize;
     let code = &code[..code.len().min(room)];
     image.extend_from_slice(code);
     let sram_code = &code[..code.len().min(SRAM_SIZE as usize / 2)];
     m.load_bytes(0, &image).expect("image fits in flash");
-    m.load_bytes(SRAM_BASE, sram_code)
-        .expect("code fits in SRAM");
+    m.load_bytes(SRAM_BASE, sram_code).expect("code fits in SRAM");
 
     m.reset();
     m.r[..13].copy_from_slice(&seeds[..13]);

@@ -112,6 +112,13 @@ impl Machine {
         }
     }
 
+    /// SCR.SEVONPEND: an exception becoming pending (even a disabled one) is a WFE event.
+    pub fn note_new_pending(&mut self, before: u64) {
+        if self.scr & 0x10 != 0 && self.exc.pending & !before != 0 {
+            self.event_reg = true;
+        }
+    }
+
     /// Whether something pending would wake a WFI (preempts when PRIMASK is ignored).
     pub fn wfi_wake_pending(&self) -> bool {
         matches!(self.exc.highest_pending(), Some((_, p)) if p < self.exc.active_priority())

@@ -103,7 +103,9 @@ impl Machine {
             self.reset();
         }
         loop {
+            let pending_before = self.exc.pending;
             self.process_device_events();
+            self.note_new_pending(pending_before);
             if let Some(f) = self.exc.pending_fault.take() {
                 self.fault(f);
                 if self.stop.is_some() {
