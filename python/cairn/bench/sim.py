@@ -64,12 +64,24 @@ def main(argv: list[str] | None = None) -> int:
     stats = sim_stats(args.sim, cpu_elf)
     instructions = int(stats["instructions"])
 
-    sim_plain = best_of([args.sim, "run", str(cpu_elf)], args.runs)
+    # Variants are timed round-robin so slow drifts of the host affect them alike.
     with tempfile.TemporaryDirectory() as tmp:
-        sim_with_stats = best_of([args.sim, "run", "--stats", f"{tmp}/s.json", str(cpu_elf)], args.runs)
-        sim_with_trace = best_of([args.sim, "run", "--trace", f"{tmp}/t.json", str(cpu_elf)], args.runs)
-    qemu_plain = best_of([*QEMU, "-kernel", str(cpu_elf)], args.runs)
-    qemu_icount = best_of([*QEMU, "-icount", "shift=0", "-kernel", str(cpu_elf)], args.runs)
+        variants = {
+            "sim_plain": [args.sim, "run", str(cpu_elf)],
+            "sim_stats": [args.sim, "run", "--stats", f"{tmp}/s.json", str(cpu_elf)],
+            "sim_trace": [args.sim, "run", "--trace", f"{tmp}/t.json", str(cpu_elf)],
+            "qemu_plain": [*QEMU, "-kernel", str(cpu_elf)],
+            "qemu_icount": [*QEMU, "-icount", "shift=0", "-kernel", str(cpu_elf)],
+        }
+        best = {name: float("inf") for name in variants}
+        internal_mips = 0.0
+        for _ in range(args.runs):
+            for name, cmd in variants.items():
+                best[name] = min(best[name], best_of(cmd, 1))
+                if name == "sim_stats":
+                    internal_mips = max(internal_mips, float(json.loads(Path(f"{tmp}/s.json").read_text())["mips"]))
+    sim_plain, sim_with_stats, sim_with_trace = best["sim_plain"], best["sim_stats"], best["sim_trace"]
+    qemu_plain, qemu_icount = best["qemu_plain"], best["qemu_icount"]
 
     wfi_stats = sim_stats(args.sim, wfi_elf)
     wfi_wall = best_of([args.sim, "run", str(wfi_elf)], args.runs)
@@ -83,11 +95,11 @@ def main(argv: list[str] | None = None) -> int:
         "instructions": instructions,
         "cycles": int(stats["cycles"]),
         "runs_per_figure": args.runs,
-        "method": "best wall-clock time of N runs of the whole process; MIPS = the ELF's instruction count "
-                  "(from cairn-sim) / that time",
+        "method": "best wall-clock time of N round-robin runs of the whole process; MIPS = the ELF's "
+                  "instruction count (from cairn-sim) / that time",
         "mips": {
             "cairn_sim": mips(sim_plain),
-            "cairn_sim_internal": float(stats["mips"]),
+            "cairn_sim_in_process": internal_mips,
             "qemu": mips(qemu_plain),
             "qemu_icount": mips(qemu_icount),
         },
@@ -120,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
 
     m = result["mips"]
     print(f"cpu-bound firmware: {instructions} instructions")
-    print(f"  cairn-sim      {m['cairn_sim']:8.1f} MIPS  (in-process {m['cairn_sim_internal']:.1f})")
+    print(f"  cairn-sim      {m['cairn_sim']:8.1f} MIPS  (in-process, excluding start-up: {m['cairn_sim_in_process']:.1f})")
     print(f"  qemu           {m['qemu']:8.1f} MIPS  ({result['ratio']['qemu_over_cairn_sim']:.2f}x cairn-sim)")
     print(f"  qemu -icount 0 {m['qemu_icount']:8.1f} MIPS  ({result['ratio']['qemu_icount_over_cairn_sim']:.2f}x cairn-sim)")
     print(f"  --stats overhead {result['overhead']['stats'] * 100:+.1f}%, --trace overhead {result['overhead']['trace'] * 100:+.1f}%")
