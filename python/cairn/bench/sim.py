@@ -91,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         return instructions / seconds / 1e6
 
     result: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "host_cores": os.cpu_count(),
         "firmware": str(cpu_elf),
         "instructions": instructions,
         "cycles": int(stats["cycles"]),

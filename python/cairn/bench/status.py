@@ -39,10 +39,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bench-dir", type=Path, default=Path("build/bench"))
     ap.add_argument("--status", type=Path, default=Path("docs/STATUS.md"))
     args = ap.parse_args(argv)
-    lines = [BEGIN, f"Latest `make bench` ({platform.machine()}, {platform.python_version()} driver):", ""]
+    lines = [BEGIN]
     sim = args.bench_dir / "sim.json"
     if sim.exists():
-        lines += render_sim(json.loads(sim.read_text()))
+        data = json.loads(sim.read_text())
+        lines += [f"Latest `make bench`: {data.get('date', '?')}, {platform.machine()} host with "
+                  f"{data.get('host_cores', '?')} cores.", ""]
+        lines += render_sim(data)
     else:
         lines.append("- no build/bench/sim.json yet: run `make bench`")
     lines.append(END)

@@ -34,15 +34,7 @@ impl CmsdkTimer {
             0x4 => self.counter.value(now),
             0x8 => self.counter.reload,
             0xC => self.intstatus as u32,
-            // PID/CID registers of the CMSDK timer.
-            0xFD0 => 0x04,
-            0xFE0 => 0x22,
-            0xFE4 => 0xB8,
-            0xFE8 => 0x1B,
-            0xFF0 => 0x0D,
-            0xFF4 => 0xF0,
-            0xFF8 => 0x05,
-            0xFFC => 0xB1,
+            0xFD0..=0xFFC => super::cmsdk_id_register(off, 0x22),
             _ => 0,
         }
     }

@@ -22,14 +22,7 @@ impl CmsdkUart {
             0x8 => self.ctrl,
             0xC => self.intstatus,
             0x10 => self.bauddiv,
-            0xFD0 => 0x04,
-            0xFE0 => 0x21,
-            0xFE4 => 0xB8,
-            0xFE8 => 0x1B,
-            0xFF0 => 0x0D,
-            0xFF4 => 0xF0,
-            0xFF8 => 0x05,
-            0xFFC => 0xB1,
+            0xFD0..=0xFFC => super::cmsdk_id_register(off, 0x21),
             _ => 0,
         }
     }

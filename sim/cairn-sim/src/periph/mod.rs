@@ -3,3 +3,19 @@ pub mod cmsdk_timer;
 pub mod cmsdk_uart;
 pub mod countdown;
 pub mod systick;
+
+/// CMSDK peripheral/component ID registers (0xFD0-0xFFC); `part0` is the low byte of the
+/// part number (0x21 UART, 0x22 timer).
+pub fn cmsdk_id_register(off: u32, part0: u32) -> u32 {
+    match off {
+        0xFD0 => 0x04,
+        0xFE0 => part0,
+        0xFE4 => 0xB8,
+        0xFE8 => 0x1B,
+        0xFF0 => 0x0D,
+        0xFF4 => 0xF0,
+        0xFF8 => 0x05,
+        0xFFC => 0xB1,
+        _ => 0,
+    }
+}
