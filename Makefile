@@ -18,7 +18,7 @@ OUT ?= out
 
 include kernel/firmware.mk
 
-.PHONY: all build sim bootstrap test test-rust test-python lint run bench fuzz clean
+.PHONY: all build sim bootstrap test test-rust test-python test-kernel lint run bench fuzz clean
 
 all: build
 
@@ -39,10 +39,16 @@ lint:
 test-rust:
 	cd sim && $(CARGO) test --release --locked --quiet
 
+# The Cairn kernel compiled for the host with ASan/UBSan, unit-tested with cmocka via ctest.
+test-kernel:
+	cmake -S kernel -B $(BUILD)/kernel-host -DCMAKE_BUILD_TYPE=Debug --log-level=WARNING
+	cmake --build $(BUILD)/kernel-host -j2
+	ctest --test-dir $(BUILD)/kernel-host --output-on-failure
+
 test-python: build
 	$(PY) -m pytest python/tests -q
 
-test: bootstrap build lint test-rust test-python
+test: bootstrap build lint test-rust test-kernel test-python
 
 run: bootstrap build
 	@mkdir -p $(OUT)

@@ -1,0 +1,42 @@
+/*
+ * Cairn OS host port: simulated interrupt masking and dispatch requests.
+ *
+ * arch_irq_save/restore keep a nesting counter. A dispatch requested by the
+ * outermost cairn_isr_exit runs at once when "interrupts are enabled", else when
+ * the outermost arch_irq_restore re-enables them, which is what PendSV does on
+ * Cortex-M0+.
+ */
+#include "cairn_host.h"
+
+#include "cairn/arch.h"
+#include "cairn/sched.h"
+
+static unsigned depth;
+static int dispatch_pending;
+
+uint32_t arch_irq_save(void)
+{
+    return depth++;
+}
+
+void arch_irq_restore(uint32_t state)
+{
+    depth = state;
+    if (depth == 0 && dispatch_pending) {
+        dispatch_pending = 0;
+        cairn_dispatch();
+    }
+}
+
+void arch_request_dispatch(void)
+{
+    if (depth == 0)
+        cairn_dispatch();
+    else
+        dispatch_pending = 1;
+}
+
+unsigned cairn_host_irq_depth(void)
+{
+    return depth;
+}

@@ -1,0 +1,153 @@
+/*
+ * Cairn OS application manager (CoMOS V-A.3): instantiation, then initialisation.
+ *
+ * The manager runs as a kernel level above every task priority, so nothing it
+ * sends runs before it is done: first every task is created (IDs patched from
+ * relative to global), routes and groups are connected, then INIT is sent to
+ * each task in description order. The INITs (and any message a task's INIT
+ * handler sends to a task that has not handled its own INIT yet, which is
+ * buffered) run when the manager's level is popped.
+ */
+#include "kernel.h"
+
+#include "cairn/app.h"
+#include "cairn/mem.h"
+
+static bool route_ok(const cairn_app_desc_t *app, const cairn_app_route_t *r)
+{
+    switch (r->kind) {
+    case CAIRN_DST_NONE:
+        return true;
+    case CAIRN_DST_TASK:
+        return r->target < app->num_tasks && r->port < CAIRN_PORT_LIMIT &&
+               r->port != CAIRN_PORT_INIT;
+    case CAIRN_DST_GROUP:
+        return r->target < app->num_groups;
+    case CAIRN_DST_GLOBAL:
+        return r->target >= 1 && r->target <= CAIRN_MAX_TASKS && r->port < CAIRN_PORT_LIMIT &&
+               r->port != CAIRN_PORT_INIT;
+    default:
+        return false;
+    }
+}
+
+static bool app_ok(const cairn_app_desc_t *app)
+{
+    if (!app || !app->tasks || app->num_tasks == 0 || !app->programs ||
+        (app->num_members && !app->members))
+        return false;
+    for (unsigned i = 0; i < app->num_tasks; i++) {
+        const cairn_task_desc_t *d = &app->tasks[i];
+        if (d->prog >= app->num_programs || !app->programs[d->prog].handler ||
+            d->prio > CAIRN_PRIO_MAX || (d->num_out && !d->out) || (d->init_len && !d->init))
+            return false;
+        for (unsigned o = 0; o < d->num_out; o++)
+            if (!route_ok(app, &d->out[o]))
+                return false;
+    }
+    for (unsigned i = 0; i < app->num_members; i++) {
+        const cairn_member_desc_t *m = &app->members[i];
+        if (m->group >= app->num_groups || m->task >= app->num_tasks ||
+            m->port >= CAIRN_PORT_LIMIT || m->port == CAIRN_PORT_INIT)
+            return false;
+    }
+    return true;
+}
+
+static cairn_route_t patch(const cairn_app_route_t *r, const cairn_task_id_t *id,
+                           const uint8_t *gid)
+{
+    switch (r->kind) {
+    case CAIRN_DST_TASK:
+        return CAIRN_ROUTE(id[r->target], r->port);
+    case CAIRN_DST_GROUP:
+        return CAIRN_ROUTE_GROUP(gid[r->target]);
+    case CAIRN_DST_GLOBAL:
+        return CAIRN_ROUTE(r->target, r->port);
+    default:
+        return CAIRN_ROUTE_NONE;
+    }
+}
+
+/* Creates task i of app as global ID id[i]. */
+static cairn_ret_t create(const cairn_app_desc_t *app, unsigned i, const cairn_task_id_t *id,
+                          const uint8_t *gid)
+{
+    const cairn_task_desc_t *d = &app->tasks[i];
+    const cairn_program_t *prog = &app->programs[d->prog];
+    uint8_t *state = 0;
+    if (prog->state_size) {
+        state = cairn_malloc(prog->state_size);
+        if (!state)
+            return CAIRN_ENOMEM;
+        for (unsigned b = 0; b < prog->state_size; b++)
+            state[b] = 0;
+    }
+    cairn_ret_t r =
+        cairn_task_create(id[i], prog->handler, state, d->prio, 0, d->num_out, d->flags);
+    if (r != CAIRN_OK) {
+        cairn_free(state);
+        return r;
+    }
+    if (state)
+        cairn_heap_set_owner(state, id[i]); /* freed with the task */
+    cairn_tcb_t *t = cairn__tcb(id[i]);
+    for (unsigned o = 0; o < d->num_out; o++)
+        t->routes[o] = patch(&d->out[o], id, gid);
+    return CAIRN_OK;
+}
+
+cairn_ret_t cairn_app_start(const cairn_app_desc_t *app, cairn_task_id_t *ids)
+{
+    if (cairn_k.isr_depth)
+        return CAIRN_EBUSY;
+    if (!app_ok(app))
+        return CAIRN_EINVAL;
+    if (app->num_tasks > CAIRN_MAX_TASKS || app->num_groups > CAIRN_MAX_GROUPS)
+        return CAIRN_EFULL;
+
+    cairn_task_id_t id[CAIRN_MAX_TASKS];
+    uint8_t gid[CAIRN_MAX_GROUPS];
+    unsigned tasks = 0, groups = 0, created = 0;
+    cairn_ret_t r = CAIRN_OK;
+
+    cairn_frame_t f = {.msg = 0, .prio = PRIO_KERNEL, .task = CAIRN_TASK_NONE};
+    cairn__push(&f);
+
+    /* Patch relative IDs to free global ones. */
+    for (unsigned g = 1; g <= CAIRN_MAX_TASKS && tasks < app->num_tasks; g++)
+        if (!cairn_k.tasks[g - 1])
+            id[tasks++] = (cairn_task_id_t)g;
+    while (groups < app->num_groups && (gid[groups] = cairn_group_alloc()) != 0)
+        groups++;
+    if (tasks < app->num_tasks || groups < app->num_groups)
+        r = CAIRN_EFULL;
+
+    /* Instantiation. */
+    for (; r == CAIRN_OK && created < app->num_tasks; created++)
+        if ((r = create(app, created, id, gid)) != CAIRN_OK)
+            break;
+    for (unsigned i = 0; r == CAIRN_OK && i < app->num_members; i++) {
+        const cairn_member_desc_t *m = &app->members[i];
+        r = cairn_group_join(gid[m->group], id[m->task], m->port);
+    }
+
+    /* Initialisation: queued behind the manager's level. */
+    for (unsigned i = 0; r == CAIRN_OK && i < app->num_tasks; i++)
+        r = cairn_task_init(id[i], app->tasks[i].init, app->tasks[i].init_len);
+
+    if (r != CAIRN_OK) {
+        for (unsigned i = 0; i < created; i++)
+            (void)cairn_task_kill(id[i]); /* not initialised: no FINAL */
+        for (unsigned g = 0; g < groups; g++)
+            cairn_group_free(gid[g]);
+    }
+    cairn__pop(&f);
+    if (r != CAIRN_OK)
+        return r;
+    if (ids)
+        for (unsigned i = 0; i < app->num_tasks; i++)
+            ids[i] = id[i];
+    cairn_dispatch();
+    return CAIRN_OK;
+}

@@ -1,0 +1,138 @@
+/*
+ * Cairn OS message pool and queue.
+ *
+ * The pool is a static array of CAIRN_MSG_POOL messages on a free list. The queue
+ * is one singly-linked list sorted by destination priority (high first); a new
+ * message goes after every message of the same or higher priority, so creation
+ * order holds within a priority. Messages whose task cannot run yet (on the
+ * stack, or not initialised) stay in place and are skipped, so they keep their
+ * order. Interrupt handlers queue too, hence the arch_irq_save sections.
+ */
+#include "kernel.h"
+
+_Static_assert(CAIRN_MSG_POOL >= 1 && CAIRN_MSG_POOL <= 65535, "message pool size");
+
+static cairn_msg_t pool[CAIRN_MSG_POOL];
+
+void cairn__pool_init(void)
+{
+    cairn_k.free = 0;
+    for (unsigned i = CAIRN_MSG_POOL; i-- > 0;) {
+        pool[i].next = cairn_k.free;
+        cairn_k.free = &pool[i];
+    }
+    cairn_k.queue = 0;
+}
+
+cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port_t port,
+                           const void *payload, uint16_t len, uint8_t flags)
+{
+    uint32_t s = arch_irq_save();
+    cairn_msg_t *m = cairn_k.free;
+    if (!m) {
+        cairn_k.stats.pool_full++;
+        arch_irq_restore(s);
+        CAIRN_TRACE(CAIRN_EV_FULL, t->id, port);
+        return CAIRN_EFULL;
+    }
+    cairn_k.free = m->next;
+    m->payload = payload;
+    m->len = len;
+    m->port = port;
+    m->src = src;
+    m->dst = t->id;
+    m->prio = t->prio;
+    m->flags = flags;
+    m->reserved = 0;
+
+    cairn_msg_t **link = &cairn_k.queue;
+    while (*link && (*link)->prio >= m->prio)
+        link = &(*link)->next;
+    m->next = *link;
+    *link = m;
+
+    if (++cairn_k.stats.queued > cairn_k.stats.queued_peak)
+        cairn_k.stats.queued_peak = cairn_k.stats.queued;
+    arch_irq_restore(s);
+    return CAIRN_OK;
+}
+
+/* The link that points to the first message whose task can run now, or NULL. */
+static cairn_msg_t **first_ready(void)
+{
+    for (cairn_msg_t **link = &cairn_k.queue; *link; link = &(*link)->next) {
+        const cairn_tcb_t *t = cairn__tcb((*link)->dst);
+        if (t && cairn__ready(t, (*link)->port))
+            return link;
+    }
+    return 0;
+}
+
+bool cairn__pending_above(int min_prio)
+{
+    uint32_t s = arch_irq_save();
+    cairn_msg_t **link = first_ready();
+    bool above = link && (int)(*link)->prio > min_prio;
+    arch_irq_restore(s);
+    return above;
+}
+
+bool cairn__dequeue_above(int min_prio, cairn_msg_t *out)
+{
+    uint32_t s = arch_irq_save();
+    cairn_msg_t **link = first_ready();
+    if (!link || (int)(*link)->prio <= min_prio) {
+        arch_irq_restore(s);
+        return false;
+    }
+    cairn_msg_t *m = *link;
+    *link = m->next;
+    *out = *m;
+    out->next = 0;
+    m->next = cairn_k.free;
+    cairn_k.free = m;
+    cairn_k.stats.queued--;
+    arch_irq_restore(s);
+    return true;
+}
+
+unsigned cairn__queue_drop(cairn_task_id_t id)
+{
+    unsigned n = 0;
+    uint32_t s = arch_irq_save();
+    cairn_msg_t **link = &cairn_k.queue;
+    while (*link) {
+        cairn_msg_t *m = *link;
+        if (m->dst != id) {
+            link = &m->next;
+            continue;
+        }
+        *link = m->next;
+        cairn_k.stats.queued--;
+        cairn__release(m);
+        m->next = cairn_k.free;
+        cairn_k.free = m;
+        n++;
+    }
+    cairn_k.stats.dropped += n;
+    arch_irq_restore(s);
+    return n;
+}
+
+static bool holds(const cairn_msg_t *m, const void *p, const cairn_msg_t *self)
+{
+    return m != self && m->payload == p &&
+           (m->flags & (CAIRN_MSG_HEAP | CAIRN_MSG_TAKEN)) == CAIRN_MSG_HEAP;
+}
+
+bool cairn__payload_shared(const void *p, const cairn_msg_t *self)
+{
+    bool shared = false;
+    uint32_t s = arch_irq_save();
+    for (const cairn_msg_t *m = cairn_k.queue; m && !shared; m = m->next)
+        shared = holds(m, p, self);
+    for (const cairn_frame_t *f = cairn_k.top; f && !shared; f = f->below)
+        shared = f->msg && holds(f->msg, p, self);
+    arch_irq_restore(s);
+    return shared;
+}

@@ -1,0 +1,58 @@
+/*
+ * Cairn OS payload ownership: the send-side claim of heap payloads, their
+ * release after the last receiver, and cairn_take_msg (CoMOS sched_take_msg).
+ *
+ * A heap payload belongs to the message (owner 0, the kernel) from the send on.
+ * Several messages share one payload only after a multicast; a payload is freed
+ * when the message that holds it is done with it and no other queued message or
+ * execution-stack frame holds it (a scan of the short queue and stack).
+ */
+#include "kernel.h"
+
+#include "cairn/mem.h"
+
+uint8_t cairn__claim_payload(const void *payload, cairn_task_id_t sender)
+{
+    if (!payload || cairn_alloc_size(payload) == 0)
+        return 0;
+    const cairn_tcb_t *t = cairn__tcb(sender);
+    if (t && t->state == payload)
+        return 0; /* a task's own state is never given away */
+    cairn_heap_set_owner((void *)(uintptr_t)payload, CAIRN_TASK_NONE);
+    return CAIRN_MSG_HEAP;
+}
+
+void cairn__release(const cairn_msg_t *m)
+{
+    if ((m->flags & (CAIRN_MSG_HEAP | CAIRN_MSG_TAKEN)) != CAIRN_MSG_HEAP)
+        return;
+    if (!cairn__payload_shared(m->payload, m))
+        cairn_free((void *)(uintptr_t)m->payload);
+}
+
+void *cairn_take_msg(cairn_msg_t *msg)
+{
+    if (!msg || !msg->payload)
+        return 0;
+    if (msg->flags & CAIRN_MSG_TAKEN)
+        return (void *)(uintptr_t)msg->payload;
+    if ((msg->flags & CAIRN_MSG_HEAP) && !cairn__payload_shared(msg->payload, msg)) {
+        cairn_heap_set_owner((void *)(uintptr_t)msg->payload, cairn_current_task());
+        msg->flags |= CAIRN_MSG_TAKEN;
+        return (void *)(uintptr_t)msg->payload;
+    }
+    if (msg->len == 0)
+        return 0;
+    uint8_t *copy = cairn_malloc(msg->len); /* owned by the running task */
+    if (!copy) {
+        cairn_k.stats.take_nomem++;
+        return 0;
+    }
+    const uint8_t *src = msg->payload;
+    for (uint16_t i = 0; i < msg->len; i++)
+        copy[i] = src[i];
+    /* A shared heap payload stays with the other messages that hold it. */
+    msg->payload = copy;
+    msg->flags = (uint8_t)((msg->flags & ~CAIRN_MSG_HEAP) | CAIRN_MSG_TAKEN);
+    return copy;
+}

@@ -1,0 +1,113 @@
+/*
+ * Cairn OS tasks: create, initialise (INIT), kill (FINAL, clean-up).
+ */
+#include "kernel.h"
+
+#include "cairn/mem.h"
+#include "cairn/timer.h"
+
+cairn_ret_t cairn_task_create(cairn_task_id_t id, cairn_handler_t handler, void *state,
+                              cairn_prio_t prio, const cairn_route_t *routes, uint8_t num_out,
+                              uint8_t flags)
+{
+    if (id < 1 || id > CAIRN_MAX_TASKS || !handler || prio > CAIRN_PRIO_MAX)
+        return CAIRN_EINVAL;
+    if (cairn_k.tasks[id - 1])
+        return CAIRN_EBUSY;
+    cairn_tcb_t *t = cairn_malloc(sizeof(cairn_tcb_t) + (size_t)num_out * sizeof(cairn_route_t));
+    if (!t)
+        return CAIRN_ENOMEM;
+    cairn_heap_set_owner(t, CAIRN_TASK_NONE); /* the kernel's, not the caller's */
+    t->handler = handler;
+    t->state = state;
+    t->prio = prio;
+    t->id = id;
+    t->flags = flags & CAIRN_TASK_MOVABLE;
+    t->num_out = num_out;
+    for (unsigned i = 0; i < num_out; i++)
+        t->routes[i] = routes ? routes[i] : CAIRN_ROUTE_NONE;
+    cairn_k.tasks[id - 1] = t;
+    CAIRN_TRACE(CAIRN_EV_CREATE, id, prio);
+    return CAIRN_OK;
+}
+
+cairn_task_id_t cairn_task_free_id(void)
+{
+    for (unsigned i = 0; i < CAIRN_MAX_TASKS; i++)
+        if (!cairn_k.tasks[i])
+            return (cairn_task_id_t)(i + 1);
+    return CAIRN_TASK_NONE;
+}
+
+bool cairn_task_exists(cairn_task_id_t id)
+{
+    return cairn__tcb(id) != 0;
+}
+
+cairn_prio_t cairn_task_prio(cairn_task_id_t id)
+{
+    const cairn_tcb_t *t = cairn__tcb(id);
+    return t ? t->prio : 0;
+}
+
+cairn_ret_t cairn_task_init(cairn_task_id_t id, const void *init, size_t len)
+{
+    cairn_tcb_t *t = cairn__tcb(id);
+    cairn_task_id_t src = cairn_current_task();
+    uint8_t flags = cairn__claim_payload(init, src);
+    cairn_ret_t r = CAIRN_EINVAL;
+    if (t && !(t->flags & (TCB_INIT_SENT | TCB_KILLING)) && len <= CAIRN_MSG_MAX_LEN) {
+        t->flags |= TCB_INIT_SENT;
+        r = cairn__deliver(src, id, CAIRN_PORT_INIT, init, (uint16_t)len, flags);
+        if (r != CAIRN_OK)
+            t->flags &= (uint8_t)~TCB_INIT_SENT;
+    }
+    if (r != CAIRN_OK) {
+        cairn_msg_t m = {.payload = init, .flags = flags};
+        cairn__release(&m);
+    }
+    return r;
+}
+
+void cairn__task_remove(cairn_tcb_t *t)
+{
+    cairn_task_id_t id = t->id;
+    unsigned dropped = cairn__queue_drop(id);
+    cairn__routes_forget(id);
+    cairn__groups_forget(id);
+    cairn_timer_cancel_all(id);
+    cairn_k.tasks[id - 1] = 0;
+    cairn_heap_free_all(id);
+    cairn_free(t);
+    CAIRN_TRACE(CAIRN_EV_KILL, id, dropped);
+}
+
+void cairn__task_finish(cairn_tcb_t *t, bool final_done)
+{
+    if (final_done || !(t->flags & TCB_READY)) {
+        cairn__task_remove(t);
+        return;
+    }
+    /* FINAL runs at once, never below the current level; cairn__run calls us
+     * again afterwards, with final_done, because the task is marked. */
+    cairn_msg_t m = {.port = CAIRN_PORT_FINAL, .dst = t->id, .prio = t->prio};
+    int level = cairn__cur_prio() > (int)t->prio ? cairn__cur_prio() : (int)t->prio;
+    cairn__run(t, &m, level);
+}
+
+cairn_ret_t cairn_task_kill(cairn_task_id_t id)
+{
+    if (cairn_k.isr_depth)
+        return CAIRN_EBUSY;
+    cairn_tcb_t *t = cairn__tcb(id);
+    if (!t)
+        return CAIRN_EINVAL;
+    if (t->flags & TCB_KILLING)
+        return CAIRN_OK; /* already being killed */
+    t->flags |= TCB_KILLING;
+    if (t->flags & TCB_ON_STACK)
+        return CAIRN_OK; /* finished when its handler returns (cairn__run) */
+    cairn__task_finish(t, false);
+    cairn_dispatch();
+    return CAIRN_OK;
+}

@@ -1,0 +1,252 @@
+/*
+ * Cairn OS virtual timers over one hardware counter (tickless delta list).
+ *
+ * Running timers sit in a delta list: each entry stores its expiry in ticks after
+ * its predecessor's, the head's counts from `last`, the counter value at which
+ * the list was last brought up to date. Only the timer interrupt moves `last`;
+ * a set from anywhere else inserts at (now - last) + ticks, so no entry's delta
+ * changes except the successor of the new one.
+ *
+ * The interrupt moves every entry whose deadline has passed to the `due` queue
+ * (deadline order, each with how long ago its deadline was) and fires them one
+ * by one outside the lock. A periodic entry is re-inserted before its message is
+ * posted, at previous deadline + period: into the delta list, or back into `due`
+ * when that deadline has passed too (a late interrupt fires every missed period).
+ * Handlers called from cairn_timer_fired may set and cancel timers freely; the
+ * hardware is re-armed once, when `due` is empty and nothing more is overdue.
+ * See docs/kernel-memory-timers.md.
+ */
+#include "cairn/timer.h"
+
+#include "cairn/arch_timer.h"
+#include "cairn/mem.h"
+
+#include "cairn/trace.h"
+
+struct vtimer {
+    struct vtimer *next;
+    uint32_t delta;  /* delta list: ticks after the predecessor (head: after vt.last);
+                        due queue: ticks the deadline lies before vt.last */
+    uint32_t period; /* 0: one-shot */
+    cairn_task_id_t task;
+    uint8_t n;
+};
+
+_Static_assert(sizeof(struct vtimer) == 2 * sizeof(void *) + 8, "16-byte entry on 32-bit targets");
+
+CAIRN_SLAB_DEFINE(vt_pool, struct vtimer, CAIRN_MAX_TIMERS);
+
+static struct {
+    struct vtimer *head; /* delta list */
+    struct vtimer *due;  /* expired, not fired yet */
+    uint32_t last;       /* counter value the head's delta counts from */
+    bool dispatching;    /* inside cairn_timer_isr: it re-arms the hardware at the end */
+} vt;
+
+void cairn_timer_init(void)
+{
+    CAIRN_SLAB_INIT(vt_pool);
+    vt.head = NULL;
+    vt.due = NULL;
+    vt.last = 0;
+    vt.dispatching = false;
+    arch_timer_disarm();
+}
+
+static uint32_t elapsed(void)
+{
+    return (arch_timer_now() - vt.last) & CAIRN_HWTIMER_MASK;
+}
+
+/* Inserts t to expire off ticks after vt.last, after entries with the same expiry. */
+static void insert_delta(struct vtimer *t, uint32_t off)
+{
+    struct vtimer **pp = &vt.head;
+    while (*pp && (*pp)->delta <= off) {
+        off -= (*pp)->delta;
+        pp = &(*pp)->next;
+    }
+    t->delta = off;
+    t->next = *pp;
+    if (t->next)
+        t->next->delta -= off;
+    *pp = t;
+}
+
+/* Inserts t into the due queue, overdue ticks before vt.last, after earlier deadlines. */
+static void insert_due(struct vtimer *t, uint32_t overdue)
+{
+    struct vtimer **pp = &vt.due;
+    while (*pp && (*pp)->delta >= overdue)
+        pp = &(*pp)->next;
+    t->delta = overdue;
+    t->next = *pp;
+    *pp = t;
+}
+
+/* Removes and returns timer n of task from whichever list holds it. */
+static struct vtimer *unlink_timer(cairn_task_id_t task, uint8_t n)
+{
+    for (struct vtimer **pp = &vt.head; *pp; pp = &(*pp)->next) {
+        struct vtimer *t = *pp;
+        if (t->task == task && t->n == n) {
+            if (t->next)
+                t->next->delta += t->delta;
+            *pp = t->next;
+            return t;
+        }
+    }
+    for (struct vtimer **pp = &vt.due; *pp; pp = &(*pp)->next) {
+        struct vtimer *t = *pp;
+        if (t->task == task && t->n == n) {
+            *pp = t->next;
+            return t;
+        }
+    }
+    return NULL;
+}
+
+/* Programs the hardware for the head's expiry, at most half the counter range
+ * ahead (an intermediate deadline just brings the list up to date). */
+static void rearm(void)
+{
+    if (vt.dispatching)
+        return;
+    if (!vt.head) {
+        arch_timer_disarm();
+        return;
+    }
+    uint32_t d = vt.head->delta < CAIRN_HWTIMER_HALF ? vt.head->delta : CAIRN_HWTIMER_HALF;
+    arch_timer_arm((vt.last + d) & CAIRN_HWTIMER_MASK);
+}
+
+cairn_ret_t cairn_timer_set(cairn_task_id_t task, uint8_t n, uint32_t ticks, bool periodic)
+{
+    if (task == 0 || n >= CAIRN_TIMERS_PER_TASK || ticks == 0 || ticks > CAIRN_TIMER_MAX_TICKS)
+        return CAIRN_EINVAL;
+    uint32_t s = arch_timer_lock();
+    struct vtimer *t = unlink_timer(task, n);
+    if (!t)
+        t = cairn_slab_alloc(&vt_pool);
+    if (!t) {
+        arch_timer_unlock(s);
+        return CAIRN_ENOMEM;
+    }
+    t->task = task;
+    t->n = n;
+    t->period = periodic ? ticks : 0;
+    if (!vt.head && !vt.dispatching)
+        vt.last = arch_timer_now();
+    uint32_t e = elapsed();
+    insert_delta(t, e > UINT32_MAX - ticks ? UINT32_MAX : e + ticks);
+    rearm();
+    arch_timer_unlock(s);
+    return CAIRN_OK;
+}
+
+cairn_ret_t cairn_timer_cancel(cairn_task_id_t task, uint8_t n)
+{
+    if (task == 0 || n >= CAIRN_TIMERS_PER_TASK)
+        return CAIRN_EINVAL;
+    uint32_t s = arch_timer_lock();
+    struct vtimer *t = unlink_timer(task, n);
+    if (t) {
+        cairn_slab_free(&vt_pool, t);
+        rearm();
+    }
+    arch_timer_unlock(s);
+    return t ? CAIRN_OK : CAIRN_EINVAL;
+}
+
+void cairn_timer_cancel_all(cairn_task_id_t task)
+{
+    for (uint8_t n = 0; n < CAIRN_TIMERS_PER_TASK; n++)
+        (void)cairn_timer_cancel(task, n);
+}
+
+cairn_ret_t cairn_timer_start(uint8_t n, uint32_t ticks, bool periodic)
+{
+    return cairn_timer_set(cairn_current_task(), n, ticks, periodic);
+}
+
+cairn_ret_t cairn_timer_stop(uint8_t n)
+{
+    return cairn_timer_cancel(cairn_current_task(), n);
+}
+
+/* Brings the delta list up to the counter: moves vt.last to now and every entry
+ * whose deadline has passed to the (empty) due queue, in deadline order. */
+static void sync(void)
+{
+    uint32_t e = elapsed();
+    vt.last = (vt.last + e) & CAIRN_HWTIMER_MASK;
+    struct vtimer **tail = &vt.due;
+    while (vt.head && vt.head->delta <= e) {
+        struct vtimer *t = vt.head;
+        e -= t->delta;
+        vt.head = t->next;
+        t->delta = e;
+        t->next = NULL;
+        *tail = t;
+        tail = &t->next;
+    }
+    if (vt.head)
+        vt.head->delta -= e;
+}
+
+void cairn_timer_isr(void)
+{
+    uint32_t s = arch_timer_lock();
+    bool outer = !vt.dispatching;
+    vt.dispatching = true;
+    while (outer) {
+        if (!vt.due) {
+            sync();
+            if (!vt.due)
+                break;
+        }
+        struct vtimer *t = vt.due;
+        vt.due = t->next;
+        cairn_task_id_t task = t->task;
+        uint8_t n = t->n;
+        if (!t->period)
+            cairn_slab_free(&vt_pool, t);
+        else if (t->delta >= t->period)
+            insert_due(t, t->delta - t->period);
+        else
+            insert_delta(t, t->period - t->delta);
+        CAIRN_TRACE(CAIRN_EV_TIMER, task, n);
+        arch_timer_unlock(s);
+        cairn_timer_fired(task, n);
+        s = arch_timer_lock();
+    }
+    if (outer) {
+        vt.dispatching = false;
+        rearm();
+    }
+    arch_timer_unlock(s);
+}
+
+uint32_t cairn_timer_next_expiry(void)
+{
+    uint32_t s = arch_timer_lock();
+    uint32_t r = UINT32_MAX;
+    if (vt.due) {
+        r = 0;
+    } else if (vt.head) {
+        uint32_t e = elapsed();
+        r = vt.head->delta <= e ? 0 : vt.head->delta - e;
+    }
+    arch_timer_unlock(s);
+    return r;
+}
+
+unsigned cairn_timer_active(void)
+{
+    return vt_pool.used;
+}
+
+uint32_t cairn_timer_pool_failures(void)
+{
+    return vt_pool.alloc_failures;
+}

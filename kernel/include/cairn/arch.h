@@ -1,0 +1,29 @@
+/*
+ * Cairn OS: what every port (kernel/arch/<port>/) provides to the scheduler.
+ * The hardware timer interface of the virtual timers is in cairn/arch_timer.h.
+ */
+#ifndef CAIRN_ARCH_H
+#define CAIRN_ARCH_H
+
+#include <stdint.h>
+
+/* Interrupts off (nests): returns the previous state for arch_irq_restore.
+ * On Cortex-M0+ this is PRIMASK; on the host port a nesting counter. */
+uint32_t arch_irq_save(void);
+void arch_irq_restore(uint32_t state);
+
+/* Nothing can run: sleep until an interrupt. Called with interrupts disabled
+ * (arch_irq_save); the port must wake on an interrupt that is pending or becomes
+ * pending (WFI with PRIMASK set does) and return with interrupts still disabled;
+ * the kernel re-enables them, the interrupt runs, and its messages are dispatched.
+ * ticks_until_next_timer is UINT32_MAX when no timer is running; the choice of
+ * sleep state by break-even time belongs here (see docs/kernel.md, "Idle"). */
+void arch_idle(uint32_t ticks_until_next_timer);
+
+/* Called by cairn_isr_exit when the outermost interrupt handler returns and a
+ * queued message outranks the interrupted code. The port arranges for
+ * cairn_dispatch() to run on the interrupted stack once the interrupt has
+ * returned (armv6m: pend PendSV); the host port calls it directly. */
+void arch_request_dispatch(void);
+
+#endif /* CAIRN_ARCH_H */

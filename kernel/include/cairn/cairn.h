@@ -1,0 +1,16 @@
+/*
+ * Cairn OS: everything an application needs. See docs/kernel.md.
+ */
+#ifndef CAIRN_CAIRN_H
+#define CAIRN_CAIRN_H
+
+#include "cairn/app.h"
+#include "cairn/mem.h"
+#include "cairn/msg.h"
+#include "cairn/sched.h"
+#include "cairn/task.h"
+#include "cairn/timer.h"
+#include "cairn/trace.h"
+#include "cairn/types.h"
+
+#endif /* CAIRN_CAIRN_H */
