@@ -7,6 +7,12 @@ use crate::machine::{FaultKind, Machine, Stream};
 const APB_BASE: u32 = 0x4000_0000;
 /// The APB peripheral window of mps2-an385; unimplemented devices in it read as zero.
 const APB_END: u32 = 0x4002_0000;
+/// Cairn's own devices live in a window QEMU's mps2-an385 leaves as a RAZ/WI
+/// "unimplemented device" (its VGA window), so firmware using them still runs on QEMU.
+const CAIRN_BASE: u32 = 0x4100_0000;
+const CAIRN_END: u32 = 0x4120_0000;
+/// Trace port: each 32-bit write is one kernel event word, timestamped with the cycle.
+pub const TRACE_PORT: u32 = 0x4100_0000;
 const PPB_BASE: u32 = 0xE000_0000;
 const PPB_END: u32 = 0xE010_0000;
 
@@ -30,6 +36,8 @@ impl Machine {
         let word = addr & !3;
         let v = if (APB_BASE..APB_END).contains(&addr) {
             self.apb_read(word)
+        } else if (CAIRN_BASE..CAIRN_END).contains(&addr) {
+            0
         } else if (PPB_BASE..PPB_END).contains(&addr) {
             if !self.privileged() {
                 return Err(FaultKind::BusError(addr));
@@ -48,6 +56,15 @@ impl Machine {
         let v = (value & size_mask(size)) << lane_shift(addr);
         if (APB_BASE..APB_END).contains(&addr) {
             self.apb_write(word, v);
+        } else if (CAIRN_BASE..CAIRN_END).contains(&addr) {
+            if addr == TRACE_PORT && size == 4 {
+                self.trace_port_words += 1;
+                if let Some(t) = self.trace.as_mut() {
+                    t.kernel_event(self.cycles, value);
+                }
+            }
+            // Trace words change no simulator state: no need to re-evaluate events.
+            return Ok(());
         } else if (PPB_BASE..PPB_END).contains(&addr) {
             if !self.privileged() {
                 return Err(FaultKind::BusError(addr));
@@ -244,5 +261,29 @@ impl Machine {
             self.exc.pending |= 1 << 15;
         }
         self.update_irq_lines();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::BoardConfig;
+
+    #[test]
+    fn trace_port_counts_and_records_words() {
+        let mut m = Machine::new(BoardConfig::mps2_an385());
+        m.trace = Some(crate::trace::TraceLog::new(m.config.clock_hz));
+        m.cycles = 25;
+        m.write32(TRACE_PORT, 0x0203_0004).unwrap();
+        assert_eq!(m.trace_port_words, 1);
+        assert_eq!(m.read32(TRACE_PORT).unwrap(), 0, "the Cairn window reads as zero");
+        // Narrow writes are not trace words; other registers in the window are RAZ/WI.
+        m.write8(TRACE_PORT, 1).unwrap();
+        m.write32(CAIRN_BASE + 0x100, 7).unwrap();
+        assert_eq!(m.trace_port_words, 1);
+        let json = m.trace.as_ref().unwrap().to_json(m.cycles);
+        assert!(json.contains("\"ts\":1.000000,\"name\":\"event 2\",\"args\":{\"a\":3,\"b\":4}"), "{json}");
+        // Just past the window is unmapped.
+        assert_eq!(m.read32(CAIRN_END), Err(FaultKind::BusError(CAIRN_END)));
     }
 }

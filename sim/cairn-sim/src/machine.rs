@@ -145,6 +145,8 @@ pub struct Machine {
     pub breakpoints: std::collections::BTreeSet<u32>,
     /// Execute the real instruction once at this breakpoint address (resuming from it).
     pub resume_from: Option<u32>,
+    /// Words written to the trace port.
+    pub trace_port_words: u64,
     /// Exception-event recorder for `--trace`, when enabled.
     pub trace: Option<crate::trace::TraceLog>,
 }
@@ -198,6 +200,7 @@ impl Machine {
             warned: Default::default(),
             breakpoints: Default::default(),
             resume_from: None,
+            trace_port_words: 0,
             trace: None,
         };
         m.reset_devices();

@@ -10,6 +10,7 @@ enum Event {
     Exit { at: u64, n: u32 },
     Sleep { from: u64, to: u64 },
     Fault { at: u64, what: String },
+    Kernel { at: u64, word: u32 },
 }
 
 /// Upper bound on recorded events, so a firmware stuck in an interrupt or fault loop
@@ -57,6 +58,13 @@ impl TraceLog {
         }
     }
 
+    /// A word from the kernel's trace port (event << 24 | a << 16 | b).
+    pub fn kernel_event(&mut self, at: u64, word: u32) {
+        if self.room() {
+            self.events.push(Event::Kernel { at, word });
+        }
+    }
+
     pub fn fault(&mut self, at: u64, kind: FaultKind, pc: u32) {
         if self.room() {
             self.events.push(Event::Fault { at, what: format!("{kind} at 0x{pc:08x}") });
@@ -85,7 +93,10 @@ impl TraceLog {
         out.push_str(
             "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"exceptions\"}},\n",
         );
-        out.push_str("{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"power\"}}");
+        out.push_str("{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"power\"}},\n");
+        out.push_str(
+            "{\"ph\":\"M\",\"pid\":1,\"tid\":3,\"name\":\"thread_name\",\"args\":{\"name\":\"kernel events\"}}",
+        );
         let mut open: Vec<u32> = Vec::new();
         for e in &self.events {
             out.push_str(",\n");
@@ -114,6 +125,16 @@ impl TraceLog {
                         "{{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":{},\"dur\":{},\"name\":\"sleep\"}}",
                         self.us(*from),
                         self.us(to - from)
+                    );
+                }
+                Event::Kernel { at, word } => {
+                    let _ = write!(
+                        out,
+                        "{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":3,\"ts\":{},\"name\":\"event {}\",\"args\":{{\"a\":{},\"b\":{}}}}}",
+                        self.us(*at),
+                        word >> 24,
+                        (word >> 16) & 0xff,
+                        word & 0xffff
                     );
                 }
                 Event::Fault { at, what } => {

@@ -81,5 +81,6 @@ pub fn stats_json(m: &Machine, host_seconds: f64, exit_status: i32) -> serde_jso
         "host_seconds": host_seconds,
         "mips": mips,
         "exit_status": exit_status,
+        "trace_port_words": m.trace_port_words,
     })
 }
