@@ -5,7 +5,9 @@
 #
 # Targets:
 #   firmware          build/fw/test-<name>.elf for every kernel/tests/sim/<name>.c,
-#                     build/fw/demo.elf, build/fw/bench_wfi.elf
+#                     build/fw/demo.elf, build/fw/bench_wfi.elf,
+#                     build/fw/hello.elf, build/fw/hello-8.elf (Cairn OS hello world),
+#                     build/fw/kernel-<name>.elf for every kernel/tests/armv6m/<name>.c
 #   firmware-qemu     run the test firmware on QEMU (kernel/tests/sim/run-qemu.sh)
 #   firmware-clean    remove build/fw and build/obj/fw
 # Variables (override on the command line or before including):
@@ -96,13 +98,53 @@ $(FW_OUT)/bench_wfi.elf: $(FW_BENCH_WFI_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# ---- Cairn OS kernel (kernel/core + the armv6m port) and its applications ----------
+# build/fw/hello.elf (the CoMOS hello world, forever) and build/fw/hello-8.elf (the
+# same, exiting with 0 after 8 lines; HELLO_LINES=8). The kernel is compiled for the
+# target with FW_CFLAGS (-Os) plus its include paths and the board's trace register.
+FW_KERNEL_SRCS := $(sort $(wildcard $(FW_MK_DIR)/core/*.c $(FW_MK_DIR)/arch/armv6m/*.c))
+FW_KERNEL_OBJS := $(call fw_obj,$(FW_KERNEL_SRCS))
+FW_HELLO_SRC := $(FW_MK_DIR)/apps/hello/hello.c
+FW_HELLO_OBJ := $(FW_OBJ)/apps/hello/hello.o
+FW_HELLO8_OBJ := $(FW_OBJ)/apps/hello/hello-8.o
+FW_KERNEL_CFLAGS := -I$(FW_MK_DIR)/include -I$(FW_MK_DIR)/arch/armv6m \
+	-DCAIRN_TRACE_ADDR=0x41000000u
+FW_KERNEL_APP_ELFS := $(FW_OUT)/hello.elf $(FW_OUT)/hello-8.elf
+# Kernel firmware tests: build/fw/kernel-<name>.elf for every kernel/tests/armv6m/<name>.c
+# (kernel + board + the transcript helpers of kernel/tests/sim/support).
+FW_KTEST_SRCS := $(sort $(wildcard $(FW_MK_DIR)/tests/armv6m/*.c))
+FW_KTEST_OBJS := $(call fw_obj,$(FW_KTEST_SRCS))
+FW_KTEST_ELFS := $(patsubst %,$(FW_OUT)/kernel-%.elf,$(basename $(notdir $(FW_KTEST_SRCS))))
+
+firmware: $(FW_KERNEL_APP_ELFS) $(FW_KTEST_ELFS)
+
+$(FW_KERNEL_OBJS) $(FW_HELLO_OBJ) $(FW_KTEST_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FW_HELLO8_OBJ): $(FW_HELLO_SRC) $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DHELLO_LINES=8 -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/hello.elf: $(FW_HELLO_OBJ) $(FW_KERNEL_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/hello-8.elf: $(FW_HELLO8_OBJ) $(FW_KERNEL_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_KTEST_ELFS): $(FW_OUT)/kernel-%.elf: $(FW_OBJ)/tests/armv6m/%.o $(FW_KERNEL_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 firmware-qemu: $(FW_TEST_ELFS)
 	QEMU=$(FW_QEMU) FW_DIR=$(FW_OUT) $(FW_MK_DIR)/tests/sim/run-qemu.sh
 
 firmware-clean:
 	rm -rf $(FW_OUT) $(FW_OBJ)
 
--include $(FW_ALL_OBJS:.o=.d)
+-include $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

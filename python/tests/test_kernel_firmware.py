@@ -1,0 +1,82 @@
+"""The Cairn OS hello world (kernel/apps/hello, the CoMOS hello world) as firmware:
+build/fw/hello.elf (forever) and build/fw/hello-8.elf (exits with 0 after 8 lines), built
+by `make build`. On cairn-sim (cycle-accurate, tickless timers) every line comes exactly
+125 ms after the previous one; QEMU prints the same lines, time stamps aside."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from cairn.paths import firmware_dir
+from cairn.runners import TIMEOUT_STATUS, Result, run_qemu, run_sim
+
+LINE = re.compile(r"(\d+)\.(\d{3}) Hello World")
+PERIOD_US = 125_000
+#: Stamps are the counter when the hello task runs: the timer's deadline plus the time from
+#: the counter's start to the timer task's INIT and the timer-interrupt-to-handler latency
+#: (docs/kernel.md, "armv6m port"). Less than 1 ms on cairn-sim.
+MAX_OFFSET_US = 1_000
+
+
+def _elf(name: str) -> Path:
+    elf = firmware_dir() / name
+    assert elf.is_file(), f"{elf} is missing: `make build` (or `make firmware`) builds it"
+    return elf
+
+
+def _stamps(result: Result) -> list[int]:
+    """The time stamps, in microseconds, of stdout's lines; every line must be a hello line."""
+    lines = result.text().splitlines()
+    stamps: list[int] = []
+    for line in lines:
+        m = LINE.fullmatch(line)
+        assert m is not None, f"unexpected line {line!r}\n{result.describe()}"
+        stamps.append(int(m.group(1)) * 1000 + int(m.group(2)))
+    return stamps
+
+
+def _assert_exact_period(stamps: list[int], result: Result) -> None:
+    assert 0 <= stamps[0] - PERIOD_US < MAX_OFFSET_US, f"first stamp {stamps[0]} us\n{result.describe()}"
+    offset = stamps[0] - PERIOD_US
+    want = [PERIOD_US * (k + 1) + offset for k in range(len(stamps))]
+    assert stamps == want, f"stamps are not exactly 125 ms apart\n{result.describe()}"
+
+
+def test_hello_forever_on_sim() -> None:
+    result = run_sim(_elf("hello.elf"), "--max-time", "1100ms", timeout=120)
+    assert not result.timed_out and result.status == TIMEOUT_STATUS, result.describe()
+    stamps = _stamps(result)
+    assert len(stamps) == 8, result.describe()  # 125 ms .. 1000 ms
+    _assert_exact_period(stamps, result)
+
+
+def test_hello_8_on_sim() -> None:
+    result = run_sim(_elf("hello-8.elf"), timeout=120)
+    assert not result.timed_out and result.status == 0, result.describe()
+    stamps = _stamps(result)
+    assert len(stamps) == 8, result.describe()
+    _assert_exact_period(stamps, result)
+    # The same program as hello.elf up to the exit: the same stamps.
+    forever = run_sim(_elf("hello.elf"), "--max-time", "1100ms", timeout=120)
+    assert forever.stdout == result.stdout, f"{forever.describe()}\n=== hello-8\n{result.describe()}"
+
+
+def test_hello_8_on_qemu() -> None:
+    result = run_qemu(_elf("hello-8.elf"), timeout=60)
+    assert not result.timed_out and result.status == 0, result.describe()
+    stamps = _stamps(result)
+    assert len(stamps) == 8, result.describe()
+    # QEMU's timers follow the host's clock: only the order is certain.
+    assert stamps == sorted(stamps) and stamps[0] >= PERIOD_US, result.describe()
+
+
+def test_armv6m_preemption() -> None:
+    """kernel/tests/armv6m/preempt.c: PendSV dispatch on cairn-sim and QEMU, same transcript."""
+    elf = _elf("kernel-preempt.elf")
+    sim = run_sim(elf, timeout=120)
+    assert not sim.timed_out and sim.status == 0, sim.describe()
+    assert "FAIL" not in sim.text() and sim.text().rstrip().endswith("PASS"), sim.describe()
+    qemu = run_qemu(elf, timeout=60)
+    assert not qemu.timed_out and qemu.status == 0, qemu.describe()
+    assert sim.stdout == qemu.stdout, f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"
