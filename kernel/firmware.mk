@@ -7,7 +7,8 @@
 #   firmware          build/fw/test-<name>.elf for every kernel/tests/sim/<name>.c,
 #                     build/fw/demo.elf, build/fw/bench_wfi.elf,
 #                     build/fw/hello.elf, build/fw/hello-8.elf (Cairn OS hello world),
-#                     build/fw/kernel-<name>.elf for every kernel/tests/armv6m/<name>.c
+#                     build/fw/kernel-<name>.elf for every kernel/tests/armv6m/<name>.c,
+#                     build/fw/kernel-bench.elf (kernel benchmark, kernel/apps/kernel_bench)
 #   firmware-qemu     run the test firmware on QEMU (kernel/tests/sim/run-qemu.sh)
 #   firmware-clean    remove build/fw and build/obj/fw
 # Variables (override on the command line or before including):
@@ -116,9 +117,24 @@ FW_KTEST_SRCS := $(sort $(wildcard $(FW_MK_DIR)/tests/armv6m/*.c))
 FW_KTEST_OBJS := $(call fw_obj,$(FW_KTEST_SRCS))
 FW_KTEST_ELFS := $(patsubst %,$(FW_OUT)/kernel-%.elf,$(basename $(notdir $(FW_KTEST_SRCS))))
 
-firmware: $(FW_KERNEL_APP_ELFS) $(FW_KTEST_ELFS)
+# Kernel benchmark (issue 3 part 11, `make bench` -> build/bench/kernel.json):
+# build/fw/kernel-bench.elf from kernel/apps/kernel_bench/. Linked with -u for every global
+# symbol the kernel objects define, so --gc-sections keeps the whole kernel and the link
+# map's kernel sections are "the kernel alone, everything enabled".
+FW_NM ?= arm-none-eabi-nm
+FW_KBENCH_SRCS := $(sort $(wildcard $(FW_MK_DIR)/apps/kernel_bench/*.c))
+FW_KBENCH_OBJS := $(call fw_obj,$(FW_KBENCH_SRCS))
+FW_KBENCH_ELF := $(FW_OUT)/kernel-bench.elf
 
-$(FW_KERNEL_OBJS) $(FW_HELLO_OBJ) $(FW_KTEST_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+firmware: $(FW_KERNEL_APP_ELFS) $(FW_KTEST_ELFS) $(FW_KBENCH_ELF)
+
+$(FW_KBENCH_ELF): $(FW_KBENCH_OBJS) $(FW_KERNEL_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_LDFLAGS) -Wl,-Map=$(@:.elf=.map) \
+		$$($(FW_NM) -g --defined-only $(FW_KERNEL_OBJS) | awk 'NF == 3 && $$2 ~ /^[TDBR]$$/ {print "-Wl,-u," $$3}') \
+		-o $@ $(filter %.o,$^) $(FW_LDLIBS)
+
+$(FW_KERNEL_OBJS) $(FW_HELLO_OBJ) $(FW_KTEST_OBJS) $(FW_KBENCH_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -144,7 +160,7 @@ firmware-qemu: $(FW_TEST_ELFS)
 firmware-clean:
 	rm -rf $(FW_OUT) $(FW_OBJ)
 
--include $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d)
+-include $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

@@ -1,10 +1,12 @@
 /*
- * Cairn OS idle loop. With nothing runnable the kernel calls the port's
- * arch_idle with the time to the next timer expiry; choosing the sleep state by
- * break-even time is the port's job (docs/kernel.md, "Idle").
+ * Cairn OS idle loop. With nothing runnable the kernel chooses the deepest sleep
+ * state of the port's table whose break-even time and wake-up latency fit before
+ * the next timer expiry (cairn/sleep.h; docs/kernel.md, "Idle") and calls the
+ * port's arch_idle with it.
  */
 #include "kernel.h"
 
+#include "cairn/sleep.h"
 #include "cairn/timer.h"
 
 void cairn_idle(void)
@@ -13,8 +15,10 @@ void cairn_idle(void)
     uint32_t s = arch_irq_save();
     if (!cairn__pending_above(PRIO_IDLE)) {
         uint32_t ticks = cairn_timer_next_expiry();
-        CAIRN_TRACE(CAIRN_EV_IDLE, 0, CAIRN_TRACE_SAT16(ticks));
-        arch_idle(ticks);
+        const struct cairn_sleep_table *t = arch_sleep_table();
+        unsigned i = cairn_sleep_choose(t, ticks);
+        CAIRN_TRACE(CAIRN_EV_IDLE, i, CAIRN_TRACE_SAT16(ticks));
+        arch_idle(ticks, &t->states[i]);
     }
     arch_irq_restore(s);
 }

@@ -34,9 +34,20 @@ unsigned cairn_host_irq_depth(void);
  * until then). */
 typedef void (*cairn_host_idle_hook_t)(uint32_t ticks_until_next_timer);
 void cairn_host_set_idle_hook(cairn_host_idle_hook_t hook);
-/* arch_idle calls since the last cairn_host_idle_reset, and the last argument. */
+/* arch_idle calls since the last cairn_host_idle_reset, and the last arguments:
+ * ticks, the sleep state chosen (NULL before the first call) and its index in the
+ * current table (-1 before the first call). */
 uint32_t cairn_host_idle_calls(void);
 uint32_t cairn_host_idle_last_ticks(void);
+struct cairn_sleep_state;
+const struct cairn_sleep_state *cairn_host_idle_last_state(void);
+int cairn_host_idle_last_state_index(void);
+/* The sleep table arch_sleep_table returns (NULL: the default, the mps2-an385
+ * placeholder figures with tick_hz = 10^6, i.e. 1 tick = 1 us). The table must
+ * outlive its use. */
+struct cairn_sleep_table;
+void cairn_host_set_sleep_table(const struct cairn_sleep_table *t);
+/* Zeroes the counts, clears the hook and restores the default sleep table. */
 void cairn_host_idle_reset(void);
 
 #endif /* CAIRN_HOST_H */

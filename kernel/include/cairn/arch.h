@@ -12,13 +12,16 @@
 uint32_t arch_irq_save(void);
 void arch_irq_restore(uint32_t state);
 
-/* Nothing can run: sleep until an interrupt. Called with interrupts disabled
+struct cairn_sleep_state;
+
+/* Nothing can run: sleep in state (an entry of arch_sleep_table(), chosen by the
+ * kernel: cairn/sleep.h) until an interrupt. Called with interrupts disabled
  * (arch_irq_save); the port must wake on an interrupt that is pending or becomes
  * pending (WFI with PRIMASK set does) and return with interrupts still disabled;
  * the kernel re-enables them, the interrupt runs, and its messages are dispatched.
- * ticks_until_next_timer is UINT32_MAX when no timer is running; the choice of
- * sleep state by break-even time belongs here (see docs/kernel.md, "Idle"). */
-void arch_idle(uint32_t ticks_until_next_timer);
+ * ticks_until_next_timer is UINT32_MAX when no timer is running (for the port's
+ * information: the choice of state is already made; docs/kernel.md, "Idle"). */
+void arch_idle(uint32_t ticks_until_next_timer, const struct cairn_sleep_state *state);
 
 /* Called by cairn_isr_exit when the outermost interrupt handler returns and a
  * queued message outranks the interrupted code. The port arranges for

@@ -15,9 +15,9 @@
 void cairn_sched_init(void);
 
 /* Runs every queued message that can run (nothing is on the stack when called
- * from the idle loop), then, when nothing is left, calls
- * arch_idle(ticks until the next timer). Returns after one sleep (or at once when
- * it dispatched something). */
+ * from the idle loop), then, when nothing is left, chooses the sleep state for the
+ * ticks until the next timer (cairn/sleep.h) and calls arch_idle(ticks, state).
+ * Returns after one sleep (or at once when it dispatched something). */
 void cairn_idle(void);
 
 /* The kernel's main loop: cairn_idle() forever. */

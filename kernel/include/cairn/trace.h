@@ -37,7 +37,7 @@
 #define CAIRN_EV_FULL 0x0Au      /* send refused, message pool full: a = destination, b = port */
 #define CAIRN_EV_CREATE 0x0Bu    /* task created: a = task, b = priority */
 #define CAIRN_EV_KILL 0x0Cu      /* task removed: a = task, b = queued messages dropped */
-#define CAIRN_EV_IDLE 0x0Du      /* going idle: a = 0, b = ticks to the next timer (saturated) */
+#define CAIRN_EV_IDLE 0x0Du      /* going idle: a = sleep state chosen, b = ticks to the next timer (saturated) */
 #define CAIRN_EV_DROP 0x0Eu      /* send without a route: a = sending task, b = port */
 /* 0x10..0x1F: reserved for migration phases (a later issue); 0x80..0xFF: applications. */
 #define CAIRN_EV_USER 0x80u

@@ -1,6 +1,7 @@
 /*
  * The idle loop: dispatches what is queued, and otherwise calls arch_idle with
- * the time to the next timer expiry (the port picks the sleep state).
+ * the time to the next timer expiry and the sleep state chosen for it
+ * (test_sleep.c tests the choice).
  */
 #include "ktest.h"
 

@@ -91,7 +91,7 @@ static void test_create_kill_idle_drop(void **state)
     assert_int_equal(m, 4);
     assert_int_equal(mine[0], W(CREATE, 4, 7));
     assert_int_equal(mine[1], W(DROP, 4, 0));
-    assert_int_equal(mine[2], W(IDLE, 0, 0xFFFF));
+    assert_int_equal(mine[2], W(IDLE, 1, 0xFFFF)); /* no timer: the deepest state (1) */
     assert_int_equal(mine[3], W(KILL, 4, 0));
 }
 

@@ -28,14 +28,19 @@ static void timer_irq(struct cmsdk_timer *t, struct timer_state *s, unsigned irq
 {
     if (t->intstatus != CMSDK_TIMER_INT)
         s->status_at_entry_bad++;
-    t->intstatus = CMSDK_TIMER_INT; /* INTCLEAR */
-    if (t->intstatus != 0)
-        s->status_after_clear_bad++;
     s->count++;
-    if (s->count >= s->limit) {
+    int last = s->count >= s->limit;
+    if (last) {
+        /* Stop before clearing: on QEMU the timer follows the host clock, and a
+         * handler delayed by host load could otherwise see one more expiry latch. */
         t->ctrl = 0;
         nvic_disable(irq);
     }
+    t->intstatus = CMSDK_TIMER_INT; /* INTCLEAR */
+    if (t->intstatus != 0)
+        s->status_after_clear_bad++;
+    if (last)
+        nvic_clear_pending(irq);
     cpu_dsb();
 }
 

@@ -34,6 +34,31 @@ def render_sim(d: dict[str, Any]) -> list[str]:
     ]
 
 
+def render_kernel(d: dict[str, Any]) -> list[str]:
+    t = d["targets"]
+
+    def met(flag: str) -> str:
+        return "met" if t[flag] else "not met"
+
+    return [
+        f"- Cairn OS kernel on cairn-sim (Cortex-M0+, zero wait states, `-Os`, event log on), "
+        f"`{Path(d['firmware']).name}`, exact cycles:",
+        f"  - send to a lower-priority task (call → return) **{d['send_enqueue_cycles']}**; "
+        f"send → first instruction of the preempting handler **{d['send_preempt_cycles']}** "
+        f"(target ≤ {t['send_preempt_cycles_max']}: {met('send_preempt_met')})",
+        f"  - IRQ pending → first instruction of the task handler **{d['irq_to_handler_cycles']}**, "
+        f"{d['irq_to_handler_beyond_entry_cycles']} beyond the 15-cycle exception entry "
+        f"(target ≤ {t['irq_to_handler_beyond_entry_cycles_max']}: {met('irq_to_handler_met')}); "
+        f"timer expiry (from WFI) → TIMEOUT handler **{d['timer_to_handler_cycles']}**",
+        f"  - `cairn_malloc` + `cairn_free` of 16 bytes **{d['alloc_free_cycles']}**",
+        f"- Kernel size (kernel/core + arch/armv6m, everything linked): text **{d['kernel_text_bytes']} B** "
+        f"(target ≤ {t['kernel_text_bytes_max']}: {met('kernel_text_met')}), data {d['kernel_data_bytes']} B, "
+        f"bss {d['kernel_bss_bytes']} B: static RAM **{d['kernel_static_ram_bytes']} B** "
+        f"(target ≤ {t['kernel_static_ram_bytes_max']}: {met('kernel_static_ram_met')}); "
+        f"TCB **{d['tcb_bytes']} B** (target ≤ {t['tcb_bytes_max']}: {met('tcb_met')}), message {d['msg_bytes']} B",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bench-dir", type=Path, default=Path("build/bench"))
@@ -48,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         lines += render_sim(data)
     else:
         lines.append("- no build/bench/sim.json yet: run `make bench`")
+    kernel = args.bench_dir / "kernel.json"
+    if kernel.exists():
+        lines += render_kernel(json.loads(kernel.read_text()))
     lines.append(END)
     text = args.status.read_text()
     block = "\n".join(lines)
