@@ -1,7 +1,8 @@
 /*
  * memcpy/memmove/memset/memcmp: GCC may emit calls to these even in
  * freestanding code (struct copies, zeroing loops), and the firmware links
- * with -nostdlib. Kept simple; the loops must not be turned back into calls.
+ * with -nostdlib. Word-at-a-time when alignment allows (the kernel zeroes and
+ * copies small structs on hot paths); the loops must not be turned back into calls.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,10 @@ NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
+    if ((((uintptr_t)d | (uintptr_t)s) & 3u) == 0) {
+        for (; n >= 4; n -= 4, d += 4, s += 4)
+            *(uint32_t *)(void *)d = *(const uint32_t *)(const void *)s;
+    }
     while (n--)
         *d++ = *s++;
     return dst;
@@ -39,6 +44,11 @@ NO_LIBCALL void *memmove(void *dst, const void *src, size_t n)
 NO_LIBCALL void *memset(void *dst, int c, size_t n)
 {
     uint8_t *d = dst;
+    for (; n > 0 && ((uintptr_t)d & 3u) != 0; n--)
+        *d++ = (uint8_t)c;
+    uint32_t w = (uint8_t)c * 0x01010101u;
+    for (; n >= 4; n -= 4, d += 4)
+        *(uint32_t *)(void *)d = w;
     while (n--)
         *d++ = (uint8_t)c;
     return dst;
