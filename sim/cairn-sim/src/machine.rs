@@ -61,8 +61,6 @@ pub enum Stop {
     SleepForever,
     /// Breakpoint reached (debugger attached).
     Breakpoint,
-    /// Single step completed (debugger).
-    Step,
 }
 
 /// Where console bytes go.
@@ -343,11 +341,6 @@ impl Machine {
         }
     }
 
-    /// Console bytes written to `stream` so far (when not echoing).
-    pub fn console_text(&self, stream: Stream) -> Vec<u8> {
-        self.console.iter().filter(|(s, _)| *s == stream).map(|(_, b)| *b).collect()
-    }
-
     // ------------------------------------------------------------------ memory
 
     /// Load bytes into memory outside of simulation (ELF loading, debugger writes).
@@ -383,12 +376,6 @@ impl Machine {
                 break;
             }
         }
-    }
-
-    pub fn invalidate_all_code(&mut self) {
-        self.flash_ops.fill(Op::UNDECODED);
-        self.sram_ops.fill(Op::UNDECODED);
-        self.sram_code_pages.fill(false);
     }
 
     #[inline(always)]

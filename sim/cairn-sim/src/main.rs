@@ -161,7 +161,7 @@ fn run(args: RunArgs) -> i32 {
             );
             EXIT_LOCKUP
         }
-        Stop::Breakpoint | Stop::Step => EXIT_LOCKUP,
+        Stop::Breakpoint => EXIT_LOCKUP,
     };
     if let Some(p) = &args.stats {
         let json = stats_json(&m, host_seconds, status);

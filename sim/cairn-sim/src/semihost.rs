@@ -123,18 +123,13 @@ impl Machine {
         self.next_event = 0;
     }
 
-    /// Writes into simulated RAM on behalf of the host (SRAM only, not devices).
+    /// Writes into simulated RAM on behalf of the host: SRAM only (never flash or devices),
+    /// through `load_bytes` so instructions decoded from those bytes are forgotten.
     fn load_data(&mut self, addr: u32, bytes: &[u8]) -> Result<(), u32> {
-        for (i, b) in bytes.iter().enumerate() {
-            let a = addr.wrapping_add(i as u32);
-            match self.sram_offset(a, 1) {
-                Some(off) => {
-                    self.sram[off] = *b;
-                }
-                None => return Err(a),
-            }
+        if self.sram_offset(addr, bytes.len() as u32).is_none() {
+            return Err(addr);
         }
-        Ok(())
+        self.load_bytes(addr, bytes)
     }
 
     fn sys_open(&mut self, param: u32) -> u32 {

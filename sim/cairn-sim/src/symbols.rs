@@ -35,10 +35,6 @@ impl Symbols {
             None => "??".to_string(),
         }
     }
-
-    pub fn address_of(&self, name: &str) -> Option<u32> {
-        self.entries.iter().find(|e| e.2 == name).map(|e| e.0)
-    }
 }
 
 #[cfg(test)]
@@ -53,6 +49,5 @@ mod tests {
         assert_eq!(s.describe(0x250), "b+0x50");
         assert_eq!(s.describe(0x5000_0000), "??");
         assert_eq!(s.describe(0x50), "??");
-        assert_eq!(s.address_of("b"), Some(0x200));
     }
 }

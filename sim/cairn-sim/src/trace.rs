@@ -40,7 +40,7 @@ impl TraceLog {
         TraceLog { clock_hz, events: Vec::new(), dropped: 0 }
     }
 
-    pub fn exception_entry(&mut self, _start: u64, at: u64, n: u32) {
+    pub fn exception_entry(&mut self, at: u64, n: u32) {
         if self.room() {
             self.events.push(Event::Enter { at, n });
         }

@@ -165,7 +165,6 @@ impl Machine {
         } else {
             0xFFFF_FFF9
         };
-        let entry_start = self.cycles;
         self.cycles += self.config.exceptions.entry;
         // Late arrival: an exception that became pending during stacking and outranks `n`
         // is the one whose vector is fetched; `n` stays pending.
@@ -177,11 +176,11 @@ impl Machine {
                 target = m;
             }
         }
-        self.activate(target, entry_start);
+        self.activate(target);
     }
 
     /// Make `n` active and jump to its handler (stacking already done).
-    fn activate(&mut self, n: u32, entry_start: u64) {
+    fn activate(&mut self, n: u32) {
         self.exc.pending &= !(1u64 << n);
         self.exc.active |= 1u64 << n;
         self.select_sp(false);
@@ -202,7 +201,7 @@ impl Machine {
             }
         };
         if let Some(t) = self.trace.as_mut() {
-            t.exception_entry(entry_start, self.cycles, n);
+            t.exception_entry(self.cycles, n);
         }
         self.pc = vector & !1;
         self.thumb = vector & 1 != 0;
@@ -260,8 +259,7 @@ impl Machine {
             if p < return_prio {
                 self.cycles += self.config.exceptions.tail_chain;
                 self.r[14] = value;
-                let start = self.cycles;
-                self.activate(n, start);
+                self.activate(n);
                 return;
             }
         }

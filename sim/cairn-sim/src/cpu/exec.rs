@@ -27,9 +27,7 @@ macro_rules! try_mem {
         match $e {
             Ok(v) => v,
             Err(f) => {
-                // A faulting access does not retire its instruction.
-                $m.instructions = $m.instructions.wrapping_sub(1);
-                $m.fault(f);
+                $m.fault_unretired(f);
                 return;
             }
         }
@@ -86,8 +84,7 @@ impl Machine {
                 match self.fetch_sram(pc) {
                     Some(op) => op,
                     None => {
-                        self.instructions = self.instructions.wrapping_sub(1);
-                        self.fault(FaultKind::NoExecute(pc));
+                        self.fault_unretired(FaultKind::NoExecute(pc));
                         continue;
                     }
                 }
@@ -162,9 +159,7 @@ impl Machine {
         if cached.kind() != Kind::Undecoded {
             return Some(cached);
         }
-        let hw = u16::from_le_bytes([self.sram[off], self.sram[off + 1]]);
-        let hw2 = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw))?;
-        let op = self.decoded(pc, hw, hw2);
+        let op = self.decode_mem(pc, true)?;
         self.sram_ops[off >> 1] = op;
         self.sram_code_pages[off >> 8] = true;
         if let Some(p) = self.sram_code_pages.get_mut((off + 2) >> 8) {
@@ -178,13 +173,11 @@ impl Machine {
     #[inline(never)]
     fn decode_flash_and_exec(&mut self, pc: u32) {
         let off = pc.wrapping_sub(self.flash_base) as usize;
-        let hw = u16::from_le_bytes([self.flash[off], self.flash[off + 1]]);
-        let Some(hw2) = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw)) else {
-            self.instructions = self.instructions.wrapping_sub(1);
-            self.fault(FaultKind::NoExecute(pc.wrapping_add(2)));
+        // `pc` is in flash, so only the second halfword of a 32-bit encoding can be missing.
+        let Some(op) = self.decode_mem(pc, true) else {
+            self.fault_unretired(FaultKind::NoExecute(pc.wrapping_add(2)));
             return;
         };
-        let op = self.decoded(pc, hw, hw2);
         self.flash_ops[off >> 1] = op;
         self.exec(op, pc);
     }
@@ -198,21 +191,20 @@ impl Machine {
         Some(u16::from_le_bytes([lo, hi]))
     }
 
-    fn decoded(&self, pc: u32, hw: u16, hw2: u16) -> Op {
-        if self.breakpoints.contains(&pc) {
-            Op::new(Kind::DebugBreak, 0, 0, 0, 0)
-        } else {
-            decode(pc, hw, hw2)
+    /// Decode the instruction at `pc` from memory; with `breakpoints`, a debugger
+    /// breakpoint there decodes as `DebugBreak`. None when the bytes are not in memory.
+    fn decode_mem(&self, pc: u32, breakpoints: bool) -> Option<Op> {
+        let hw = self.peek_halfword(pc, true)?;
+        let hw2 = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw))?;
+        if breakpoints && self.breakpoints.contains(&pc) {
+            return Some(Op::new(Kind::DebugBreak, 0, 0, 0, 0));
         }
+        Some(decode(pc, hw, hw2))
     }
 
     /// Decode the instruction at `pc` from memory, ignoring breakpoints.
     pub fn decode_at(&self, pc: u32) -> Option<Op> {
-        let lo = self.peek8(pc)?;
-        let hi = self.peek8(pc.wrapping_add(1))?;
-        let hw = u16::from_le_bytes([lo, hi]);
-        let hw2 = self.peek_halfword(pc.wrapping_add(2), is_32bit(hw))?;
-        Some(decode(pc, hw, hw2))
+        self.decode_mem(pc, false)
     }
 
     #[inline(always)]
@@ -637,10 +629,7 @@ impl Machine {
             Kind::Bkpt => self.exec_bkpt(op.imm() as u8, next),
             Kind::DebugBreak => self.exec_debug_break(pc),
             Kind::Undecoded => self.decode_flash_and_exec(pc),
-            Kind::Undefined => {
-                self.instructions = self.instructions.wrapping_sub(1);
-                self.fault(FaultKind::Undefined);
-            }
+            Kind::Undefined => self.fault_unretired(FaultKind::Undefined),
         }
     }
 
@@ -749,22 +738,29 @@ impl Machine {
             return;
         }
         if self.debugger {
-            self.instructions = self.instructions.wrapping_sub(1);
-            self.refund_fetch(next.wrapping_sub(2));
-            self.stop = Some(Stop::Breakpoint);
-            self.next_event = 0;
+            self.stop_at_breakpoint(next.wrapping_sub(2));
             return;
         }
-        self.instructions = self.instructions.wrapping_sub(1);
-        self.fault(FaultKind::Breakpoint);
+        self.fault_unretired(FaultKind::Breakpoint);
     }
 
-    /// A stop at `pc` that does not execute the instruction gives back the wait states
-    /// its fetch was charged, so debugging never changes cycle counts.
-    fn refund_fetch(&mut self, pc: u32) {
+    /// A fault raised by the instruction at `self.pc`, which therefore does not retire
+    /// (the run loop has already counted it).
+    fn fault_unretired(&mut self, kind: FaultKind) {
+        self.instructions = self.instructions.wrapping_sub(1);
+        self.fault(kind);
+    }
+
+    /// Halt for the debugger before the instruction at `pc` executes. It does not retire,
+    /// and the wait states its fetch was charged are given back, so debugging never
+    /// changes cycle counts.
+    fn stop_at_breakpoint(&mut self, pc: u32) {
+        self.instructions = self.instructions.wrapping_sub(1);
         if self.flash_offset(pc, 2).is_some() {
             self.cycles -= self.config.flash_wait_states as u64;
         }
+        self.stop = Some(Stop::Breakpoint);
+        self.next_event = 0;
     }
 
     #[cold]
@@ -777,10 +773,7 @@ impl Machine {
                 return;
             }
         }
-        self.instructions = self.instructions.wrapping_sub(1);
-        self.refund_fetch(pc);
-        self.stop = Some(Stop::Breakpoint);
-        self.next_event = 0;
+        self.stop_at_breakpoint(pc);
     }
 
     fn read_special(&self, sysm: u32) -> u32 {

@@ -170,14 +170,6 @@ impl Op {
     pub fn imm(self) -> u32 {
         (self.0 >> 32) as u32
     }
-
-    /// Size of the encoded instruction in bytes.
-    pub fn size(self) -> u32 {
-        match self.kind() {
-            Kind::Bl | Kind::Mrs | Kind::Msr | Kind::Barrier => 4,
-            _ => 2,
-        }
-    }
 }
 
 impl std::fmt::Debug for Op {

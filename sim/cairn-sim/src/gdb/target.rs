@@ -170,7 +170,6 @@ impl<'m> SimTarget<'m> {
             Stop::Breakpoint if self.hw_breakpoints.contains(&pc) => SingleThreadStopReason::HwBreak(()),
             // A BKPT instruction in the firmware: the PC stays on it, as on hardware.
             Stop::Breakpoint => SingleThreadStopReason::Signal(Signal::SIGTRAP),
-            Stop::Step => SingleThreadStopReason::DoneStep,
             Stop::Limit | Stop::Lockup { .. } | Stop::SleepForever => {
                 let why = match &stop {
                     Stop::Lockup { kind, pc, .. } => {

@@ -119,12 +119,6 @@ impl Countdown {
         std::mem::take(&mut self.flag)
     }
 
-    /// Whether a zero event happened since the last `take_flag`, without clearing.
-    pub fn peek_flag(&mut self, now: u64) -> bool {
-        self.fold_flag(now);
-        self.flag
-    }
-
     /// Cycle of the first zero event strictly after `now`, if any.
     pub fn next_zero(&self, now: u64) -> Option<u64> {
         if !self.running {
@@ -165,7 +159,7 @@ mod tests {
         assert_eq!(vals, vec![0, 3, 2, 1, 0, 3, 2, 1, 0, 3]);
         assert_eq!(c.next_zero(0), Some(4));
         assert_eq!(c.next_zero(4), Some(8));
-        assert!(!c.peek_flag(3));
+        assert!(!c.take_flag(3));
         assert!(c.take_flag(4));
         assert!(!c.take_flag(7));
         assert!(c.take_flag(8));
