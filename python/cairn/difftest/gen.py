@@ -214,6 +214,18 @@ class _Builder:
     def _in_window(self, addr: int, size: int) -> bool:
         return self.w0 <= addr and addr + size <= self.w1
 
+    def _transfer_reg(self, ft: tuple[int, str] | None, store: bool, target: int, size: int) -> int:
+        """Pick the data register of a load/store of `size` bytes at `target` and record its
+        effect (bytes a store may write, or the register a load overwrites)."""
+        if ft:
+            self.note = ft[1]
+        rt = self._low()
+        if store:
+            self._stored(target, target + size)
+        else:
+            self._write(rt)
+        return rt
+
     def _stored(self, lo: int, hi: int) -> None:
         """A store may write bytes [lo, hi)."""
         lo = max(lo, self.w0)
@@ -461,13 +473,7 @@ class _Builder:
                 return None
         else:
             return None
-        if ft:
-            self.note = ft[1]
-        rt = self._low()
-        if store:
-            self._stored(target, target + size)
-        else:
-            self._write(rt)
+        rt = self._transfer_reg(ft, store, target, size)
         return (T.ls_reg(opb, rt, rn, rm),)
 
     def _g_ls_imm(self, op: str) -> tuple[int, ...] | None:
@@ -490,13 +496,7 @@ class _Builder:
                 break
         else:
             return None
-        if ft:
-            self.note = ft[1]
-        rt = self._low()
-        if store:
-            self._stored(target, target + size)
-        else:
-            self._write(rt)
+        rt = self._transfer_reg(ft, store, target, size)
         return (T.ls_imm(op, rt, rn, imm5),)
 
     def _g_ls_sp(self, load: bool) -> tuple[int, ...] | None:
