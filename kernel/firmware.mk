@@ -109,7 +109,7 @@ FW_HELLO_SRC := $(FW_MK_DIR)/apps/hello/hello.c
 FW_HELLO_OBJ := $(FW_OBJ)/apps/hello/hello.o
 FW_HELLO8_OBJ := $(FW_OBJ)/apps/hello/hello-8.o
 FW_KERNEL_CFLAGS := -I$(FW_MK_DIR)/include -I$(FW_MK_DIR)/arch/armv6m \
-	-DCAIRN_TRACE_ADDR=0x41000000u
+	-DCAIRN_TRACE_ADDR=0x41000000
 FW_KERNEL_APP_ELFS := $(FW_OUT)/hello.elf $(FW_OUT)/hello-8.elf
 # Kernel firmware tests: build/fw/kernel-<name>.elf for every kernel/tests/armv6m/<name>.c
 # (kernel + board + the transcript helpers of kernel/tests/sim/support).
@@ -133,6 +133,21 @@ $(FW_KBENCH_ELF): $(FW_KBENCH_OBJS) $(FW_KERNEL_OBJS) $(FW_SUPPORT_OBJS) $(FW_BS
 	$(FW_CC) $(FW_LDFLAGS) -Wl,-Map=$(@:.elf=.map) \
 		$$($(FW_NM) -g --defined-only $(FW_KERNEL_OBJS) | awk 'NF == 3 && $$2 ~ /^[TDBR]$$/ {print "-Wl,-u," $$3}') \
 		-o $@ $(filter %.o,$^) $(FW_LDLIBS)
+
+# The same benchmark with the event log compiled out (CAIRN_TRACE_ENABLED=0): the cycle
+# figures of a production build. Objects under $(FW_OBJ)/notrace/.
+FW_KBENCH_NT_ELF := $(FW_OUT)/kernel-bench-notrace.elf
+FW_NT_OBJS := $(patsubst $(FW_OBJ)/%,$(FW_OBJ)/notrace/%,$(FW_KBENCH_OBJS) $(FW_KERNEL_OBJS))
+
+firmware: $(FW_KBENCH_NT_ELF)
+
+$(FW_KBENCH_NT_ELF): $(FW_NT_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_NT_OBJS): $(FW_OBJ)/notrace/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -MMD -MP -c -o $@ $<
 
 $(FW_KERNEL_OBJS) $(FW_HELLO_OBJ) $(FW_KTEST_OBJS) $(FW_KBENCH_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -160,7 +175,7 @@ firmware-qemu: $(FW_TEST_ELFS)
 firmware-clean:
 	rm -rf $(FW_OUT) $(FW_OBJ)
 
--include $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d)
+-include $(FW_NT_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

@@ -116,7 +116,7 @@ cairn_ret_t cairn_app_start(const cairn_app_desc_t *app, cairn_task_id_t *ids)
 
     /* Patch relative IDs to free global ones. */
     for (unsigned g = 1; g <= CAIRN_MAX_TASKS && tasks < app->num_tasks; g++)
-        if (!cairn_k.tasks[g - 1])
+        if (!cairn_k.tasks[g])
             id[tasks++] = (cairn_task_id_t)g;
     while (groups < app->num_groups && (gid[groups] = cairn_group_alloc()) != 0)
         groups++;

@@ -23,22 +23,18 @@ struct blk {
     uint16_t check;  /* chk(size, offset): rejects pointers that are not block starts */
 };
 
-struct fblk {
+struct cairn_fblk {
     struct blk h;
-    struct fblk *next; /* next free block, higher address */
+    struct cairn_fblk *next; /* next free block, higher address */
 };
+#define fblk cairn_fblk
 
 _Static_assert(sizeof(struct blk) == CAIRN_HEAP_HEADER, "block header is 8 bytes");
 _Static_assert(sizeof(struct fblk) <= CAIRN_HEAP_MIN_BLOCK, "a free block fits the minimum");
 _Static_assert(CAIRN_HEAP_HEADER % CAIRN_HEAP_ALIGN == 0, "payload stays aligned");
 
-static struct {
-    uint8_t *base;
-    uint32_t size;
-    struct fblk *free;
-    uint32_t alloc_failures;
-    uint32_t bad_frees;
-} heap;
+struct cairn_heap_state cairn__heap;
+#define heap cairn__heap
 
 static uint32_t off_of(const void *b)
 {

@@ -13,7 +13,7 @@ void cairn_idle(void)
 {
     cairn_dispatch();
     uint32_t s = arch_irq_save();
-    if (!cairn__pending_above(PRIO_IDLE)) {
+    if (!cairn__pending_above(-1)) {
         uint32_t ticks = cairn_timer_next_expiry();
         const struct cairn_sleep_table *t = arch_sleep_table();
         unsigned i = cairn_sleep_choose(t, ticks);

@@ -6,6 +6,7 @@
 #define CAIRN_CORE_KERNEL_H
 
 #include "cairn/arch.h"
+#include "cairn/irq.h"
 #include "cairn/msg.h"
 #include "cairn/sched.h"
 #include "cairn/task.h"
@@ -41,44 +42,84 @@ _Static_assert(sizeof(cairn_route_t) == 2, "a route is 2 bytes");
 
 /* ---- the execution stack ------------------------------------------------------ */
 
-/* Priority levels of the execution stack: below every task, and above every task
- * (the application manager). */
-#define PRIO_IDLE (-1)
-#define PRIO_KERNEL 256
+/* Priority of a kernel frame (the application manager): above every task. */
+#define PRIO_KERNEL 255
 
-/* One level of the execution stack, a local variable of the C function that runs
- * it: a handler (cairn__run), the application manager, or a multicast send that
- * still holds its payload. The chain gives the priority of what is below, the
- * current task, and the messages alive on the stack. */
-typedef struct cairn_frame {
-    struct cairn_frame *below;
-    cairn_msg_t *msg;     /* message being handled or held; NULL for none */
-    int16_t prio;         /* priority of this level */
-    cairn_task_id_t task; /* task running at this level; 0 = the kernel */
-} cairn_frame_t;
+/* One level of the execution stack: struct cairn_frame (cairn/irq.h, public only
+ * because an interrupt binding embeds one). */
+typedef struct cairn_frame cairn_frame_t;
 
 /* ---- scheduler state ------------------------------------------------------------ */
 
+/* The armv6m fast paths (arch/armv6m/fast.c) address these fields with small
+ * immediate offsets: the scalars first, then tasks[] indexed by ID, whose slot 0
+ * (CAIRN_TASK_NONE) is always NULL so the kernel's own frames (task 0) need no
+ * special case. */
 typedef struct cairn_kernel {
-    cairn_tcb_t *tasks[CAIRN_MAX_TASKS]; /* by ID - 1 */
-    cairn_frame_t *top;                  /* top of the execution stack; NULL = idle */
-    cairn_msg_t *queue;                  /* by priority (high first), then creation */
-    cairn_msg_t *free;                   /* free messages of the pool */
-    uint8_t isr_depth;                   /* interrupt nesting */
+    cairn_frame_t *top;                      /* top of the execution stack; NULL = idle */
+    cairn_msg_t *queue;                      /* by priority (high first), then creation */
+    cairn_msg_t *free;                       /* free messages of the pool */
+    uint8_t isr_depth;                       /* interrupt nesting (cairn_isr_enter) */
     cairn_sched_stats_t stats;
+    cairn_tcb_t *tasks[CAIRN_MAX_TASKS + 1]; /* by ID; tasks[0] stays NULL */
 } cairn_kernel_t;
 
 extern cairn_kernel_t cairn_k;
 
+/* Offsets the armv6m assembly uses (checked below on 32-bit targets). */
+#define CAIRN_K_TOP 0
+#define CAIRN_K_QUEUE 4
+#define CAIRN_K_ISR_DEPTH 12
+#define CAIRN_K_TASKS 36
+#define CAIRN_TCB_HANDLER 0
+#define CAIRN_TCB_STATE 4
+#define CAIRN_TCB_PRIO 8
+#define CAIRN_TCB_FLAGS 10
+#define CAIRN_TCB_NUM_OUT 11
+#define CAIRN_TCB_ROUTES 12
+#define CAIRN_MSG_PRIO 12
+#define CAIRN_FRAME_PRIO 8
+
+#if UINTPTR_MAX == 0xFFFFFFFFu
+#define CAIRN__AT(type, field, off) _Static_assert(__builtin_offsetof(type, field) == (off), "asm offset")
+CAIRN__AT(cairn_kernel_t, top, CAIRN_K_TOP);
+CAIRN__AT(cairn_kernel_t, queue, CAIRN_K_QUEUE);
+CAIRN__AT(cairn_kernel_t, isr_depth, CAIRN_K_ISR_DEPTH);
+CAIRN__AT(cairn_kernel_t, tasks, CAIRN_K_TASKS);
+CAIRN__AT(cairn_tcb_t, handler, CAIRN_TCB_HANDLER);
+CAIRN__AT(cairn_tcb_t, state, CAIRN_TCB_STATE);
+CAIRN__AT(cairn_tcb_t, prio, CAIRN_TCB_PRIO);
+CAIRN__AT(cairn_tcb_t, id, CAIRN_TCB_PRIO + 1);
+CAIRN__AT(cairn_tcb_t, flags, CAIRN_TCB_FLAGS);
+CAIRN__AT(cairn_tcb_t, num_out, CAIRN_TCB_NUM_OUT);
+CAIRN__AT(cairn_tcb_t, routes, CAIRN_TCB_ROUTES);
+CAIRN__AT(cairn_msg_t, prio, CAIRN_MSG_PRIO);
+CAIRN__AT(cairn_msg_t, dst, CAIRN_MSG_PRIO + 1);
+CAIRN__AT(cairn_frame_t, prio, CAIRN_FRAME_PRIO);
+CAIRN__AT(cairn_frame_t, task, CAIRN_FRAME_PRIO + 1);
+_Static_assert(sizeof(cairn_frame_t) == 12, "frame size");
+#undef CAIRN__AT
+#endif
+/* The run state is the top three flag bits: READY alone means "can run now". */
+_Static_assert(TCB_READY == 0x20u && TCB_ON_STACK == 0x40u && TCB_KILLING == 0x80u, "asm flags");
+
 static inline cairn_tcb_t *cairn__tcb(cairn_task_id_t id)
 {
-    return (id >= 1 && id <= CAIRN_MAX_TASKS) ? cairn_k.tasks[id - 1] : (cairn_tcb_t *)0;
+    return id <= CAIRN_MAX_TASKS ? cairn_k.tasks[id] : (cairn_tcb_t *)0;
 }
 
-/* Priority of the top of the execution stack. */
+/* Whether the top of the stack lets a message of priority prio run now: from a
+ * task (or idle) when prio >= the running level, from an interrupt only when
+ * strictly above (strict = true). */
+static inline bool cairn__preempts(const cairn_frame_t *top, unsigned prio, bool strict)
+{
+    return !top || prio + (strict ? 0u : 1u) > top->prio;
+}
+
+/* Priority of the top of the execution stack (-1 = idle). */
 static inline int cairn__cur_prio(void)
 {
-    return cairn_k.top ? cairn_k.top->prio : PRIO_IDLE;
+    return cairn_k.top ? cairn_k.top->prio : -1;
 }
 
 /* Can t handle a message on port now (not on the stack, initialised or INIT)? */
@@ -87,9 +128,12 @@ static inline bool cairn__ready(const cairn_tcb_t *t, cairn_port_t port)
     return !(t->flags & TCB_ON_STACK) && ((t->flags & TCB_READY) || port == CAIRN_PORT_INIT);
 }
 
+/* An interrupt's fast path reads the stack: a new level is filled in before it
+ * becomes the top (the compiler must not reorder the stores). */
 static inline void cairn__push(cairn_frame_t *f)
 {
     f->below = cairn_k.top;
+    __asm__ volatile("" ::: "memory");
     cairn_k.top = f;
 }
 
@@ -100,13 +144,17 @@ static inline void cairn__pop(cairn_frame_t *f)
 
 /* ---- message pool and queue (msgq.c) ------------------------------------------ */
 
-void cairn__pool_init(void);
+/* Carves the pool of CAIRN_MSG_POOL messages from the heap (kernel-owned).
+ * CAIRN_ENOMEM when the heap is too small. */
+cairn_ret_t cairn__pool_init(void);
 /* Queues a message (from the pool) for t. CAIRN_EFULL when the pool is empty. */
 cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port_t port,
                            const void *payload, uint16_t len, uint8_t flags);
-/* Unlinks the first queued message whose task is ready and copies it to *out if
- * its priority is above min_prio; returns false otherwise. */
-bool cairn__dequeue_above(int min_prio, cairn_msg_t *out);
+/* With interrupts off: unlinks and returns the first queued message whose task is
+ * ready when its priority is above min_prio, else NULL. The message stays out of
+ * the pool while it runs: cairn__pool_put gives it back. */
+cairn_msg_t *cairn__dequeue_above(int min_prio);
+void cairn__pool_put(cairn_msg_t *m);
 /* Whether a queued ready message outranks min_prio. */
 bool cairn__pending_above(int min_prio);
 /* Discards every queued message for task id (releasing payloads); returns how many. */
@@ -114,15 +162,32 @@ unsigned cairn__queue_drop(cairn_task_id_t id);
 /* Whether a message other than self (queued or on the stack) holds heap payload p. */
 bool cairn__payload_shared(const void *p, const cairn_msg_t *self);
 
-/* ---- delivery (sched.c) ----------------------------------------------------------- */
+/* ---- running handlers (sched.c) ------------------------------------------------- */
+
+/* With interrupts off, t ready: t goes on the stack to handle m at level prio. */
+static inline void cairn__enter(cairn_tcb_t *t, cairn_frame_t *f, cairn_msg_t *m, unsigned prio)
+{
+    f->msg = m;
+    f->prio = (cairn_prio_t)prio;
+    f->task = t->id;
+    t->flags |= TCB_ON_STACK;
+    cairn__push(f);
+}
+/* Interrupts on, after cairn__enter: runs the handler, then cairn__end. */
+void cairn__call(cairn_tcb_t *t, cairn_frame_t *f);
+/* After the handler of the top frame f returned r: leaves the stack (INIT makes
+ * the task ready, FINAL or a pending kill removes it, the payload is released).
+ * Does not dispatch. */
+void cairn__end(cairn_ret_t r, cairn_frame_t *f);
+
+/* cairn_send's general path: cairn_send_from the running task (send.c). */
+cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len);
 
 /* Delivers one message to (dst, port): runs the handler at once when the
  * preemption rules allow, else queues it. The caller keeps responsibility for a
  * heap payload when this fails. */
 cairn_ret_t cairn__deliver(cairn_task_id_t src, cairn_task_id_t dst, cairn_port_t port,
                            const void *payload, uint16_t len, uint8_t flags);
-/* Runs t's handler for m on top of the stack at priority level prio. */
-void cairn__run(cairn_tcb_t *t, cairn_msg_t *m, int prio);
 
 /* ---- payloads (take.c) -------------------------------------------------------------- */
 

@@ -124,8 +124,10 @@ cairn_ret_t cairn__mcast_send(cairn_task_id_t src, uint8_t group, const void *pa
 
     /* Hold the payload on the stack until the last member has it. */
     cairn_msg_t hold = {.payload = payload, .len = len, .flags = flags};
-    cairn_frame_t f = {
-        .msg = &hold, .prio = (int16_t)cairn__cur_prio(), .task = cairn_current_task()};
+    /* At idle the hold frame takes level 0: an interrupt's prio-0 message then
+     * waits for the end of this send instead of running inside it. */
+    int cur = cairn__cur_prio();
+    cairn_frame_t f = {.msg = &hold, .prio = (cairn_prio_t)(cur < 0 ? 0 : cur), .task = cairn_current_task()};
     cairn__push(&f);
     cairn_ret_t ret = CAIRN_OK, last = CAIRN_OK;
     for (unsigned i = 0; i < n; i++) {

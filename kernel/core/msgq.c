@@ -1,7 +1,9 @@
 /*
  * Cairn OS message pool and queue.
  *
- * The pool is a static array of CAIRN_MSG_POOL messages on a free list. The queue
+ * The pool is CAIRN_MSG_POOL messages carved from the heap at start-up, on a
+ * free list; a message dispatched from the queue runs in place and goes back to
+ * the pool when its handler returns. The queue
  * is one singly-linked list sorted by destination priority (high first); a new
  * message goes after every message of the same or higher priority, so creation
  * order holds within a priority. Messages whose task cannot run yet (on the
@@ -10,18 +12,27 @@
  */
 #include "kernel.h"
 
-_Static_assert(CAIRN_MSG_POOL >= 1 && CAIRN_MSG_POOL <= 65535, "message pool size");
+_Static_assert(CAIRN_MSG_POOL >= 1 && CAIRN_MSG_POOL <= 4096, "message pool size");
 
-static cairn_msg_t pool[CAIRN_MSG_POOL];
+#include "cairn/mem.h"
 
-void cairn__pool_init(void)
+cairn_ret_t cairn__pool_init(void)
 {
-    cairn_k.free = 0;
-    for (unsigned i = CAIRN_MSG_POOL; i-- > 0;) {
-        pool[i].next = cairn_k.free;
-        cairn_k.free = &pool[i];
-    }
-    cairn_k.queue = 0;
+    cairn_msg_t *pool = cairn_malloc(CAIRN_MSG_POOL * sizeof(cairn_msg_t));
+    if (!pool)
+        return CAIRN_ENOMEM;
+    cairn_heap_set_owner(pool, CAIRN_TASK_NONE); /* the kernel's */
+    for (unsigned i = CAIRN_MSG_POOL; i-- > 0;)
+        cairn__pool_put(&pool[i]);
+    return CAIRN_OK;
+}
+
+void cairn__pool_put(cairn_msg_t *m)
+{
+    uint32_t s = arch_irq_save();
+    m->next = cairn_k.free;
+    cairn_k.free = m;
+    arch_irq_restore(s);
 }
 
 cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port_t port,
@@ -40,10 +51,9 @@ cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port
     m->len = len;
     m->port = port;
     m->src = src;
-    m->dst = t->id;
     m->prio = t->prio;
+    m->dst = t->id;
     m->flags = flags;
-    m->reserved = 0;
 
     cairn_msg_t **link = &cairn_k.queue;
     while (*link && (*link)->prio >= m->prio)
@@ -77,23 +87,15 @@ bool cairn__pending_above(int min_prio)
     return above;
 }
 
-bool cairn__dequeue_above(int min_prio, cairn_msg_t *out)
+cairn_msg_t *cairn__dequeue_above(int min_prio)
 {
-    uint32_t s = arch_irq_save();
     cairn_msg_t **link = first_ready();
-    if (!link || (int)(*link)->prio <= min_prio) {
-        arch_irq_restore(s);
-        return false;
-    }
+    if (!link || (int)(*link)->prio <= min_prio)
+        return 0;
     cairn_msg_t *m = *link;
     *link = m->next;
-    *out = *m;
-    out->next = 0;
-    m->next = cairn_k.free;
-    cairn_k.free = m;
     cairn_k.stats.queued--;
-    arch_irq_restore(s);
-    return true;
+    return m;
 }
 
 unsigned cairn__queue_drop(cairn_task_id_t id)

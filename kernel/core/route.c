@@ -41,7 +41,7 @@ cairn_ret_t cairn_route_get(cairn_task_id_t task, cairn_port_t out_port, cairn_r
 
 void cairn__routes_forget(cairn_task_id_t id)
 {
-    for (unsigned i = 0; i < CAIRN_MAX_TASKS; i++) {
+    for (unsigned i = 1; i <= CAIRN_MAX_TASKS; i++) {
         cairn_tcb_t *t = cairn_k.tasks[i];
         if (!t)
             continue;

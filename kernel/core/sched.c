@@ -5,10 +5,14 @@
  * runs the destination's handler at once, by a plain function call on the same
  * stack, when the destination is ready (not already on the stack, initialised)
  * and its priority is >= the sender's level; otherwise the message is queued.
- * Sends from interrupt handlers are always queued; when the outermost interrupt
- * exits, queued messages that STRICTLY outrank the interrupted level run. When
- * a handler returns, queued messages that strictly outrank the level below it
- * run (cairn_dispatch). The rules and a worked example: docs/kernel.md.
+ * Sends from interrupt handlers are queued (or, for an interrupt bound to a
+ * message, started directly: cairn/irq.h); when the outermost interrupt exits,
+ * queued messages that STRICTLY outrank the interrupted level run. When a
+ * handler returns, queued messages that strictly outrank the level below it run
+ * (cairn_dispatch). The rules and a worked example: docs/kernel.md.
+ *
+ * Going on the stack (the readiness check, TCB_ON_STACK, the new top) happens
+ * with interrupts off: the interrupt fast path reads exactly that state.
  */
 #include "kernel.h"
 
@@ -17,11 +21,11 @@
 
 cairn_kernel_t cairn_k;
 
-void cairn_sched_init(void)
+cairn_ret_t cairn_sched_init(void)
 {
     cairn_k = (cairn_kernel_t){0};
-    cairn__pool_init();
     cairn__groups_init();
+    return cairn__pool_init();
 }
 
 cairn_task_id_t cairn_current_task(void)
@@ -31,20 +35,25 @@ cairn_task_id_t cairn_current_task(void)
     return cairn_k.top->task;
 }
 
-void cairn__run(cairn_tcb_t *t, cairn_msg_t *m, int prio)
+void cairn__call(cairn_tcb_t *t, cairn_frame_t *f)
 {
-    cairn_frame_t f = {.msg = m, .prio = (int16_t)prio, .task = t->id};
-    t->flags |= TCB_ON_STACK;
-    cairn__push(&f);
+    cairn_msg_t *m = f->msg;
     CAIRN_TRACE(CAIRN_EV_START, t->id, m->port);
-    cairn_ret_t r = t->handler(t->state, m);
+    cairn__end(t->handler(t->state, m), f);
+}
+
+void cairn__end(cairn_ret_t r, cairn_frame_t *f)
+{
+    cairn_tcb_t *t = cairn_k.tasks[f->task];
+    const cairn_msg_t *m = f->msg;
     CAIRN_TRACE(CAIRN_EV_END, t->id, (uint16_t)r);
-    cairn__pop(&f);
-    t->flags &= (uint8_t)~TCB_ON_STACK;
+    cairn__pop(f);
+    uint8_t flags = t->flags & (uint8_t)~TCB_ON_STACK;
     if (m->port == CAIRN_PORT_INIT)
-        t->flags |= TCB_READY;
+        flags |= TCB_READY;
+    t->flags = flags;
     cairn__release(m);
-    if (t->flags & TCB_KILLING)
+    if (flags & TCB_KILLING)
         cairn__task_finish(t, m->port == CAIRN_PORT_FINAL);
     CAIRN_TRACE(CAIRN_EV_CURRENT, cairn_current_task(), 0);
 }
@@ -53,10 +62,19 @@ void cairn_dispatch(void)
 {
     if (cairn_k.isr_depth)
         return;
-    cairn_msg_t m;
-    while (cairn__dequeue_above(cairn__cur_prio(), &m)) {
-        cairn_tcb_t *t = cairn__tcb(m.dst);
-        cairn__run(t, &m, t->prio);
+    for (;;) {
+        cairn_frame_t f;
+        uint32_t s = arch_irq_save();
+        cairn_msg_t *m = cairn__dequeue_above(cairn__cur_prio());
+        if (!m) {
+            arch_irq_restore(s);
+            return;
+        }
+        cairn_tcb_t *t = cairn_k.tasks[m->dst];
+        cairn__enter(t, &f, m, t->prio);
+        arch_irq_restore(s);
+        cairn__call(t, &f);
+        cairn__pool_put(m);
     }
 }
 
@@ -70,17 +88,24 @@ cairn_ret_t cairn__deliver(cairn_task_id_t src, cairn_task_id_t dst, cairn_port_
         return CAIRN_ENOROUTE;
     }
     CAIRN_TRACE(CAIRN_EV_SEND, dst, port);
-    if (!cairn_k.isr_depth && cairn__ready(t, port) && (int)t->prio >= cairn__cur_prio()) {
-        cairn_msg_t m = {.payload = payload,
-                         .len = len,
-                         .port = port,
-                         .src = src,
-                         .dst = dst,
-                         .prio = t->prio,
-                         .flags = flags};
-        cairn__run(t, &m, t->prio);
-        cairn_dispatch();
-        return CAIRN_OK;
+    if (!cairn_k.isr_depth) {
+        uint32_t s = arch_irq_save();
+        if (cairn__ready(t, port) && cairn__preempts(cairn_k.top, t->prio, false)) {
+            cairn_msg_t m = {.payload = payload,
+                             .len = len,
+                             .port = port,
+                             .src = src,
+                             .prio = t->prio,
+                             .dst = dst,
+                             .flags = flags};
+            cairn_frame_t f;
+            cairn__enter(t, &f, &m, t->prio);
+            arch_irq_restore(s);
+            cairn__call(t, &f);
+            cairn_dispatch();
+            return CAIRN_OK;
+        }
+        arch_irq_restore(s);
     }
     return cairn__enqueue(src, t, port, payload, len, flags);
 }

@@ -12,7 +12,7 @@ cairn_ret_t cairn_task_create(cairn_task_id_t id, cairn_handler_t handler, void 
 {
     if (id < 1 || id > CAIRN_MAX_TASKS || !handler || prio > CAIRN_PRIO_MAX)
         return CAIRN_EINVAL;
-    if (cairn_k.tasks[id - 1])
+    if (cairn_k.tasks[id])
         return CAIRN_EBUSY;
     cairn_tcb_t *t = cairn_malloc(sizeof(cairn_tcb_t) + (size_t)num_out * sizeof(cairn_route_t));
     if (!t)
@@ -26,16 +26,16 @@ cairn_ret_t cairn_task_create(cairn_task_id_t id, cairn_handler_t handler, void 
     t->num_out = num_out;
     for (unsigned i = 0; i < num_out; i++)
         t->routes[i] = routes ? routes[i] : CAIRN_ROUTE_NONE;
-    cairn_k.tasks[id - 1] = t;
+    cairn_k.tasks[id] = t;
     CAIRN_TRACE(CAIRN_EV_CREATE, id, prio);
     return CAIRN_OK;
 }
 
 cairn_task_id_t cairn_task_free_id(void)
 {
-    for (unsigned i = 0; i < CAIRN_MAX_TASKS; i++)
+    for (unsigned i = 1; i <= CAIRN_MAX_TASKS; i++)
         if (!cairn_k.tasks[i])
-            return (cairn_task_id_t)(i + 1);
+            return (cairn_task_id_t)i;
     return CAIRN_TASK_NONE;
 }
 
@@ -76,7 +76,7 @@ void cairn__task_remove(cairn_tcb_t *t)
     cairn__routes_forget(id);
     cairn__groups_forget(id);
     cairn_timer_cancel_all(id);
-    cairn_k.tasks[id - 1] = 0;
+    cairn_k.tasks[id] = 0;
     cairn_heap_free_all(id);
     cairn_free(t);
     CAIRN_TRACE(CAIRN_EV_KILL, id, dropped);
@@ -88,11 +88,15 @@ void cairn__task_finish(cairn_tcb_t *t, bool final_done)
         cairn__task_remove(t);
         return;
     }
-    /* FINAL runs at once, never below the current level; cairn__run calls us
+    /* FINAL runs at once, never below the current level; cairn__end calls us
      * again afterwards, with final_done, because the task is marked. */
-    cairn_msg_t m = {.port = CAIRN_PORT_FINAL, .dst = t->id, .prio = t->prio};
-    int level = cairn__cur_prio() > (int)t->prio ? cairn__cur_prio() : (int)t->prio;
-    cairn__run(t, &m, level);
+    cairn_msg_t m = {.port = CAIRN_PORT_FINAL, .prio = t->prio, .dst = t->id};
+    int cur = cairn__cur_prio();
+    cairn_frame_t f;
+    uint32_t s = arch_irq_save();
+    cairn__enter(t, &f, &m, cur > (int)t->prio ? (unsigned)cur : t->prio);
+    arch_irq_restore(s);
+    cairn__call(t, &f);
 }
 
 cairn_ret_t cairn_task_kill(cairn_task_id_t id)
@@ -106,7 +110,7 @@ cairn_ret_t cairn_task_kill(cairn_task_id_t id)
         return CAIRN_OK; /* already being killed */
     t->flags |= TCB_KILLING;
     if (t->flags & TCB_ON_STACK)
-        return CAIRN_OK; /* finished when its handler returns (cairn__run) */
+        return CAIRN_OK; /* finished when its handler returns (cairn__end) */
     cairn__task_finish(t, false);
     cairn_dispatch();
     return CAIRN_OK;

@@ -157,6 +157,8 @@ cairn_ret_t bench_probe_body(void *state, cairn_msg_t *msg)
     (void)state;
     if (msg->port != CAIRN_PORT_INIT)
         probe_runs++;
+    if (msg->port == CAIRN_PORT(1))
+        cairn_irq_unmask(IRQ_SOFT0); /* the interrupt's message: serve, then unmask */
     return CAIRN_OK;
 }
 
@@ -171,12 +173,8 @@ __attribute__((naked)) static cairn_ret_t probe(void *state, cairn_msg_t *msg)
                      ".ltorg\n\t");
 }
 
-void irq24_handler(void)
-{
-    cairn_isr_enter(IRQ_SOFT0);
-    last_ret = cairn_send_from(DRV, 2, &payload, sizeof payload);
-    cairn_isr_exit();
-}
+/* IRQ 24 is bound to a message on PROBE's port 1 (cairn/irq.h). */
+CAIRN_IRQ_MESSAGE(irq24_handler, IRQ_SOFT0, PROBE, CAIRN_PORT(1))
 
 /* ---- everything enabled -------------------------------------------------------------------
  * The size figures count the kernel objects as linked into this ELF. firmware.mk links it

@@ -31,20 +31,6 @@
 
 #include "scb.h"
 
-uint32_t arch_irq_save(void)
-{
-    uint32_t s;
-    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(s)::"memory");
-    return s;
-}
-
-void arch_irq_restore(uint32_t state)
-{
-    /* ISB: a pending interrupt is taken before the next instruction (QEMU checks
-     * for interrupts only at translation-block ends). */
-    __asm__ volatile("msr primask, %0\n\tisb" ::"r"(state) : "memory");
-}
-
 void arch_request_dispatch(void)
 {
     SCB_ICSR = ICSR_PENDSVSET;

@@ -5,6 +5,7 @@
 #ifndef CAIRN_HOST_H
 #define CAIRN_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,8 @@ void cairn_trace_host_reset(void);
 
 /* arch_irq_save nesting depth now (0 = interrupts enabled). */
 unsigned cairn_host_irq_depth(void);
+/* Whether IRQ irq (0..31) is masked (arch_irq_mask, by a CAIRN_IRQ_MESSAGE handler). */
+bool cairn_host_irq_masked(unsigned irq);
 
 /* arch_idle calls hook(ticks) (a test's "interrupt during sleep"), if set; the
  * hook runs with interrupts disabled, as on hardware the pending interrupt would

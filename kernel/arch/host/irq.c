@@ -40,3 +40,20 @@ unsigned cairn_host_irq_depth(void)
 {
     return depth;
 }
+
+static uint32_t masked;
+
+void arch_irq_mask(unsigned irq)
+{
+    masked |= 1u << (irq & 31u);
+}
+
+void arch_irq_unmask(unsigned irq)
+{
+    masked &= ~(1u << (irq & 31u));
+}
+
+bool cairn_host_irq_masked(unsigned irq)
+{
+    return (masked >> (irq & 31u)) & 1u;
+}

@@ -7,10 +7,10 @@
 
 #include <stdint.h>
 
-/* Interrupts off (nests): returns the previous state for arch_irq_restore.
- * On Cortex-M0+ this is PRIMASK; on the host port a nesting counter. */
-uint32_t arch_irq_save(void);
-void arch_irq_restore(uint32_t state);
+/* Interrupts off (nests): arch_irq_save returns the previous state for
+ * arch_irq_restore. On Cortex-M0+ this is PRIMASK (inline, from the port's
+ * cairn_port.h); on the host port a nesting counter. */
+#include "cairn_port.h"
 
 struct cairn_sleep_state;
 

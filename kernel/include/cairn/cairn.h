@@ -5,6 +5,7 @@
 #define CAIRN_CAIRN_H
 
 #include "cairn/app.h"
+#include "cairn/irq.h"
 #include "cairn/mem.h"
 #include "cairn/msg.h"
 #include "cairn/sched.h"

@@ -46,8 +46,8 @@ typedef struct cairn_msg {
     uint16_t len;             /* payload bytes */
     cairn_port_t port;        /* input port of the receiver */
     cairn_task_id_t src;      /* sending task; 0 = the kernel or an interrupt handler */
-    cairn_task_id_t dst;      /* receiving task */
     cairn_prio_t prio;        /* kernel: the receiver's priority (queue order) */
+    cairn_task_id_t dst;      /* receiving task */
     uint8_t flags;            /* kernel: CAIRN_MSG_* */
     uint8_t reserved;
 } cairn_msg_t;

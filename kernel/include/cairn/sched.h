@@ -9,10 +9,11 @@
 
 #include "cairn/types.h"
 
-/* Resets the scheduler: no tasks, no groups, empty message pool and queue,
- * zero counters. The heap (cairn_heap_init) and timers (cairn_timer_init) are
- * initialised separately, before any task is created. */
-void cairn_sched_init(void);
+/* Resets the scheduler: no tasks, no groups, empty queue, zero counters, and a
+ * message pool of CAIRN_MSG_POOL messages carved from the heap (so the heap,
+ * cairn_heap_init, comes first). CAIRN_ENOMEM when the heap cannot hold the
+ * pool. The timers (cairn_timer_init) are initialised separately. */
+cairn_ret_t cairn_sched_init(void);
 
 /* Runs every queued message that can run (nothing is on the stack when called
  * from the idle loop), then, when nothing is left, chooses the sleep state for the

@@ -37,6 +37,8 @@ const char *klog_str(void)
     return log_buf;
 }
 
+size_t ktest_kernel_heap_bytes;
+
 int ktest_setup(void **state)
 {
     (void)state;
@@ -46,7 +48,10 @@ int ktest_setup(void **state)
     cairn_heap_init(arena, ARENA_BYTES);
     host_timer_reset(0);
     cairn_timer_init();
-    cairn_sched_init();
+    assert_int_equal(cairn_sched_init(), CAIRN_OK);
+    struct cairn_heap_stats st;
+    cairn_heap_stats(&st);
+    ktest_kernel_heap_bytes = st.used_bytes;
     cairn_trace_host_reset();
     cairn_host_idle_reset();
     klog_reset();

@@ -20,6 +20,8 @@
 
 /* cmocka setup: heap (a fresh arena), timers, scheduler, trace ring, log, idle hook. */
 int ktest_setup(void **state);
+/* Heap bytes in use right after ktest_setup: the kernel's own (the message pool). */
+extern size_t ktest_kernel_heap_bytes;
 /* cmocka teardown: the heap is consistent and interrupts are enabled again. */
 int ktest_teardown(void **state);
 

@@ -1,0 +1,50 @@
+/*
+ * Cairn OS armv6m port: what the kernel inlines from the port (cairn/arch.h).
+ */
+#ifndef CAIRN_PORT_H
+#define CAIRN_PORT_H
+
+#include <stdint.h>
+
+/* PRIMASK. Inline: the send fast path has one such section. No ISB after the
+ * restore: the core takes a pending interrupt after the MSR anyway (QEMU ends
+ * its translation block at an MSR to PRIMASK). */
+static inline uint32_t arch_irq_save(void)
+{
+    uint32_t s;
+    __asm__ volatile("mrs %0, primask\n\tcpsid i" : "=r"(s)::"memory");
+    return s;
+}
+
+static inline void arch_irq_restore(uint32_t state)
+{
+    __asm__ volatile("msr primask, %0" ::"r"(state) : "memory");
+}
+
+/* NVIC line masking for interrupts bound to messages (cairn/irq.h). */
+static inline void arch_irq_mask(unsigned irq)
+{
+    *(volatile uint32_t *)0xE000E180u = 1u << irq; /* NVIC_ICER */
+}
+
+static inline void arch_irq_unmask(unsigned irq)
+{
+    *(volatile uint32_t *)0xE000E100u = 1u << irq; /* NVIC_ISER */
+}
+
+/* The send fast path is assembly (kernel/arch/armv6m/fast.c). */
+#define CAIRN_PORT_FAST_SEND 1
+
+/* The vector of an interrupt bound to a message: r0 = the binding, then the
+ * common fast path (kernel/arch/armv6m/fast.c). */
+#define CAIRN__IRQ_VECTOR(vector, binding)                                                        \
+    void vector(void);                                                                            \
+    __attribute__((naked)) void vector(void)                                                      \
+    {                                                                                             \
+        __asm__ volatile("ldr  r0, =%c0\n\t"                                                      \
+                         "ldr  r1, =cairn__irq_fast\n\t"                                         \
+                         "bx   r1\n\t"                                                           \
+                         ".ltorg" ::"i"(&(binding)));                                             \
+    }
+
+#endif /* CAIRN_PORT_H */

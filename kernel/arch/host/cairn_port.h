@@ -1,0 +1,26 @@
+/*
+ * Cairn OS host port: what the kernel takes from the port (cairn/arch.h).
+ */
+#ifndef CAIRN_PORT_H
+#define CAIRN_PORT_H
+
+#include <stdint.h>
+
+/* A nesting counter (kernel/arch/host/irq.c): restoring to 0 runs a dispatch an
+ * interrupt requested meanwhile, as PendSV does on Cortex-M0+. */
+uint32_t arch_irq_save(void);
+void arch_irq_restore(uint32_t state);
+
+/* Interrupt line masking, recorded for tests (cairn_host_irq_masked). */
+void arch_irq_mask(unsigned irq);
+void arch_irq_unmask(unsigned irq);
+
+/* The vector of an interrupt bound to a message: the general path. */
+#define CAIRN__IRQ_VECTOR(vector, binding)                                                        \
+    void vector(void);                                                                            \
+    void vector(void)                                                                             \
+    {                                                                                             \
+        cairn_irq_message(&(binding));                                                            \
+    }
+
+#endif /* CAIRN_PORT_H */
