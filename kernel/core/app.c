@@ -111,7 +111,7 @@ cairn_ret_t cairn_app_start(const cairn_app_desc_t *app, cairn_task_id_t *ids)
     unsigned tasks = 0, groups = 0, created = 0;
     cairn_ret_t r = CAIRN_OK;
 
-    cairn_frame_t f = {.msg = 0, .prio = PRIO_KERNEL, .task = CAIRN_TASK_NONE};
+    cairn_frame_t f = {.tcb = 0, .prio = PRIO_KERNEL}; /* its message is empty */
     cairn__push(&f);
 
     /* Patch relative IDs to free global ones. */

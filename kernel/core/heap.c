@@ -7,6 +7,8 @@
  * and an allocation takes the lowest-addressed block that fits.
  * Layout, guarantees and costs: docs/kernel-memory-timers.md.
  */
+#include "kernel.h"
+
 #include "cairn/mem.h"
 
 #include "cairn/trace.h"
@@ -33,8 +35,8 @@ _Static_assert(sizeof(struct blk) == CAIRN_HEAP_HEADER, "block header is 8 bytes
 _Static_assert(sizeof(struct fblk) <= CAIRN_HEAP_MIN_BLOCK, "a free block fits the minimum");
 _Static_assert(CAIRN_HEAP_HEADER % CAIRN_HEAP_ALIGN == 0, "payload stays aligned");
 
-struct cairn_heap_state cairn__heap;
-#define heap cairn__heap
+/* The heap's state is the first member of the kernel's (kernel.h). */
+#define heap cairn_k.heap
 
 static uint32_t off_of(const void *b)
 {

@@ -24,8 +24,8 @@
 /* The TCB and the task's routing table are one heap block owned by the kernel:
  * the table (num_out entries) follows the TCB. */
 typedef struct cairn_tcb {
+    void *state; /* state, then handler: the fast paths load both with one LDM */
     cairn_handler_t handler;
-    void *state;
     cairn_prio_t prio;
     cairn_task_id_t id;
     uint8_t flags;
@@ -55,33 +55,50 @@ typedef struct cairn_frame cairn_frame_t;
  * immediate offsets: the scalars first, then tasks[] indexed by ID, whose slot 0
  * (CAIRN_TASK_NONE) is always NULL so the kernel's own frames (task 0) need no
  * special case. */
+/* The heap's state (heap.c). */
+struct cairn_heap_state {
+    uint8_t *base;
+    uint32_t size;
+    struct cairn_fblk *free; /* free blocks, in address order */
+    uint32_t alloc_failures;
+    uint32_t bad_frees;
+};
+
 typedef struct cairn_kernel {
-    cairn_frame_t *top;                      /* top of the execution stack; NULL = idle */
-    cairn_msg_t *queue;                      /* by priority (high first), then creation */
-    cairn_msg_t *free;                       /* free messages of the pool */
-    uint8_t isr_depth;                       /* interrupt nesting (cairn_isr_enter) */
+    struct cairn_heap_state heap; /* first: the send fast path loads base and size with one LDM */
+    cairn_frame_t *top;    /* top of the execution stack; NULL = idle, or in an ISR */
+    cairn_msg_t *queue;    /* by priority (high first), then creation */
+    cairn_msg_t *free;     /* free messages of the pool */
+    cairn_frame_t *isr_top; /* the interrupted code's top while in an ISR */
+    uint8_t isr_depth;     /* interrupt nesting (cairn_isr_enter) */
     cairn_sched_stats_t stats;
-    cairn_tcb_t *tasks[CAIRN_MAX_TASKS + 1]; /* by ID; tasks[0] stays NULL */
+    /* By ID; tasks[CAIRN_TASK_NONE] and tasks[CAIRN_TASK_MCAST] stay NULL, so any
+     * route's task byte indexes it safely. */
+    cairn_tcb_t *tasks[CAIRN_MAX_TASKS + 2];
 } cairn_kernel_t;
 
 extern cairn_kernel_t cairn_k;
 
 /* Offsets the armv6m assembly uses (checked below on 32-bit targets). */
-#define CAIRN_K_TOP 0
-#define CAIRN_K_QUEUE 4
-#define CAIRN_K_ISR_DEPTH 12
-#define CAIRN_K_TASKS 36
-#define CAIRN_TCB_HANDLER 0
-#define CAIRN_TCB_STATE 4
+#define CAIRN_K_HEAP 0
+#define CAIRN_K_TOP 20
+#define CAIRN_K_QUEUE 24
+#define CAIRN_K_ISR_DEPTH 36
+#define CAIRN_K_TASKS 60
+#define CAIRN_TCB_STATE 0
+#define CAIRN_TCB_HANDLER 4
 #define CAIRN_TCB_PRIO 8
 #define CAIRN_TCB_FLAGS 10
 #define CAIRN_TCB_NUM_OUT 11
 #define CAIRN_TCB_ROUTES 12
 #define CAIRN_MSG_PRIO 12
+#define CAIRN_FRAME_TCB 4
 #define CAIRN_FRAME_PRIO 8
+#define CAIRN_FRAME_MSG 12
 
 #if UINTPTR_MAX == 0xFFFFFFFFu
 #define CAIRN__AT(type, field, off) _Static_assert(__builtin_offsetof(type, field) == (off), "asm offset")
+CAIRN__AT(cairn_kernel_t, heap, CAIRN_K_HEAP);
 CAIRN__AT(cairn_kernel_t, top, CAIRN_K_TOP);
 CAIRN__AT(cairn_kernel_t, queue, CAIRN_K_QUEUE);
 CAIRN__AT(cairn_kernel_t, isr_depth, CAIRN_K_ISR_DEPTH);
@@ -95,9 +112,10 @@ CAIRN__AT(cairn_tcb_t, num_out, CAIRN_TCB_NUM_OUT);
 CAIRN__AT(cairn_tcb_t, routes, CAIRN_TCB_ROUTES);
 CAIRN__AT(cairn_msg_t, prio, CAIRN_MSG_PRIO);
 CAIRN__AT(cairn_msg_t, dst, CAIRN_MSG_PRIO + 1);
+CAIRN__AT(cairn_frame_t, tcb, CAIRN_FRAME_TCB);
 CAIRN__AT(cairn_frame_t, prio, CAIRN_FRAME_PRIO);
-CAIRN__AT(cairn_frame_t, task, CAIRN_FRAME_PRIO + 1);
-_Static_assert(sizeof(cairn_frame_t) == 12, "frame size");
+CAIRN__AT(cairn_frame_t, msg, CAIRN_FRAME_MSG);
+_Static_assert(sizeof(cairn_frame_t) == 28, "frame size");
 #undef CAIRN__AT
 #endif
 /* The run state is the top three flag bits: READY alone means "can run now". */
@@ -106,6 +124,18 @@ _Static_assert(TCB_READY == 0x20u && TCB_ON_STACK == 0x40u && TCB_KILLING == 0x8
 static inline cairn_tcb_t *cairn__tcb(cairn_task_id_t id)
 {
     return id <= CAIRN_MAX_TASKS ? cairn_k.tasks[id] : (cairn_tcb_t *)0;
+}
+
+/* Whether p lies inside the heap (a cheap superset of "p is a heap block"). */
+static inline bool cairn__in_heap(const void *p)
+{
+    return (uintptr_t)p - (uintptr_t)cairn_k.heap.base < cairn_k.heap.size;
+}
+
+/* The task of a level (0 = the kernel). */
+static inline cairn_task_id_t cairn__frame_task(const cairn_frame_t *f)
+{
+    return f->tcb ? f->tcb->id : CAIRN_TASK_NONE;
 }
 
 /* Whether the top of the stack lets a message of priority prio run now: from a
@@ -150,11 +180,9 @@ cairn_ret_t cairn__pool_init(void);
 /* Queues a message (from the pool) for t. CAIRN_EFULL when the pool is empty. */
 cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port_t port,
                            const void *payload, uint16_t len, uint8_t flags);
-/* With interrupts off: unlinks and returns the first queued message whose task is
- * ready when its priority is above min_prio, else NULL. The message stays out of
- * the pool while it runs: cairn__pool_put gives it back. */
-cairn_msg_t *cairn__dequeue_above(int min_prio);
-void cairn__pool_put(cairn_msg_t *m);
+/* With interrupts off: moves the first queued message whose task is ready to
+ *out and returns its task, when its priority is above min_prio; else NULL. */
+cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out);
 /* Whether a queued ready message outranks min_prio. */
 bool cairn__pending_above(int min_prio);
 /* Discards every queued message for task id (releasing payloads); returns how many. */
@@ -164,12 +192,12 @@ bool cairn__payload_shared(const void *p, const cairn_msg_t *self);
 
 /* ---- running handlers (sched.c) ------------------------------------------------- */
 
-/* With interrupts off, t ready: t goes on the stack to handle m at level prio. */
-static inline void cairn__enter(cairn_tcb_t *t, cairn_frame_t *f, cairn_msg_t *m, unsigned prio)
+/* With interrupts off, t ready: t goes on the stack at level prio, to handle
+ * f->msg. */
+static inline void cairn__enter(cairn_tcb_t *t, cairn_frame_t *f, unsigned prio)
 {
-    f->msg = m;
+    f->tcb = t;
     f->prio = (cairn_prio_t)prio;
-    f->task = t->id;
     t->flags |= TCB_ON_STACK;
     cairn__push(f);
 }

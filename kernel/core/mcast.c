@@ -122,25 +122,27 @@ cairn_ret_t cairn__mcast_send(cairn_task_id_t src, uint8_t group, const void *pa
         prio[j] = p;
     }
 
-    /* Hold the payload on the stack until the last member has it. */
-    cairn_msg_t hold = {.payload = payload, .len = len, .flags = flags};
-    /* At idle the hold frame takes level 0: an interrupt's prio-0 message then
-     * waits for the end of this send instead of running inside it. */
+    /* Hold the payload on the stack until the last member has it. At idle the
+     * hold frame takes level 0: an interrupt's prio-0 message then waits for the
+     * end of this send instead of running inside it. */
     int cur = cairn__cur_prio();
-    cairn_frame_t f = {.msg = &hold, .prio = (cairn_prio_t)(cur < 0 ? 0 : cur), .task = cairn_current_task()};
+    cairn_frame_t f = {.tcb = cairn_k.top ? cairn_k.top->tcb : 0,
+                       .prio = (cairn_prio_t)(cur < 0 ? 0 : cur),
+                       .msg = {.payload = payload, .len = len, .flags = flags}};
+    cairn_msg_t *hold = &f.msg;
     cairn__push(&f);
     cairn_ret_t ret = CAIRN_OK, last = CAIRN_OK;
     for (unsigned i = 0; i < n; i++) {
         if (i + 1 == n)
-            hold.flags = 0; /* the last member may take it without a copy */
+            hold->flags = 0; /* the last member may take it without a copy */
         last = cairn__deliver(src, to[i].task, to[i].port, payload, len, flags);
         if (last != CAIRN_OK && ret == CAIRN_OK)
             ret = last;
     }
     cairn__pop(&f);
     if (n == 0 || last != CAIRN_OK) {
-        hold.flags = flags;
-        cairn__release(&hold);
+        hold->flags = flags;
+        cairn__release(hold);
     }
     return ret;
 }

@@ -2,9 +2,7 @@
  * Cairn OS message pool and queue.
  *
  * The pool is CAIRN_MSG_POOL messages carved from the heap at start-up, on a
- * free list; a message dispatched from the queue runs in place and goes back to
- * the pool when its handler returns. The queue
- * is one singly-linked list sorted by destination priority (high first); a new
+ * free list. The queue is one singly-linked list sorted by destination priority (high first); a new
  * message goes after every message of the same or higher priority, so creation
  * order holds within a priority. Messages whose task cannot run yet (on the
  * stack, or not initialised) stay in place and are skipped, so they keep their
@@ -22,17 +20,11 @@ cairn_ret_t cairn__pool_init(void)
     if (!pool)
         return CAIRN_ENOMEM;
     cairn_heap_set_owner(pool, CAIRN_TASK_NONE); /* the kernel's */
-    for (unsigned i = CAIRN_MSG_POOL; i-- > 0;)
-        cairn__pool_put(&pool[i]);
+    for (unsigned i = CAIRN_MSG_POOL; i-- > 0;) {
+        pool[i].next = cairn_k.free;
+        cairn_k.free = &pool[i];
+    }
     return CAIRN_OK;
-}
-
-void cairn__pool_put(cairn_msg_t *m)
-{
-    uint32_t s = arch_irq_save();
-    m->next = cairn_k.free;
-    cairn_k.free = m;
-    arch_irq_restore(s);
 }
 
 cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port_t port,
@@ -87,15 +79,19 @@ bool cairn__pending_above(int min_prio)
     return above;
 }
 
-cairn_msg_t *cairn__dequeue_above(int min_prio)
+cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out)
 {
     cairn_msg_t **link = first_ready();
     if (!link || (int)(*link)->prio <= min_prio)
         return 0;
     cairn_msg_t *m = *link;
     *link = m->next;
+    *out = *m;
+    out->next = 0;
+    m->next = cairn_k.free;
+    cairn_k.free = m;
     cairn_k.stats.queued--;
-    return m;
+    return cairn_k.tasks[out->dst];
 }
 
 unsigned cairn__queue_drop(cairn_task_id_t id)
@@ -134,7 +130,10 @@ bool cairn__payload_shared(const void *p, const cairn_msg_t *self)
     for (const cairn_msg_t *m = cairn_k.queue; m && !shared; m = m->next)
         shared = holds(m, p, self);
     for (const cairn_frame_t *f = cairn_k.top; f && !shared; f = f->below)
-        shared = f->msg && holds(f->msg, p, self);
+        shared = holds(&f->msg, p, self);
+    /* In an interrupt handler, the interrupted code's stack too. */
+    for (const cairn_frame_t *f = cairn_k.isr_depth ? cairn_k.isr_top : 0; f && !shared; f = f->below)
+        shared = holds(&f->msg, p, self);
     arch_irq_restore(s);
     return shared;
 }

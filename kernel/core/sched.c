@@ -19,11 +19,11 @@
 #include "cairn/mem.h"
 #include "cairn/timer.h"
 
-cairn_kernel_t cairn_k;
-
 cairn_ret_t cairn_sched_init(void)
 {
-    cairn_k = (cairn_kernel_t){0};
+    struct cairn_heap_state heap = cairn_k.heap; /* cairn_heap_init's */
+    cairn_k = (cairn_kernel_t){.heap = heap};
+    cairn__irq_bindings_forget();
     cairn__groups_init();
     return cairn__pool_init();
 }
@@ -32,20 +32,19 @@ cairn_task_id_t cairn_current_task(void)
 {
     if (cairn_k.isr_depth || !cairn_k.top)
         return CAIRN_TASK_NONE;
-    return cairn_k.top->task;
+    return cairn__frame_task(cairn_k.top);
 }
 
 void cairn__call(cairn_tcb_t *t, cairn_frame_t *f)
 {
-    cairn_msg_t *m = f->msg;
-    CAIRN_TRACE(CAIRN_EV_START, t->id, m->port);
-    cairn__end(t->handler(t->state, m), f);
+    CAIRN_TRACE(CAIRN_EV_START, t->id, f->msg.port);
+    cairn__end(t->handler(t->state, &f->msg), f);
 }
 
 void cairn__end(cairn_ret_t r, cairn_frame_t *f)
 {
-    cairn_tcb_t *t = cairn_k.tasks[f->task];
-    const cairn_msg_t *m = f->msg;
+    cairn_tcb_t *t = f->tcb;
+    const cairn_msg_t *m = &f->msg;
     CAIRN_TRACE(CAIRN_EV_END, t->id, (uint16_t)r);
     cairn__pop(f);
     uint8_t flags = t->flags & (uint8_t)~TCB_ON_STACK;
@@ -65,16 +64,14 @@ void cairn_dispatch(void)
     for (;;) {
         cairn_frame_t f;
         uint32_t s = arch_irq_save();
-        cairn_msg_t *m = cairn__dequeue_above(cairn__cur_prio());
-        if (!m) {
+        cairn_tcb_t *t = cairn__dequeue_above(cairn__cur_prio(), &f.msg);
+        if (!t) {
             arch_irq_restore(s);
             return;
         }
-        cairn_tcb_t *t = cairn_k.tasks[m->dst];
-        cairn__enter(t, &f, m, t->prio);
+        cairn__enter(t, &f, t->prio);
         arch_irq_restore(s);
         cairn__call(t, &f);
-        cairn__pool_put(m);
     }
 }
 
@@ -91,15 +88,15 @@ cairn_ret_t cairn__deliver(cairn_task_id_t src, cairn_task_id_t dst, cairn_port_
     if (!cairn_k.isr_depth) {
         uint32_t s = arch_irq_save();
         if (cairn__ready(t, port) && cairn__preempts(cairn_k.top, t->prio, false)) {
-            cairn_msg_t m = {.payload = payload,
-                             .len = len,
-                             .port = port,
-                             .src = src,
-                             .prio = t->prio,
-                             .dst = dst,
-                             .flags = flags};
             cairn_frame_t f;
-            cairn__enter(t, &f, &m, t->prio);
+            f.msg = (cairn_msg_t){.payload = payload,
+                                  .len = len,
+                                  .port = port,
+                                  .src = src,
+                                  .prio = t->prio,
+                                  .dst = dst,
+                                  .flags = flags};
+            cairn__enter(t, &f, t->prio);
             arch_irq_restore(s);
             cairn__call(t, &f);
             cairn_dispatch();
@@ -112,19 +109,32 @@ cairn_ret_t cairn__deliver(cairn_task_id_t src, cairn_task_id_t dst, cairn_port_
 
 /* ---- interrupts ------------------------------------------------------------------ */
 
+/* Inside interrupt handlers the execution stack reads as empty (top = NULL): no
+ * handler is running there, and the send fast path needs no other test. */
 void cairn_isr_enter(uint16_t irq)
 {
-    cairn_k.isr_depth++;
+    uint32_t s = arch_irq_save();
+    if (cairn_k.isr_depth++ == 0) {
+        cairn_k.isr_top = cairn_k.top;
+        cairn_k.top = 0;
+    }
+    arch_irq_restore(s);
     CAIRN_TRACE(CAIRN_EV_IRQ_ENTER, cairn_k.isr_depth, irq);
 }
 
 void cairn_isr_exit(void)
 {
-    if (cairn_k.isr_depth == 0)
+    uint32_t s = arch_irq_save();
+    if (cairn_k.isr_depth == 0) {
+        arch_irq_restore(s);
         return;
-    cairn_k.isr_depth--;
-    CAIRN_TRACE(CAIRN_EV_IRQ_EXIT, cairn_k.isr_depth, 0);
-    if (cairn_k.isr_depth == 0 && cairn__pending_above(cairn__cur_prio()))
+    }
+    uint8_t depth = --cairn_k.isr_depth;
+    if (depth == 0)
+        cairn_k.top = cairn_k.isr_top;
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_IRQ_EXIT, depth, 0);
+    if (depth == 0 && cairn__pending_above(cairn__cur_prio()))
         arch_request_dispatch();
 }
 

@@ -46,8 +46,8 @@ cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size
 cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 {
     cairn_frame_t *top = cairn_k.top;
-    if (top && !cairn_k.isr_depth && !cairn__in_heap(payload) && len <= CAIRN_MSG_MAX_LEN) {
-        const cairn_tcb_t *me = cairn__tcb(top->task);
+    if (top && !cairn__in_heap(payload) && len <= CAIRN_MSG_MAX_LEN) { /* top is NULL in an ISR */
+        const cairn_tcb_t *me = top->tcb;
         if (me && out_port < me->num_out) {
             cairn_route_t r = me->routes[out_port];
             cairn_tcb_t *t = cairn__tcb(r.task);
@@ -56,14 +56,14 @@ cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
                 if ((t->flags & (TCB_READY | TCB_ON_STACK | TCB_KILLING)) == TCB_READY &&
                     t->prio >= top->prio) {
                     CAIRN_TRACE(CAIRN_EV_SEND, r.task, r.port);
-                    cairn_msg_t m = {.payload = payload,
-                                     .len = (uint16_t)len,
-                                     .port = r.port,
-                                     .src = me->id,
-                                     .prio = t->prio,
-                                     .dst = r.task};
                     cairn_frame_t f;
-                    cairn__enter(t, &f, &m, t->prio);
+                    f.msg = (cairn_msg_t){.payload = payload,
+                                          .len = (uint16_t)len,
+                                          .port = r.port,
+                                          .src = me->id,
+                                          .prio = t->prio,
+                                          .dst = r.task};
+                    cairn__enter(t, &f, t->prio);
                     arch_irq_restore(s);
                     cairn__call(t, &f);
                     cairn_dispatch();

@@ -18,8 +18,8 @@ cairn_ret_t cairn_task_create(cairn_task_id_t id, cairn_handler_t handler, void 
     if (!t)
         return CAIRN_ENOMEM;
     cairn_heap_set_owner(t, CAIRN_TASK_NONE); /* the kernel's, not the caller's */
-    t->handler = handler;
     t->state = state;
+    t->handler = handler;
     t->prio = prio;
     t->id = id;
     t->flags = flags & CAIRN_TASK_MOVABLE;
@@ -27,6 +27,7 @@ cairn_ret_t cairn_task_create(cairn_task_id_t id, cairn_handler_t handler, void 
     for (unsigned i = 0; i < num_out; i++)
         t->routes[i] = routes ? routes[i] : CAIRN_ROUTE_NONE;
     cairn_k.tasks[id] = t;
+    cairn__irq_bindings_refresh(id, t);
     CAIRN_TRACE(CAIRN_EV_CREATE, id, prio);
     return CAIRN_OK;
 }
@@ -77,6 +78,7 @@ void cairn__task_remove(cairn_tcb_t *t)
     cairn__groups_forget(id);
     cairn_timer_cancel_all(id);
     cairn_k.tasks[id] = 0;
+    cairn__irq_bindings_refresh(id, 0);
     cairn_heap_free_all(id);
     cairn_free(t);
     CAIRN_TRACE(CAIRN_EV_KILL, id, dropped);
@@ -90,11 +92,10 @@ void cairn__task_finish(cairn_tcb_t *t, bool final_done)
     }
     /* FINAL runs at once, never below the current level; cairn__end calls us
      * again afterwards, with final_done, because the task is marked. */
-    cairn_msg_t m = {.port = CAIRN_PORT_FINAL, .prio = t->prio, .dst = t->id};
+    cairn_frame_t f = {.msg = {.port = CAIRN_PORT_FINAL, .prio = t->prio, .dst = t->id}};
     int cur = cairn__cur_prio();
-    cairn_frame_t f;
     uint32_t s = arch_irq_save();
-    cairn__enter(t, &f, &m, cur > (int)t->prio ? (unsigned)cur : t->prio);
+    cairn__enter(t, &f, cur > (int)t->prio ? (unsigned)cur : t->prio);
     arch_irq_restore(s);
     cairn__call(t, &f);
 }

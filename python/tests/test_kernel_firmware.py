@@ -6,6 +6,8 @@ by `make build`. On cairn-sim (cycle-accurate, tickless timers) every line comes
 from __future__ import annotations
 
 import re
+
+import pytest
 from pathlib import Path
 
 from cairn.paths import firmware_dir
@@ -71,9 +73,11 @@ def test_hello_8_on_qemu() -> None:
     assert stamps == sorted(stamps) and stamps[0] >= PERIOD_US, result.describe()
 
 
-def test_armv6m_preemption() -> None:
-    """kernel/tests/armv6m/preempt.c: PendSV dispatch on cairn-sim and QEMU, same transcript."""
-    elf = _elf("kernel-preempt.elf")
+@pytest.mark.parametrize("name", ["preempt", "irq_message"])
+def test_armv6m_preemption(name: str) -> None:
+    """kernel/tests/armv6m/preempt.c (PendSV dispatch) and irq_message.c (interrupts bound to
+    messages, the fast path into the handler): cairn-sim and QEMU print the same transcript."""
+    elf = _elf(f"kernel-{name}.elf")
     sim = run_sim(elf, timeout=120)
     assert not sim.timed_out and sim.status == 0, sim.describe()
     assert "FAIL" not in sim.text() and sim.text().rstrip().endswith("PASS"), sim.describe()

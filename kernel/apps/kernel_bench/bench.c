@@ -21,16 +21,21 @@
  *   1 enqueue     DRV (prio 2) handler: cairn_send(out 0 -> LOW, prio 1): call -> return
  *   2 preempt     DRV handler: cairn_send(out 1 -> PROBE, prio 5): call -> PROBE's first
  *                 instruction (and call -> return)
- *   3 irq         main (idle level): str to NVIC ISPR pends IRQ_SOFT0; its ISR does
- *                 cairn_isr_enter, cairn_send_from(DRV, out 2 -> PROBE), cairn_isr_exit;
- *                 PendSV dispatches PROBE. The IRQ is asserted when the ISPR store ends
+ *   3 irq         main (idle level): str to NVIC ISPR pends IRQ_SOFT0, bound to a message
+ *                 to PROBE (CAIRN_IRQ_MESSAGE_EDGE): the interrupt returns into PROBE's
+ *                 handler. The IRQ is asserted when the ISPR store ends
  *   4 timer       DRV handler arms PROBE's timer 0 (one-shot, 5000 ticks); main idles
  *                 (cairn_idle: WFI); the driver takes the expiry cycle from the end of
  *                 cairn-sim's sleep slice (the core wakes exactly at the expiry)
  *   5 alloc_free  DRV handler: cairn_malloc(16) then cairn_free: call -> return of both
  *   6 memset16    main: memset of 16 bytes (the board's memfuncs.c), call -> return: a
- *                 diagnostic, since GCC zeroes the kernel's compound-literal messages and
- *                 frames with calls to memset
+ *                 diagnostic, since GCC zeroes the C paths' compound-literal messages with
+ *                 calls to memset
+ *   7 irq_level   as 3 with IRQ_SOFT1, bound as a level-sensitive source (the line is
+ *                 masked on the way; PROBE unmasks it)
+ *   8 irq_isr     as 3 with IRQ_SOFT2, whose ordinary ISR does cairn_isr_enter,
+ *                 cairn_send_from(DRV, out 2 -> PROBE), cairn_isr_exit: queued, then PendSV
+ *                 -> trampoline -> cairn_dispatch -> PROBE (the general interrupt path)
  * Then it prints sizeof of the TCB and message types and ends with the transcript's PASS.
  */
 #include <stddef.h>
@@ -51,7 +56,7 @@
 #define TIMER_TICKS 5000u
 
 enum { DRV = 1, LOW = 2, PROBE = 3 };
-enum { PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET };
+enum { PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR };
 
 static const uint32_t payload = 0x12345678u; /* static: passed by reference, never copied */
 static volatile uint32_t probe_runs, low_runs;
@@ -108,14 +113,14 @@ static __attribute__((noinline)) void timed_memset16(void *buf, uint32_t w0, uin
                      : "r3", "r12", "lr", "memory", "cc");
 }
 
-static __attribute__((noinline)) void timed_irq(uint32_t w0, uint32_t w1)
+static __attribute__((noinline)) void timed_irq(uint32_t irq, uint32_t w0, uint32_t w1)
 {
     __asm__ volatile("str %[m0], [%[p]]\n\t"
                      "str %[bit], [%[ispr]]\n\t"
                      "str %[m1], [%[p]]\n\t"
                      :
                      : [p] "l"(TRACE_PORT), [m0] "l"(w0), [m1] "l"(w1),
-                       [ispr] "l"(&NVIC_ISPR), [bit] "l"(1u << IRQ_SOFT0)
+                       [ispr] "l"(&NVIC_ISPR), [bit] "l"(1u << irq)
                      : "memory");
 }
 
@@ -157,8 +162,8 @@ cairn_ret_t bench_probe_body(void *state, cairn_msg_t *msg)
     (void)state;
     if (msg->port != CAIRN_PORT_INIT)
         probe_runs++;
-    if (msg->port == CAIRN_PORT(1))
-        cairn_irq_unmask(IRQ_SOFT0); /* the interrupt's message: serve, then unmask */
+    if (msg->port == CAIRN_PORT(2))
+        cairn_irq_unmask(IRQ_SOFT1); /* a level-sensitive source's message: served, unmask */
     return CAIRN_OK;
 }
 
@@ -173,8 +178,19 @@ __attribute__((naked)) static cairn_ret_t probe(void *state, cairn_msg_t *msg)
                      ".ltorg\n\t");
 }
 
-/* IRQ 24 is bound to a message on PROBE's port 1 (cairn/irq.h). */
-CAIRN_IRQ_MESSAGE(irq24_handler, IRQ_SOFT0, PROBE, CAIRN_PORT(1))
+/* IRQ 24 (a software-pended interrupt: nothing to mask) is bound to a message on
+ * PROBE's port 1; IRQ 25 is bound as a level-sensitive source (masked until PROBE
+ * unmasks it) to port 2 (cairn/irq.h). IRQ 26 is an ordinary interrupt handler that
+ * sends from DRV's output port 2 to PROBE: the general path (queue, PendSV). */
+CAIRN_IRQ_MESSAGE_EDGE(irq24_handler, IRQ_SOFT0, PROBE, CAIRN_PORT(1))
+CAIRN_IRQ_MESSAGE(irq25_handler, IRQ_SOFT1, PROBE, CAIRN_PORT(2))
+
+void irq26_handler(void)
+{
+    cairn_isr_enter(IRQ_SOFT2);
+    last_ret = cairn_send_from(DRV, 2, &payload, sizeof payload);
+    cairn_isr_exit();
+}
 
 /* ---- everything enabled -------------------------------------------------------------------
  * The size figures count the kernel objects as linked into this ELF. firmware.mk links it
@@ -212,8 +228,10 @@ int main(void)
     for (cairn_task_id_t id = 1; id <= 3; id++)
         check_eq("init", (uint32_t)cairn_task_init(id, 0, 0), 0);
     cairn_dispatch();
-    nvic_set_priority(IRQ_SOFT0, NVIC_PRIO_LOW);
-    nvic_enable(IRQ_SOFT0);
+    for (unsigned irq = IRQ_SOFT0; irq <= IRQ_SOFT2; irq++) {
+        nvic_set_priority(irq, NVIC_PRIO_LOW);
+        nvic_enable(irq);
+    }
 
     for (uint32_t r = 0; r < REPS; r++)
         timed_empty(MARK(PH_EMPTY, r, 0), MARK(PH_EMPTY, r, 1));
@@ -229,8 +247,14 @@ int main(void)
     check_eq("preempt: PROBE ran", probe_runs, REPS);
 
     for (cur_rep = 0; cur_rep < REPS; cur_rep++)
-        timed_irq(MARK(PH_IRQ, cur_rep, 0), MARK(PH_IRQ, cur_rep, 1));
+        timed_irq(IRQ_SOFT0, MARK(PH_IRQ, cur_rep, 0), MARK(PH_IRQ, cur_rep, 1));
     check_eq("irq: PROBE ran", probe_runs, 2 * REPS);
+    for (cur_rep = 0; cur_rep < REPS; cur_rep++)
+        timed_irq(IRQ_SOFT1, MARK(PH_IRQ_LEVEL, cur_rep, 0), MARK(PH_IRQ_LEVEL, cur_rep, 1));
+    check_eq("irq level: PROBE ran", probe_runs, 3 * REPS);
+    for (cur_rep = 0; cur_rep < REPS; cur_rep++)
+        timed_irq(IRQ_SOFT2, MARK(PH_IRQ_ISR, cur_rep, 0), MARK(PH_IRQ_ISR, cur_rep, 1));
+    check_eq("irq isr: PROBE ran", probe_runs, 4 * REPS);
 
     for (cur_rep = 0; cur_rep < REPS; cur_rep++) {
         uint32_t before = probe_runs;
@@ -240,7 +264,7 @@ int main(void)
             cairn_idle();
         *(volatile uint32_t *)TRACE_PORT = MARK(PH_TIMER, cur_rep, 1);
     }
-    check_eq("timer: PROBE ran", probe_runs, 3 * REPS);
+    check_eq("timer: PROBE ran", probe_runs, 5 * REPS);
 
     for (cur_rep = 0; cur_rep < REPS; cur_rep++)
         (void)cairn_post(DRV, CAIRN_PORT(PH_ALLOC), 0, 0);

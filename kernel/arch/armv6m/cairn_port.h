@@ -36,15 +36,18 @@ static inline void arch_irq_unmask(unsigned irq)
 #define CAIRN_PORT_FAST_SEND 1
 
 /* The vector of an interrupt bound to a message: r0 = the binding, then the
- * common fast path (kernel/arch/armv6m/fast.c). */
-#define CAIRN__IRQ_VECTOR(vector, binding)                                                        \
+ * fast path (kernel/arch/armv6m/fast.c; the shared section prefix keeps it in
+ * reach of B). */
+#define CAIRN__IRQ_VECTOR(vector, binding, level)                                                 \
     void vector(void);                                                                            \
-    __attribute__((naked)) void vector(void)                                                      \
+    __attribute__((naked, section(".text.cairn_fast." #vector))) void vector(void)                \
     {                                                                                             \
         __asm__ volatile("ldr  r0, =%c0\n\t"                                                      \
-                         "ldr  r1, =cairn__irq_fast\n\t"                                         \
-                         "bx   r1\n\t"                                                           \
-                         ".ltorg" ::"i"(&(binding)));                                             \
+                         "b    %c1\n\t"                                                           \
+                         ".ltorg" ::"i"(&(binding)),                                              \
+                         "i"((level) ? cairn__irq_fast_level : cairn__irq_fast));                 \
     }
+void cairn__irq_fast(void);
+void cairn__irq_fast_level(void);
 
 #endif /* CAIRN_PORT_H */

@@ -16,7 +16,7 @@ void arch_irq_mask(unsigned irq);
 void arch_irq_unmask(unsigned irq);
 
 /* The vector of an interrupt bound to a message: the general path. */
-#define CAIRN__IRQ_VECTOR(vector, binding)                                                        \
+#define CAIRN__IRQ_VECTOR(vector, binding, level)                                                 \
     void vector(void);                                                                            \
     void vector(void)                                                                             \
     {                                                                                             \

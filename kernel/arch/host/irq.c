@@ -9,6 +9,7 @@
 #include "cairn_host.h"
 
 #include "cairn/arch.h"
+#include "cairn/irq.h"
 #include "cairn/sched.h"
 
 static unsigned depth;
@@ -56,4 +57,10 @@ void arch_irq_unmask(unsigned irq)
 bool cairn_host_irq_masked(unsigned irq)
 {
     return (masked >> (irq & 31u)) & 1u;
+}
+
+void arch_irq_binding_fill(cairn_irq_binding_t *b, struct cairn_tcb *t)
+{
+    (void)b; /* the host port has no fast path */
+    (void)t;
 }

@@ -45,23 +45,6 @@ struct cairn_heap_stats {
     uint32_t bad_frees;      /* free/realloc/set_owner of a pointer that is not a live block */
 };
 
-/* The heap's state (kernel-internal; the send fast path reads base and size to
- * tell a heap payload from any other in two comparisons). */
-struct cairn_heap_state {
-    uint8_t *base;
-    uint32_t size;
-    struct cairn_fblk *free; /* free blocks, in address order */
-    uint32_t alloc_failures;
-    uint32_t bad_frees;
-};
-extern struct cairn_heap_state cairn__heap;
-
-/* Whether p lies inside the heap (a cheap superset of "p is a heap block"). */
-static inline bool cairn__in_heap(const void *p)
-{
-    return (uintptr_t)p - (uintptr_t)cairn__heap.base < cairn__heap.size;
-}
-
 /* Takes over [base, base + size). base is rounded up to CAIRN_HEAP_ALIGN and the
  * size down; at most 4 GiB - 8 are used. A region too small for one block gives
  * an empty heap (every allocation fails). Resets the statistics. */

@@ -13,8 +13,10 @@
 #include "cairn/types.h"
 
 /* The destination "task" of a route that goes to a local multicast group; the
- * route's port is then the group ID (CoMOS MULTICAST_PID). */
-#define CAIRN_TASK_MCAST ((cairn_task_id_t)0xFF)
+ * route's port is then the group ID (CoMOS MULTICAST_PID). One past the last
+ * task ID, so a route's task byte is always a valid index of the kernel's task
+ * table. */
+#define CAIRN_TASK_MCAST ((cairn_task_id_t)(CAIRN_MAX_TASKS + 1))
 
 /* One routing-table entry: where an output port goes. */
 typedef struct cairn_route {

@@ -32,11 +32,11 @@ DEFAULT_CLOCK_HZ = 25_000_000
 MARK_EVENT = 0xBE  #: bench markers: event 0xBE, a = phase, b = rep << 8 | edge
 PROBE_EVENT = 0x41  #: the probe handler's first instruction stores 0x41000000
 HW_ENTRY_CYCLES = 15  #: Cortex-M0+ exception entry, zero wait states
-IRQ_SOFT0 = 24
+IRQ_SOFT0, IRQ_SOFT1, IRQ_SOFT2 = 24, 25, 26
 TIMER_IRQ = 8
 REPS = 3
 
-PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET = range(7)
+PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR = range(9)
 
 KERNEL_EVENTS = {
     1: "SEND", 2: "START", 3: "END", 4: "ALLOC", 5: "FREE", 6: "TIMER", 7: "IRQ_ENTER",
@@ -164,10 +164,17 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
     enqueue = [b - a - empty for a, b in span(PH_ENQUEUE)]
     preempt = [_probe_between(tr, a, b) - a - empty for a, b in span(PH_PREEMPT)]
     preempt_rt = [b - a - empty for a, b in span(PH_PREEMPT)]
-    # The IRQ is pending once the ISPR store (a STR, `empty` cycles like the marker) ends.
-    irq_assert = [a + 2 * empty for a, _ in span(PH_IRQ)]
-    irq = [_probe_between(tr, a, b) - s for (a, b), s in zip(span(PH_IRQ), irq_assert)]
-    irq_entry = [_entry_between(tr, f"IRQ{IRQ_SOFT0}", a, b) - s for (a, b), s in zip(span(PH_IRQ), irq_assert)]
+    def irq_path(phase: int, irq: int) -> tuple[list[int], list[int], list[int]]:
+        """(IRQ pending cycles, pending -> probe, pending -> ISR's first instruction)."""
+        # The IRQ is pending once the ISPR store (a STR, `empty` cycles like the marker) ends.
+        asserted = [a + 2 * empty for a, _ in span(phase)]
+        to_probe = [_probe_between(tr, a, b) - s for (a, b), s in zip(span(phase), asserted)]
+        entry = [_entry_between(tr, f"IRQ{irq}", a, b) - s for (a, b), s in zip(span(phase), asserted)]
+        return asserted, to_probe, entry
+
+    irq_assert, irq, irq_entry = irq_path(PH_IRQ, IRQ_SOFT0)
+    _, irq_level, _ = irq_path(PH_IRQ_LEVEL, IRQ_SOFT1)
+    isr_assert, irq_isr, _ = irq_path(PH_IRQ_ISR, IRQ_SOFT2)
     # The core sleeps in WFI when the timer expires: the sleep slice ends at the expiry.
     timer, timer_entry, expiries = [], [], []
     for a, b in span(PH_TIMER):
@@ -188,6 +195,8 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
         "irq_to_handler_cycles": _one(irq, "irq_to_handler"),
         "irq_to_handler_beyond_entry_cycles": _one(irq, "irq_to_handler") - HW_ENTRY_CYCLES,
         "irq_hw_entry_cycles_measured": _one(irq_entry, "irq entry"),
+        "irq_level_to_handler_beyond_entry_cycles": _one(irq_level, "irq_level_to_handler") - HW_ENTRY_CYCLES,
+        "irq_isr_to_handler_beyond_entry_cycles": _one(irq_isr, "irq_isr_to_handler") - HW_ENTRY_CYCLES,
         "timer_to_handler_cycles": _one(timer, "timer_to_handler"),
         "timer_hw_entry_cycles_measured": _one(timer_entry, "timer entry"),
         "alloc_free_cycles": _one(alloc, "alloc_free"),
@@ -199,6 +208,9 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
     breakdowns = {
         "irq_to_handler": _breakdown(tr, irq_assert[0], _probe_between(tr, a0, span(PH_IRQ)[0][1]),
                                      "IRQ_SOFT0 pending (NVIC ISPR store done)"),
+        "irq_isr_to_handler": _breakdown(tr, isr_assert[0],
+                                         _probe_between(tr, span(PH_IRQ_ISR)[0][0], span(PH_IRQ_ISR)[0][1]),
+                                         "IRQ_SOFT2 pending (NVIC ISPR store done)"),
         "timer_to_handler": _breakdown(tr, expiries[0], _probe_between(tr, t0, span(PH_TIMER)[0][1]),
                                        "timer0 expiry (core wakes from WFI)"),
     }
@@ -334,7 +346,10 @@ METHOD = {
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sim", required=True)
-    ap.add_argument("--elf", type=Path, default=Path("build/fw/kernel-bench.elf"))
+    ap.add_argument("--elf", type=Path, default=Path("build/fw/kernel-bench.elf"),
+                    help="the bench with the event log on: sizes, breakdowns, the *_traced figures")
+    ap.add_argument("--elf-notrace", type=Path, default=Path("build/fw/kernel-bench-notrace.elf"),
+                    help="the same with the event log compiled out: the cycle figures")
     ap.add_argument("--map", type=Path, help="link map (default: the ELF's .map)")
     ap.add_argument("--obj-dir", type=Path, default=Path("build/obj/fw"), help="kernel objects under core/, arch/armv6m/")
     ap.add_argument("--size-tool", default="arm-none-eabi-size")
@@ -343,7 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     try:
-        figures, breakdowns, sizeofs = measure(args.sim, args.elf, args.clock)
+        traced, breakdowns, sizeofs = measure(args.sim, args.elf, args.clock)
+        traced_samples = dict(SAMPLES)
+        figures, _, _ = measure(args.sim, args.elf_notrace, args.clock)
         map_path = args.map or args.elf.with_suffix(".map")
         sizes = kernel_sizes_from_map(map_path.read_text())
     except BenchError as e:
@@ -357,9 +374,11 @@ def main(argv: list[str] | None = None) -> int:
     static_ram = t["data"] + t["bss"]
     result: dict[str, Any] = {
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "firmware": str(args.elf),
+        "firmware": str(args.elf_notrace),
+        "firmware_traced": str(args.elf),
         "clock_hz": args.clock,
         **figures,
+        "traced": traced,
         "kernel_text_bytes": t["text"],
         "kernel_data_bytes": t["data"],
         "kernel_bss_bytes": t["bss"],
@@ -372,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         "kernel_objects_size": obj_totals,
         "firmware_size": elf_size,
         "samples": dict(SAMPLES),
+        "samples_traced": traced_samples,
         "breakdowns": breakdowns,
         "method": METHOD,
         "targets": {
@@ -391,13 +411,19 @@ def main(argv: list[str] | None = None) -> int:
         return "met" if result["targets"][flag] else "NOT met"
 
     f = figures
-    print("kernel (cairn-sim, Cortex-M0+, -Os, cycles):")
-    print(f"  send_enqueue_cycles     {f['send_enqueue_cycles']:6d}")
-    print(f"  send_preempt_cycles     {f['send_preempt_cycles']:6d}  (target <= 100: {met('send_preempt_met')})")
-    print(f"  irq_to_handler_cycles   {f['irq_to_handler_cycles']:6d}  ({f['irq_to_handler_beyond_entry_cycles']} beyond "
-          f"the {HW_ENTRY_CYCLES}-cycle entry; target <= 80: {met('irq_to_handler_met')})")
-    print(f"  timer_to_handler_cycles {f['timer_to_handler_cycles']:6d}")
-    print(f"  alloc_free_cycles       {f['alloc_free_cycles']:6d}")
+    tf = traced
+    print("kernel (cairn-sim, Cortex-M0+, -Os, cycles; event log off, in brackets on):")
+    print(f"  send_enqueue_cycles     {f['send_enqueue_cycles']:6d} [{tf['send_enqueue_cycles']}]")
+    print(f"  send_preempt_cycles     {f['send_preempt_cycles']:6d} [{tf['send_preempt_cycles']}]"
+          f"  (target <= 100: {met('send_preempt_met')})")
+    print(f"  irq_to_handler_cycles   {f['irq_to_handler_cycles']:6d} [{tf['irq_to_handler_cycles']}]"
+          f"  ({f['irq_to_handler_beyond_entry_cycles']} beyond the {HW_ENTRY_CYCLES}-cycle entry; "
+          f"target <= 80: {met('irq_to_handler_met')})")
+    print(f"    level-sensitive binding: {f['irq_level_to_handler_beyond_entry_cycles']} beyond entry "
+          f"[{tf['irq_level_to_handler_beyond_entry_cycles']}]; ordinary ISR + PendSV: "
+          f"{f['irq_isr_to_handler_beyond_entry_cycles']} [{tf['irq_isr_to_handler_beyond_entry_cycles']}]")
+    print(f"  timer_to_handler_cycles {f['timer_to_handler_cycles']:6d} [{tf['timer_to_handler_cycles']}]")
+    print(f"  alloc_free_cycles       {f['alloc_free_cycles']:6d} [{tf['alloc_free_cycles']}]")
     print(f"  (diagnostic: memset of 16 bytes {f['memset16_cycles']} cycles)")
     print("kernel sizes (bytes, kernel/core + kernel/arch/armv6m as linked):")
     print(f"  text {t['text']} (target <= 4096: {met('kernel_text_met')}), data {t['data']}, bss {t['bss']} "
