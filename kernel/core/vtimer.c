@@ -34,7 +34,8 @@ struct vtimer {
 
 _Static_assert(sizeof(struct vtimer) == 2 * sizeof(void *) + 8, "16-byte entry on 32-bit targets");
 
-CAIRN_SLAB_DEFINE(vt_pool, struct vtimer, CAIRN_MAX_TIMERS);
+/* The entries live in one heap block (kernel-owned) carved at cairn_timer_init. */
+static cairn_slab_t vt_pool;
 
 static struct {
     struct vtimer *head; /* delta list */
@@ -43,14 +44,18 @@ static struct {
     bool dispatching;    /* inside cairn_timer_isr: it re-arms the hardware at the end */
 } vt;
 
-void cairn_timer_init(void)
+cairn_ret_t cairn_timer_init(void)
 {
-    CAIRN_SLAB_INIT(vt_pool);
+    void *storage = cairn_malloc(CAIRN_MAX_TIMERS * CAIRN_SLAB_STRIDE(sizeof(struct vtimer)));
+    if (storage)
+        cairn_heap_set_owner(storage, CAIRN_TASK_NONE);
+    cairn_slab_init(&vt_pool, storage, sizeof(struct vtimer), storage ? CAIRN_MAX_TIMERS : 0);
     vt.head = NULL;
     vt.due = NULL;
     vt.last = 0;
     vt.dispatching = false;
     arch_timer_disarm();
+    return storage ? CAIRN_OK : CAIRN_ENOMEM;
 }
 
 static uint32_t elapsed(void)

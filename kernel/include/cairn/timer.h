@@ -21,8 +21,9 @@
 
 #define CAIRN_TIMERS_PER_TASK 4u
 
-/* Timers that can run at once, all tasks together (a static pool of
- * CAIRN_MAX_TIMERS entries of 16 bytes on a 32-bit target). */
+/* Timers that can run at once, all tasks together (a pool of CAIRN_MAX_TIMERS
+ * entries of 16 bytes on a 32-bit target, carved from the heap by
+ * cairn_timer_init). */
 #ifndef CAIRN_MAX_TIMERS
 #define CAIRN_MAX_TIMERS 8
 #endif
@@ -37,8 +38,10 @@ void cairn_timer_fired(cairn_task_id_t task, uint8_t n);
 /* Provided by the scheduler: the running task (0 = the kernel). */
 cairn_task_id_t cairn_current_task(void);
 
-/* Empties the timer pool and disarms the hardware timer. Call once at boot. */
-void cairn_timer_init(void);
+/* Carves the timer pool from the heap (so cairn_heap_init comes first) and
+ * disarms the hardware timer. Call once at boot. CAIRN_ENOMEM when the heap
+ * cannot hold the pool (then every cairn_timer_set fails). */
+cairn_ret_t cairn_timer_init(void);
 
 /* (Re)starts timer n (0..3) of task to fire ticks (1..CAIRN_TIMER_MAX_TICKS)
  * hardware ticks from now, and then every ticks when periodic. Setting a running

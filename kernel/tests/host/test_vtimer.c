@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cairn/arch_timer.h"
+#include "cairn/mem.h"
 #include "cairn/timer.h"
 #include "cairn/trace.h"
 #include "hwtimer.h"
@@ -99,7 +100,9 @@ static int setup(void **state)
     host_timer_reset(start_at);
     base_abs = 0;
     base_hw = arch_timer_now();
-    cairn_timer_init();
+    static uint64_t arena[64];
+    cairn_heap_init(arena, sizeof arena);
+    assert_int_equal(cairn_timer_init(), CAIRN_OK);
     nfired = 0;
     ntimer_trace = 0;
     hook = NULL;
