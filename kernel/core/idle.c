@@ -1,8 +1,9 @@
 /*
  * Cairn OS idle loop. With nothing runnable the kernel chooses the deepest sleep
  * state of the port's table whose break-even time and wake-up latency fit before
- * the next timer expiry (cairn/sleep.h; docs/kernel.md, "Idle") and calls the
- * port's arch_idle with it.
+ * the next timer expiry (cairn/sleep.h; docs/kernel.md, "Idle"), has the timer
+ * interrupt come early by the state's wake-up latency, and calls the port's
+ * arch_idle with it.
  */
 #include "kernel.h"
 
@@ -17,8 +18,13 @@ void cairn_idle(void)
         uint32_t ticks = cairn_timer_next_expiry();
         const struct cairn_sleep_table *t = arch_sleep_table();
         unsigned i = cairn_sleep_choose(t, ticks);
+        const struct cairn_sleep_state *st = &t->states[i];
+        /* A state that takes time to wake from would make the expiry late by its
+         * wake-up latency: the timer interrupt comes that much early instead. */
+        if (ticks != UINT32_MAX && st->wakeup_us)
+            cairn_timer_wake_early(cairn_sleep_ticks(t, st->wakeup_us));
         CAIRN_TRACE(CAIRN_EV_IDLE, i, CAIRN_TRACE_SAT16(ticks));
-        arch_idle(ticks, &t->states[i]);
+        arch_idle(ticks, st);
     }
     arch_irq_restore(s);
 }

@@ -32,6 +32,12 @@ uint32_t cairn_sleep_breakeven_us(const struct cairn_sleep_table *t, unsigned i)
     return be > UINT32_MAX ? UINT32_MAX : (uint32_t)be;
 }
 
+uint32_t cairn_sleep_ticks(const struct cairn_sleep_table *t, uint32_t us)
+{
+    uint64_t ticks = ((uint64_t)us * t->tick_hz + 999999u) / 1000000u;
+    return ticks > UINT32_MAX ? UINT32_MAX : (uint32_t)ticks;
+}
+
 /* ticks of the hardware timer last at least us microseconds. ticks * 10^6 < 2^52
  * and us * tick_hz < 2^64: exact, no overflow. */
 static int fits(const struct cairn_sleep_table *t, uint32_t ticks, uint32_t us)
@@ -45,7 +51,10 @@ unsigned cairn_sleep_choose(const struct cairn_sleep_table *t, uint32_t ticks)
         return t->count - 1u; /* no timer: nothing to wake for but an interrupt */
     for (unsigned i = t->count; i-- > 1u;) {
         uint32_t be = cairn_sleep_breakeven_us(t, i);
-        if (be != UINT32_MAX && fits(t, ticks, be) && fits(t, ticks, t->states[i].wakeup_us))
+        /* Strictly longer than the wake-up latency: the kernel wakes that much early,
+         * which must leave some time asleep. */
+        uint32_t w = t->states[i].wakeup_us;
+        if (be != UINT32_MAX && fits(t, ticks, be) && (w == 0 || ticks > cairn_sleep_ticks(t, w)))
             return i;
     }
     return 0; /* the shallowest state, even when it does not pay off: idle must wait */

@@ -232,6 +232,18 @@ void cairn_timer_isr(void)
     arch_timer_unlock(s);
 }
 
+void cairn_timer_wake_early(uint32_t ticks)
+{
+    uint32_t s = arch_timer_lock();
+    /* Only when the hardware waits for the head's own expiry (not an intermediate
+     * deadline, not inside the interrupt, nothing overdue). */
+    if (vt.head && !vt.due && !vt.dispatching && vt.head->delta <= CAIRN_HWTIMER_HALF) {
+        uint32_t d = vt.head->delta > ticks ? vt.head->delta - ticks : 0;
+        arch_timer_arm((vt.last + d) & CAIRN_HWTIMER_MASK);
+    }
+    arch_timer_unlock(s);
+}
+
 uint32_t cairn_timer_next_expiry(void)
 {
     uint32_t s = arch_timer_lock();

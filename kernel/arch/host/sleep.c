@@ -10,7 +10,7 @@
 
 /* The default: the mps2-an385 placeholder figures, with 1 tick = 1 us. */
 static const struct cairn_sleep_state default_states[] = {
-    {.name = "sleep", .power_uw = 2700, .wakeup_us = 1, .transition_nj = 8, .kind = CAIRN_SLEEP_WFI},
+    {.name = "sleep", .power_uw = 2700, .wakeup_us = 0, .transition_nj = 8, .kind = CAIRN_SLEEP_WFI},
     {.name = "deepsleep", .power_uw = 3, .wakeup_us = 5, .transition_nj = 75, .kind = CAIRN_SLEEP_DEEP},
 };
 static const struct cairn_sleep_table default_table = {

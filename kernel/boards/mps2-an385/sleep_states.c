@@ -8,14 +8,16 @@
  * are to be replaced by the energy profiles of issue 4:
  *   run        ~2.5 mA at 25 MHz (~100 uA/MHz)                  -> 7500 uW
  *   sleep      WFI, core clock gated, peripherals clocked:
- *              ~0.9 mA (~35 uA/MHz), wakes in a few cycles      -> 2700 uW, 1 us,
+ *              ~0.9 mA (~35 uA/MHz), wakes in a few cycles      -> 2700 uW, 0 us
+ *              (below the table's resolution: no early wake-up),
  *              transition ~ run power over 1 us                 -> 8 nJ
  *   deepsleep  WFI + SLEEPDEEP (Stop-like: clocks off, RAM kept):
  *              ~1 uA, wake-up ~5 us (regulator, oscillator);     -> 3 uW, 5 us,
  *              transition ~ run power over 10 us (entry + exit) -> 75 nJ
  * With these, the break-even times (rounded up) are 2 us (sleep against running)
- * and 26 us (deepsleep against sleep): deepsleep when the next timer is at least
- * 26 us (650 ticks at 25 MHz) away.
+ * and 25 us (deepsleep against sleep): deepsleep when the next timer is at least
+ * 25 us (625 ticks at 25 MHz) away; the kernel then has the timer interrupt come
+ * 5 us early, the wake-up latency.
  *
  * Included by relative path: the board sources are compiled without the kernel's
  * include directory (kernel/firmware.mk).
@@ -25,7 +27,7 @@
 #include "board.h"
 
 static const struct cairn_sleep_state states[] = {
-    {.name = "sleep", .power_uw = 2700, .wakeup_us = 1, .transition_nj = 8, .kind = CAIRN_SLEEP_WFI},
+    {.name = "sleep", .power_uw = 2700, .wakeup_us = 0, .transition_nj = 8, .kind = CAIRN_SLEEP_WFI},
     {.name = "deepsleep", .power_uw = 3, .wakeup_us = 5, .transition_nj = 75, .kind = CAIRN_SLEEP_DEEP},
 };
 

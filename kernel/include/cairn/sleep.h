@@ -44,10 +44,15 @@ const struct cairn_sleep_table *arch_sleep_table(void);
  * the result does not fit in 32 bits. */
 uint32_t cairn_sleep_breakeven_us(const struct cairn_sleep_table *t, unsigned i);
 
+/* us microseconds in ticks of the table's timer, rounded up (saturated). */
+uint32_t cairn_sleep_ticks(const struct cairn_sleep_table *t, uint32_t us);
+
 /* Index of the state to sleep in for ticks until the next timer expiry
  * (UINT32_MAX: no timer; then the deepest state): the deepest state i with
- * T >= break-even(i) and T >= T_w(i), where T is ticks in microseconds; states[0]
- * when none qualifies (the kernel must still wait for an interrupt). */
+ * T >= break-even(i) and T longer than T_w(i) (in ticks, rounded up: the kernel has
+ * the timer interrupt come T_w early, which must leave some time asleep), where T
+ * is ticks in microseconds; states[0] when none qualifies (the kernel must still
+ * wait for an interrupt). */
 unsigned cairn_sleep_choose(const struct cairn_sleep_table *t, uint32_t ticks);
 
 #endif /* CAIRN_SLEEP_H */

@@ -65,6 +65,11 @@ cairn_ret_t cairn_timer_stop(uint8_t n);
  * timer is running. For the idle code. */
 uint32_t cairn_timer_next_expiry(void);
 
+/* For the idle code: the hardware timer interrupt comes ticks before the next
+ * expiry (a sleep state's wake-up latency); that interrupt fires nothing and
+ * re-arms for the expiry itself. */
+void cairn_timer_wake_early(uint32_t ticks);
+
 /* Timers running, and set requests refused for lack of pool entries. */
 unsigned cairn_timer_active(void);
 uint32_t cairn_timer_pool_failures(void);

@@ -5,6 +5,8 @@
  */
 #include "ktest.h"
 
+#include "cairn/arch_timer.h"
+#include "cairn/sleep.h"
 #include "hwtimer.h"
 
 static struct rec t;
@@ -64,12 +66,54 @@ static void test_idle_until_timer(void **state)
     assert_int_equal(cairn_host_idle_last_ticks(), UINT32_MAX);
 }
 
+/* A deep state that takes 50 us to wake from: the timer interrupt comes 50 ticks
+ * (1 tick = 1 us) before the expiry, fires nothing, and the expiry is on time. */
+static const struct cairn_sleep_state slow_states[] = {
+    {.name = "sleep", .power_uw = 2700, .wakeup_us = 0, .transition_nj = 8, .kind = CAIRN_SLEEP_WFI},
+    {.name = "stop", .power_uw = 3, .wakeup_us = 50, .transition_nj = 75, .kind = CAIRN_SLEEP_DEEP},
+};
+static const struct cairn_sleep_table slow_table = {slow_states, 2, 7500, 1000000u};
+static uint32_t armed_at, now_at_sleep;
+
+static void note_armed(uint32_t ticks)
+{
+    (void)ticks;
+    assert_true(host_timer_armed(&armed_at));
+    now_at_sleep = arch_timer_now();
+}
+
+static void test_idle_wakes_early_by_the_wakeup_latency(void **state)
+{
+    (void)state;
+    t = (struct rec){.name = "T"};
+    rec_task(1, &t, 2, 0);
+    klog_reset();
+    cairn_host_set_sleep_table(&slow_table);
+    assert_int_equal(cairn_timer_set(1, 0, 1000, false), CAIRN_OK);
+    cairn_host_set_idle_hook(note_armed);
+    cairn_idle();
+    assert_int_equal(cairn_host_idle_last_state_index(), 1);
+    assert_int_equal(armed_at - now_at_sleep, 950);
+    unsigned isrs = host_timer_isr_count();
+    host_timer_advance(950); /* the early interrupt: nothing due yet */
+    assert_int_equal(host_timer_isr_count(), isrs + 1);
+    assert_log("");
+    assert_true(host_timer_armed(&armed_at));
+    assert_int_equal(armed_at - arch_timer_now(), 50); /* re-armed for the expiry itself */
+    cairn_idle(); /* 50 us left: too short for "stop", so "sleep", with no early interrupt */
+    assert_int_equal(cairn_host_idle_last_state_index(), 0);
+    assert_int_equal(armed_at - now_at_sleep, 50);
+    host_timer_advance(50);
+    assert_log("T:T0");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         KTEST(test_idle_no_timer),
         KTEST(test_idle_runs_queued_first),
         KTEST(test_idle_until_timer),
+        KTEST(test_idle_wakes_early_by_the_wakeup_latency),
     };
     return cmocka_run_group_tests_name("idle", tests, NULL, NULL);
 }

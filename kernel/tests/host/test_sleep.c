@@ -71,9 +71,11 @@ static void test_zero_transition_energy(void **state)
 static void test_latency_larger_than_slack(void **state)
 {
     (void)state;
-    /* Y's break-even time is 0 but its 1000 us wake-up does not fit in 999 ticks. */
+    /* Y's break-even time is 0 but its 1000 us wake-up must leave time asleep: the
+     * kernel wakes 1000 ticks early, so 1000 ticks are not enough, 1001 are. */
     assert_int_equal(cairn_sleep_choose(&xy, 999), 0);
-    assert_int_equal(cairn_sleep_choose(&xy, 1000), 1);
+    assert_int_equal(cairn_sleep_choose(&xy, 1000), 0);
+    assert_int_equal(cairn_sleep_choose(&xy, 1001), 1);
     assert_int_equal(cairn_sleep_choose(&xy, 1), 0);
 }
 
@@ -137,7 +139,7 @@ static void test_no_overflow(void **state)
 
 /* The mps2-an385 placeholder figures (kernel/boards/mps2-an385/sleep_states.c). */
 static const struct cairn_sleep_state board_states[] = {
-    S("sleep", 2700, 1, 8, CAIRN_SLEEP_WFI),
+    S("sleep", 2700, 0, 8, CAIRN_SLEEP_WFI),
     S("deepsleep", 3, 5, 75, CAIRN_SLEEP_DEEP),
 };
 
@@ -145,17 +147,21 @@ static void test_board_figures_25mhz(void **state)
 {
     (void)state;
     static const struct cairn_sleep_table t = {board_states, 2, 7500, 25000000u};
-    /* sleep: (8000 - 2700) / 4800 = 1.1 -> 2 us;
-     * deepsleep: (75000 + 2700 - 8000 - 15) / 2697 = 25.8 -> 26 us = 650 ticks. */
+    /* sleep: 8000 / 4800 = 1.7 -> 2 us;
+     * deepsleep: (75000 + 2700 * 0 - 8000 - 3 * 5) / 2697 = 24.8 -> 25 us = 625 ticks. */
     assert_int_equal(cairn_sleep_breakeven_us(&t, 0), 2);
-    assert_int_equal(cairn_sleep_breakeven_us(&t, 1), 26);
-    assert_int_equal(cairn_sleep_choose(&t, 650), 1);
-    assert_int_equal(cairn_sleep_choose(&t, 649), 0);
+    assert_int_equal(cairn_sleep_breakeven_us(&t, 1), 25);
+    assert_int_equal(cairn_sleep_choose(&t, 625), 1);
+    assert_int_equal(cairn_sleep_choose(&t, 624), 0);
+    assert_int_equal(cairn_sleep_ticks(&t, 5), 125);
+    assert_int_equal(cairn_sleep_ticks(&t, 0), 0);
     assert_int_equal(cairn_sleep_choose(&t, UINT32_MAX - 1), 1);
-    /* A 32768 Hz timer: 26 us is less than one tick. */
+    /* A 32768 Hz timer: the 25 us break-even is less than one tick, the 5 us wake-up
+     * rounds up to one tick, and deepsleep needs time asleep beyond it. */
     static const struct cairn_sleep_table slow = {board_states, 2, 7500, 32768u};
-    assert_int_equal(cairn_sleep_choose(&slow, 0), 0);
-    assert_int_equal(cairn_sleep_choose(&slow, 1), 1);
+    assert_int_equal(cairn_sleep_ticks(&slow, 5), 1);
+    assert_int_equal(cairn_sleep_choose(&slow, 1), 0);
+    assert_int_equal(cairn_sleep_choose(&slow, 2), 1);
 }
 
 /* ---- end to end: cairn_idle -> arch_idle(ticks, state) ------------------------------ */
@@ -187,12 +193,12 @@ static int idle_with_timer(uint32_t ticks)
 static void test_idle_default_table(void **state)
 {
     (void)state;
-    /* The host default: the board figures with 1 tick = 1 us (break-even 2 and 26). */
+    /* The host default: the board figures with 1 tick = 1 us (break-even 2 and 25). */
     assert_int_equal(idle_with_timer(300), 1);
     assert_string_equal(cairn_host_idle_last_state()->name, "deepsleep");
     assert_int_equal(cairn_host_idle_last_state()->kind, CAIRN_SLEEP_DEEP);
-    assert_int_equal(idle_with_timer(26), 1);
-    assert_int_equal(idle_with_timer(25), 0);
+    assert_int_equal(idle_with_timer(25), 1);
+    assert_int_equal(idle_with_timer(24), 0);
     assert_string_equal(cairn_host_idle_last_state()->name, "sleep");
     assert_int_equal(idle_with_timer(1), 0);
     assert_int_equal(idle_with_timer(UINT32_MAX), 1); /* no timer */
