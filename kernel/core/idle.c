@@ -19,9 +19,10 @@ void cairn_idle(void)
         const struct cairn_sleep_table *t = arch_sleep_table();
         unsigned i = cairn_sleep_choose(t, ticks);
         const struct cairn_sleep_state *st = &t->states[i];
-        /* A state that takes time to wake from would make the expiry late by its
-         * wake-up latency: the timer interrupt comes that much early instead. */
-        if (ticks != UINT32_MAX && st->wakeup_us)
+        /* A state that takes long to wake from would make the expiry late by its
+         * wake-up latency: the timer interrupt comes that much early instead. Not
+         * worth an extra interrupt for a short latency (cairn/sleep.h). */
+        if (ticks != UINT32_MAX && st->wakeup_us >= CAIRN_IDLE_WAKE_EARLY_MIN_US)
             cairn_timer_wake_early(cairn_sleep_ticks(t, st->wakeup_us));
         CAIRN_TRACE(CAIRN_EV_IDLE, i, CAIRN_TRACE_SAT16(ticks));
         arch_idle(ticks, st);

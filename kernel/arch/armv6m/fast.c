@@ -8,7 +8,9 @@
  *
  * cairn_send: a handler sends a payload that is not a heap block on an output
  *   port routed to one task that is ready and preempts it (PRIMASK clear). The
- *   same checks, frame and message as cairn__deliver; else cairn__send_general.
+ *   same checks, frame and message as cairn__deliver. A resolved send that cannot
+ *   run now (queued) goes straight to cairn__deliver; anything else (heap payload,
+ *   multicast, no route, interrupts off) to cairn__send_general.
  *
  * cairn__irq_fast / cairn__irq_fast_level (r0 = the binding; the vectors
  *   CAIRN_IRQ_MESSAGE[_EDGE] define): the _level entry first masks the line. When
@@ -241,8 +243,21 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "add   sp, #32\n\t"
         "movs  r0, #0\n\t"
         "pop   {r4-r7, pc}\n\t"
-        "7:\n\t"
+        "7:\n\t" /* resolved, not run now: cairn__deliver(src, dst, port, payload, len, 0) */
         "cpsie i\n\t"
+        "sub   sp, #8\n\t"
+        "uxth  r0, r2\n\t"
+        "str   r0, [sp, #0]\n\t" /* len */
+        "movs  r0, #0\n\t"
+        "str   r0, [sp, #4]\n\t" /* flags: not a heap payload */
+        "mov   r3, r1\n\t"
+        "ldrb  r1, [r7, #" S(TCB_ID) "]\n\t"
+        "lsrs  r0, r2, #24\n\t"
+        "lsls  r2, #8\n\t"
+        "lsrs  r2, #24\n\t"
+        "bl    cairn__deliver\n\t"
+        "add   sp, #8\n\t"
+        "pop   {r4-r7, pc}\n\t"
         "8:\n\t"
         "uxth  r2, r2\n\t" /* len again */
         "9:\n\t"

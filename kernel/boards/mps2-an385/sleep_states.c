@@ -16,8 +16,8 @@
  *              transition ~ run power over 10 us (entry + exit) -> 75 nJ
  * With these, the break-even times (rounded up) are 2 us (sleep against running)
  * and 25 us (deepsleep against sleep): deepsleep when the next timer is at least
- * 25 us (625 ticks at 25 MHz) away; the kernel then has the timer interrupt come
- * 5 us early, the wake-up latency.
+ * 25 us (625 ticks at 25 MHz) away. A 5 us wake-up latency is below
+ * CAIRN_IDLE_WAKE_EARLY_MIN_US: the kernel does not wake early for it.
  *
  * Included by relative path: the board sources are compiled without the kernel's
  * include directory (kernel/firmware.mk).

@@ -44,6 +44,13 @@ const struct cairn_sleep_table *arch_sleep_table(void);
  * the result does not fit in 32 bits. */
 uint32_t cairn_sleep_breakeven_us(const struct cairn_sleep_table *t, unsigned i);
 
+/* The idle loop has the timer interrupt come early by a state's wake-up latency
+ * only when that latency is at least this long: below it, the extra interrupt
+ * (a few hundred cycles) costs more than the lateness it saves. */
+#ifndef CAIRN_IDLE_WAKE_EARLY_MIN_US
+#define CAIRN_IDLE_WAKE_EARLY_MIN_US 20u
+#endif
+
 /* us microseconds in ticks of the table's timer, rounded up (saturated). */
 uint32_t cairn_sleep_ticks(const struct cairn_sleep_table *t, uint32_t us);
 
