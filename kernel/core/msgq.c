@@ -123,17 +123,24 @@ static bool holds(const cairn_msg_t *m, const void *p, const cairn_msg_t *self)
            (m->flags & (CAIRN_MSG_HEAP | CAIRN_MSG_TAKEN)) == CAIRN_MSG_HEAP;
 }
 
+/* Whether a frame of the stack from f down holds p (other than self). */
+static bool stack_holds(const cairn_frame_t *f, const void *p, const cairn_msg_t *self)
+{
+    for (; f; f = f->below)
+        if (holds(&f->msg, p, self))
+            return true;
+    return false;
+}
+
 bool cairn__payload_shared(const void *p, const cairn_msg_t *self)
 {
     bool shared = false;
     uint32_t s = arch_irq_save();
     for (const cairn_msg_t *m = cairn_k.queue; m && !shared; m = m->next)
         shared = holds(m, p, self);
-    for (const cairn_frame_t *f = cairn_k.top; f && !shared; f = f->below)
-        shared = holds(&f->msg, p, self);
     /* In an interrupt handler, the interrupted code's stack too. */
-    for (const cairn_frame_t *f = cairn_k.isr_depth ? cairn_k.isr_top : 0; f && !shared; f = f->below)
-        shared = holds(&f->msg, p, self);
+    shared = shared || stack_holds(cairn_k.top, p, self) ||
+             (cairn_k.isr_depth && stack_holds(cairn_k.isr_top, p, self));
     arch_irq_restore(s);
     return shared;
 }

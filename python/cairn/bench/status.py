@@ -40,22 +40,31 @@ def render_kernel(d: dict[str, Any]) -> list[str]:
     def met(flag: str) -> str:
         return "met" if t[flag] else "not met"
 
+    tr = d["traced"]
     return [
-        f"- Cairn OS kernel on cairn-sim (Cortex-M0+, zero wait states, `-Os`, event log on), "
-        f"`{Path(d['firmware']).name}`, exact cycles:",
-        f"  - send to a lower-priority task (call → return) **{d['send_enqueue_cycles']}**; "
-        f"send → first instruction of the preempting handler **{d['send_preempt_cycles']}** "
+        f"- Cairn OS kernel on cairn-sim (Cortex-M0+, zero wait states, `-Os`, event log compiled out; "
+        f"with the log on in brackets), `{Path(d['firmware']).name}`, exact cycles:",
+        f"  - send to a lower-priority task (call → return) **{d['send_enqueue_cycles']}** "
+        f"[{tr['send_enqueue_cycles']}]; send → first instruction of the preempting handler "
+        f"**{d['send_preempt_cycles']}** [{tr['send_preempt_cycles']}] "
         f"(target ≤ {t['send_preempt_cycles_max']}: {met('send_preempt_met')})",
-        f"  - IRQ pending → first instruction of the task handler **{d['irq_to_handler_cycles']}**, "
+        f"  - interrupt bound to a message, IRQ pending → first instruction of the task handler "
+        f"**{d['irq_to_handler_cycles']}** [{tr['irq_to_handler_cycles']}], "
         f"{d['irq_to_handler_beyond_entry_cycles']} beyond the 15-cycle exception entry "
         f"(target ≤ {t['irq_to_handler_beyond_entry_cycles_max']}: {met('irq_to_handler_met')}); "
-        f"timer expiry (from WFI) → TIMEOUT handler **{d['timer_to_handler_cycles']}**",
-        f"  - `cairn_malloc` + `cairn_free` of 16 bytes **{d['alloc_free_cycles']}**",
-        f"- Kernel size (kernel/core + arch/armv6m, everything linked): text **{d['kernel_text_bytes']} B** "
-        f"(target ≤ {t['kernel_text_bytes_max']}: {met('kernel_text_met')}), data {d['kernel_data_bytes']} B, "
-        f"bss {d['kernel_bss_bytes']} B: static RAM **{d['kernel_static_ram_bytes']} B** "
-        f"(target ≤ {t['kernel_static_ram_bytes_max']}: {met('kernel_static_ram_met')}); "
-        f"TCB **{d['tcb_bytes']} B** (target ≤ {t['tcb_bytes_max']}: {met('tcb_met')}), message {d['msg_bytes']} B",
+        f"level-sensitive binding {d['irq_level_to_handler_beyond_entry_cycles']} beyond entry; "
+        f"an ordinary ISR sending through PendSV {d['irq_isr_to_handler_beyond_entry_cycles']} beyond entry",
+        f"  - timer expiry (from WFI) → TIMEOUT handler **{d['timer_to_handler_cycles']}** "
+        f"[{tr['timer_to_handler_cycles']}]; `cairn_malloc` + `cairn_free` of 16 bytes "
+        f"**{d['alloc_free_cycles']}** [{tr['alloc_free_cycles']}]",
+        f"- Kernel size (kernel/core + arch/armv6m, everything linked, event log on): text "
+        f"**{d['kernel_text_bytes']} B** (target ≤ {t['kernel_text_bytes_max']}: {met('kernel_text_met')}) = "
+        f"core {d['kernel_core_text_bytes']} B ({met('kernel_core_text_met')}) + services "
+        f"{d['kernel_services_text_bytes']} B (heap, slab, timers, app manager, multicast, sleep choice); "
+        f"data {d['kernel_data_bytes']} B, bss {d['kernel_bss_bytes']} B: static RAM "
+        f"**{d['kernel_static_ram_bytes']} B** (target ≤ {t['kernel_static_ram_bytes_max']}: "
+        f"{met('kernel_static_ram_met')}); TCB **{d['tcb_bytes']} B** (target ≤ {t['tcb_bytes_max']}: "
+        f"{met('tcb_met')}), message {d['msg_bytes']} B",
     ]
 
 
