@@ -126,12 +126,6 @@ static inline cairn_tcb_t *cairn__tcb(cairn_task_id_t id)
     return id <= CAIRN_MAX_TASKS ? cairn_k.tasks[id] : (cairn_tcb_t *)0;
 }
 
-/* Whether p lies inside the heap (a cheap superset of "p is a heap block"). */
-static inline bool cairn__in_heap(const void *p)
-{
-    return (uintptr_t)p - (uintptr_t)cairn_k.heap.base < cairn_k.heap.size;
-}
-
 /* The task of a level (0 = the kernel). */
 static inline cairn_task_id_t cairn__frame_task(const cairn_frame_t *f)
 {

@@ -4,8 +4,6 @@
  */
 #include "kernel.h"
 
-#include "cairn/mem.h"
-
 /* A failed send still gives a heap payload away: free it. */
 static cairn_ret_t fail(cairn_ret_t r, const void *payload, uint8_t flags)
 {
@@ -39,40 +37,10 @@ cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size
 }
 
 #ifndef CAIRN_PORT_FAST_SEND
-/* The common case on its own, for speed: a handler sends a non-heap payload on a
- * port routed to a ready task that preempts it. Anything else takes the general
- * path, which has the same result. The armv6m port has this in assembly
- * (arch/armv6m/fast.c). */
+/* Ports without an assembly fast path (the host): the general path, which has the
+ * same result as arch/armv6m/fast.c's. */
 cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 {
-    cairn_frame_t *top = cairn_k.top;
-    if (top && !cairn__in_heap(payload) && len <= CAIRN_MSG_MAX_LEN) { /* top is NULL in an ISR */
-        const cairn_tcb_t *me = top->tcb;
-        if (me && out_port < me->num_out) {
-            cairn_route_t r = me->routes[out_port];
-            cairn_tcb_t *t = cairn__tcb(r.task);
-            if (t) {
-                uint32_t s = arch_irq_save();
-                if ((t->flags & (TCB_READY | TCB_ON_STACK | TCB_KILLING)) == TCB_READY &&
-                    t->prio >= top->prio) {
-                    CAIRN_TRACE(CAIRN_EV_SEND, r.task, r.port);
-                    cairn_frame_t f;
-                    f.msg = (cairn_msg_t){.payload = payload,
-                                          .len = (uint16_t)len,
-                                          .port = r.port,
-                                          .src = me->id,
-                                          .prio = t->prio,
-                                          .dst = r.task};
-                    cairn__enter(t, &f, t->prio);
-                    arch_irq_restore(s);
-                    cairn__call(t, &f);
-                    cairn_dispatch();
-                    return CAIRN_OK;
-                }
-                arch_irq_restore(s);
-            }
-        }
-    }
     return cairn__send_general(out_port, payload, len);
 }
 #endif

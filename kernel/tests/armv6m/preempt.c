@@ -18,6 +18,7 @@
 #include "cairn/task.h"
 #include "cairn/timer.h"
 
+#include "busy.h"
 #include "cairn_armv6m.h"
 #include "check.h"
 #include "cpu.h"
@@ -29,22 +30,6 @@ static volatile uint32_t high_timeouts;
 static volatile uint32_t high_ipsr = 0xFFFFFFFFu;
 static volatile uint32_t high_below_ok;
 
-static uint32_t checksum(uint32_t n, int pend_at)
-{
-    uint32_t a = 1, b = 0x9E3779B9u, c = 7, d = 0xDEADBEEFu, e = 3;
-    for (uint32_t i = 0; i < n; i++) {
-        if ((int)i == pend_at) {
-            nvic_set_pending(IRQ_SOFT0);
-            cpu_sync();
-        }
-        a += b ^ i;
-        b = (b << 3) | (b >> 29);
-        c ^= a + d;
-        d -= c >> 2;
-        e += (a < b) ? c : d;
-    }
-    return a ^ b ^ c ^ d ^ e;
-}
 
 static cairn_ret_t low(void *state, cairn_msg_t *msg)
 {
@@ -52,8 +37,8 @@ static cairn_ret_t low(void *state, cairn_msg_t *msg)
     switch (msg->port) {
     case CAIRN_PORT(0): { /* an interrupt preempts this handler */
         seq_add("L<");
-        uint32_t got = checksum(2000, 1000);
-        check_eq_hex("checksum across preemption", got, checksum(2000, -1));
+        uint32_t got = busy_checksum(2000, 1000, IRQ_SOFT0);
+        check_eq_hex("checksum across preemption", got, busy_checksum(2000, -1, IRQ_SOFT0));
         seq_add("L>");
         break;
     }
