@@ -11,7 +11,9 @@ pub mod gdb;
 pub mod io;
 pub mod machine;
 pub mod periph;
+pub mod scenario_io;
 pub mod semihost;
+pub mod stimuli;
 pub mod symbols;
 pub mod trace;
 
