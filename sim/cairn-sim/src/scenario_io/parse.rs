@@ -168,7 +168,8 @@ pub fn parse_io_file(path: &Path) -> R<IoScenario> {
         Err(e) => {
             let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
             let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
-            return err(name, format!("invalid TOML{at}: {}", e.message().trim()));
+            let msg = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("; ");
+            return err(name, format!("invalid TOML{at}: {msg}"));
         }
     };
     let top = Tab::new(&table, "");
