@@ -141,6 +141,7 @@ fn run(args: RunArgs) -> i32 {
     if args.vcd.is_some() {
         m.record_timeline();
     }
+    m.io.log_events = args.stats.is_some() || args.vcd.is_some() || args.io_log.is_some();
     m.echo = true;
     m.reset();
     let start = std::time::Instant::now();

@@ -42,12 +42,20 @@ pub fn pair(stims: &[(u64, u32)], resps: &[(u64, u32)], rule: MatchRule) -> Vec<
             }
         }
         MatchRule::Sequence => {
-            let mut used = vec![false; resps.len()];
+            // Responses by value, in time order. Firings come in time order too, so a
+            // response earlier than this firing can answer no later firing either.
+            let mut by_value: std::collections::BTreeMap<u32, std::collections::VecDeque<usize>> = Default::default();
+            for (j, &(_, v)) in resps.iter().enumerate() {
+                by_value.entry(v).or_default().push_back(j);
+            }
             for &(s, seq) in stims {
-                let hit = resps.iter().enumerate().position(|(j, &(r, v))| !used[j] && v == seq && r >= s);
-                if let Some(j) = hit {
-                    used[j] = true;
-                }
+                let q = by_value.get_mut(&seq);
+                let hit = q.and_then(|q| {
+                    while q.front().is_some_and(|&j| resps[j].0 < s) {
+                        q.pop_front();
+                    }
+                    q.pop_front()
+                });
                 out.push(hit);
             }
         }

@@ -62,8 +62,9 @@ pub fn io_json(m: &Machine) -> Value {
     for d in &sc.measure.delays {
         let stims = firings(&ev, d.stimulus);
         let resps = target_events(&ev, d.response);
+        let Some(stimulus) = sc.stimuli.get(d.stimulus) else { continue };
         let input = DelayInput {
-            stimulus: &sc.stimuli[d.stimulus].name,
+            stimulus: &stimulus.name,
             response: &d.response_name,
             rule: d.rule,
             deadline_ps: d.deadline_ps,

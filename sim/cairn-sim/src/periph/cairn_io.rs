@@ -90,12 +90,15 @@ pub struct IoSystem {
     /// Earliest cycle at which a scheduled scenario event is due (u64::MAX = none).
     pub next_at: u64,
     pub events: Vec<IoEvent>,
+    /// Keep the event log (on by default). The CLI turns it off when no output
+    /// (stats, io-log, VCD) would read it, so long runs do not grow memory for nothing.
+    pub log_events: bool,
     pub timeline: Option<Timeline>,
 }
 
 impl IoSystem {
     pub fn new(clock_hz: u64) -> IoSystem {
-        IoSystem { clock_hz, next_at: u64::MAX, ..Default::default() }
+        IoSystem { clock_hz, next_at: u64::MAX, log_events: true, ..Default::default() }
     }
 
     /// Install a scenario; generators are seeded from `seed`, one stream per stimulus.
@@ -203,7 +206,9 @@ impl IoSystem {
     }
 
     fn log(&mut self, cycle: u64, kind: IoKind, index: u8, value: u32) {
-        self.events.push(IoEvent { cycle, kind, index, value });
+        if self.log_events {
+            self.events.push(IoEvent { cycle, kind, index, value });
+        }
     }
 
     fn convert(&mut self, ch: usize, cycle: u64) -> u32 {

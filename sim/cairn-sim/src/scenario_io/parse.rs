@@ -251,6 +251,10 @@ fn stimulus(t: &Tab, i: usize) -> R<crate::stimuli::irq_gen::StimulusSpec> {
             if r <= 0.0 {
                 return err(t.key("rate_hz"), "must be > 0");
             }
+            // Gaps are whole picoseconds; far above any core clock a run would only spin.
+            if r > 1e9 {
+                return err(t.key("rate_hz"), "must be <= 1e9");
+            }
             (&["rate_hz"], StimulusKind::Poisson { rate_hz: r })
         }
         "geometric" => {

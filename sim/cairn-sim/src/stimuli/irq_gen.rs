@@ -5,6 +5,8 @@
 //! - poisson: exponential gaps of mean `1 / rate` (a Poisson process of rate `rate`)
 //! - geometric (SimBed's AP-IPC): every `interval` the line fires with probability `p`,
 //!   candidate instants `start + k * interval`; the gaps are geometric multiples of it.
+//!   The number of skipped candidates is drawn directly (inversion), which has exactly the
+//!   distribution of independent per-candidate trials.
 
 use super::prng::Prng;
 use super::PS_PER_S;
@@ -77,13 +79,16 @@ impl Generator {
                 let gap = if gap.is_finite() { (gap as u64).max(1) } else { u64::MAX };
                 prev.checked_add(gap)
             }
-            StimulusKind::Geometric { interval_ps, probability } => loop {
-                let t = interval_ps.checked_mul(self.k).and_then(|d| d.checked_add(self.spec.start_ps))?;
-                if self.rng.next_f64() < probability {
-                    return Some(t);
+            StimulusKind::Geometric { interval_ps, probability } => {
+                // Candidates skipped before the next firing: geometric with success p, drawn
+                // by inversion (floor(ln U / ln(1 - p))) so a tiny p costs one draw, not 1/p.
+                if probability < 1.0 {
+                    let u = 1.0 - self.rng.next_f64(); // (0, 1]
+                    let skip = (u.ln() / (-probability).ln_1p()).floor();
+                    self.k = self.k.saturating_add(if skip < u64::MAX as f64 { skip as u64 } else { u64::MAX });
                 }
-                self.k += 1;
-            },
+                interval_ps.checked_mul(self.k).and_then(|d| d.checked_add(self.spec.start_ps))
+            }
         }
     }
 }
