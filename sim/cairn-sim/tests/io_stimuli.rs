@@ -424,7 +424,25 @@ fn adc_reads_wav_and_csv_files() {
     assert_eq!(m.read32(ADC_BASE + 0x24).unwrap(), cairn_sim::periph::adc::to_code(0.75, -1.0, 1.0, 16));
     m.cycles = 25_000;
     assert_eq!(m.read32(ADC_BASE + 0x24).unwrap(), cairn_sim::periph::adc::to_code(0.25, -1.0, 1.0, 16));
+    std::fs::write(dir.join("cmd.csv"), "time_s,value\n0.0005,9\n0.002,5\n").unwrap();
+    let ports = "[port.cmd]\ndir = 'in'\nindex = 2\ncsv = 'cmd.csv'\ndeliver = [{ at = '1ms', value = 1 }]\n";
+    let sc = parse_io_scenario(&ports.parse::<toml::Table>().unwrap(), &dir).unwrap();
+    assert_eq!(sc.ports[0].deliveries, vec![(500_000_000, 9), (1_000_000_000, 1), (2_000_000_000, 5)]);
+    std::fs::write(dir.join("cmd.csv"), "0.001,5\n0.0005,9\n").unwrap();
+    let e = parse_io_scenario(&ports.parse::<toml::Table>().unwrap(), &dir).unwrap_err().to_string();
+    assert!(e.starts_with("port.cmd.csv: ") && e.contains("times must increase"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn plain_run_has_no_io_section_and_no_events() {
+    let mut m = machine(true);
+    m.write32(SYST_RVR, 999).unwrap();
+    m.write32(SYST_CSR, 7).unwrap();
+    run_until(&mut m, 10_000);
+    assert!(m.io.events.is_empty());
+    assert!(!cairn_sim::measure::report::has_io(&m));
+    assert_eq!(m.io.next_at, u64::MAX);
 }
 
 #[test]
