@@ -5,7 +5,7 @@ use super::jitter::jitter_json;
 use super::signals::{firings, pin_edges, port_writes, sorted, target_events};
 use crate::machine::Machine;
 use crate::periph::cairn_io::IoKind;
-use crate::scenario_io::{Edge, PortDir};
+use crate::scenario_io::PortDir;
 use serde_json::{json, Map, Value};
 
 /// Whether the run has anything to report under `io`.
@@ -38,9 +38,23 @@ pub fn io_json(m: &Machine) -> Value {
             );
         }
     }
+    // Edge counts of all 32 pins in one pass over the log.
+    let (mut rising_n, mut falling_n, mut level) = ([0usize; 32], [0usize; 32], 0u32);
+    for e in ev.iter().filter(|e| e.kind == IoKind::Gpio) {
+        let changed = level ^ e.value;
+        for pin in 0..32 {
+            if changed >> pin & 1 != 0 {
+                if e.value >> pin & 1 != 0 {
+                    rising_n[pin] += 1;
+                } else {
+                    falling_n[pin] += 1;
+                }
+            }
+        }
+        level = e.value;
+    }
     for pin in 0..32u8 {
-        let rising = pin_edges(&ev, pin, Edge::Rising).len();
-        let falling = pin_edges(&ev, pin, Edge::Falling).len();
+        let (rising, falling) = (rising_n[pin as usize], falling_n[pin as usize]);
         if rising + falling > 0 || sc.pins.iter().any(|p| p.index == pin) {
             ports.insert(sc.pin_name(pin), json!({"kind": "pin", "index": pin, "rising": rising, "falling": falling}));
         }
