@@ -1,5 +1,5 @@
 //! `--vcd`: a Value Change Dump (IEEE 1364) of the marker GPIO pins, the I/O ports (as
-//! 32-bit vectors), each stimulus's firing count, the exceptions' pending/active lines and
+//! 32-bit vectors), the ADC conversions (bits-wide codes), each stimulus's firing count, the exceptions' pending/active lines and
 //! the power state (2-bit: 0 run, 1 sleep, 2 deep sleep). Timescale 1 ps; a change at
 //! cycle n is at n * 10^12 / clock ps (exact when the clock period is a whole number of
 //! ps, as at 25 MHz = 40,000 ps; otherwise rounded down).
@@ -75,6 +75,7 @@ pub fn write_vcd(m: &Machine, w: &mut impl Write) -> std::io::Result<()> {
     }
     let mut out_sig = [usize::MAX; 8];
     let mut in_sig = [usize::MAX; 8];
+    let mut adc_sig = [usize::MAX; crate::periph::adc::CHANNELS];
     let mut stim_sig: Vec<usize> = Vec::new();
     for (i, s) in sc.stimuli.iter().enumerate() {
         stim_sig.push(signals.len());
@@ -105,7 +106,16 @@ pub fn write_vcd(m: &Machine, w: &mut impl Write) -> std::io::Result<()> {
                     changes.push((e.cycle, sig, e.value as u64));
                 }
             }
-            IoKind::Adc => {}
+            IoKind::Adc => {
+                if let Some(slot) = adc_sig.get_mut(i) {
+                    if *slot == usize::MAX {
+                        *slot = signals.len();
+                        let width = sc.adc.as_ref().map_or(32, |a| a.bits);
+                        signals.push(Signal { scope: "adc", name: format!("ch{i}"), width });
+                    }
+                    changes.push((e.cycle, *slot, e.value as u64));
+                }
+            }
         }
     }
     if let Some(tl) = &m.io.timeline {
@@ -136,7 +146,7 @@ pub fn write_vcd(m: &Machine, w: &mut impl Write) -> std::io::Result<()> {
     writeln!(w, "$comment clock {} Hz; time = cycle * 1e12 / clock $end", m.config.clock_hz)?;
     writeln!(w, "$timescale 1ps $end")?;
     writeln!(w, "$scope module cairn $end")?;
-    for scope in ["gpio", "ports", "stimulus", "irq", "power"] {
+    for scope in ["gpio", "ports", "adc", "stimulus", "irq", "power"] {
         let members: Vec<usize> = (0..signals.len()).filter(|&i| signals[i].scope == scope).collect();
         if members.is_empty() {
             continue;

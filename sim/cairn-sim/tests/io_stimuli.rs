@@ -386,6 +386,25 @@ fn adc_on_read_periodic_and_delayed_channels() {
         m.io.events.iter().filter(|e| e.kind == IoKind::Adc && e.index == 0).map(|e| e.cycle).collect();
     assert_eq!(samples, vec![25, 50, 75, 100]);
     assert_eq!(m.read32(ADC_BASE + 4).unwrap() & 2, 0, "the handler cleared READY in time: no overrun");
+    // The VCD carries channel 0's codes as a 12-bit vector at the conversion instants.
+    let mut buf = Vec::new();
+    cairn_sim::vcd::write_vcd(&m, &mut buf).unwrap();
+    let mut p = vcd::Parser::new(&buf[..]);
+    let header = p.parse_header().unwrap();
+    let var = header.find_var(&["cairn", "adc", "ch0"]).unwrap();
+    assert_eq!(var.size, 12);
+    let ch0 = var.code;
+    let mut times = Vec::new();
+    let mut t = 0;
+    for cmd in p {
+        match cmd.unwrap() {
+            vcd::Command::Timestamp(x) => t = x,
+            vcd::Command::ChangeVector(c, _) if c == ch0 && t > 0 => times.push(t),
+            _ => {}
+        }
+    }
+    // A 1 kHz sine sampled every microsecond changes code at every conversion.
+    assert_eq!(times, [25, 50, 75, 100].map(|c| c * CYCLE_PS));
 }
 
 #[test]
