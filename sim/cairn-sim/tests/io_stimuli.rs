@@ -492,3 +492,25 @@ fn bad_io_scenarios_exit_2_with_one_line_naming_the_key() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn vcd_power_state_shows_deep_sleep() {
+    let mut m = machine(true);
+    answer_stimulus(&mut m);
+    m.write32(SCB_SCR, 4).unwrap(); // SLEEPDEEP
+    m.install_io_scenario(scenario("[[stimulus]]\nkind='periodic'\nperiod='40us'\ncount=2\n"), 0);
+    m.record_timeline();
+    run_until(&mut m, 2500);
+    let power = &m.io.timeline.as_ref().unwrap().power;
+    assert!(power.iter().any(|&(c, s)| c < 1000 && s == cairn_sim::periph::cairn_io::PowerState::DeepSleep));
+    let mut buf = Vec::new();
+    cairn_sim::vcd::write_vcd(&m, &mut buf).unwrap();
+    let text = String::from_utf8(buf).unwrap();
+    let ident = text.lines().find(|l| l.ends_with(" state $end")).unwrap().split(' ').nth(3).unwrap().to_string();
+    // Deep sleep (2) until the first firing at cycle 1000, run (0) from then on.
+    let body: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("$enddefinitions")).collect();
+    let pos = |needle: &str| body.iter().position(|l| *l == needle);
+    let deep = pos(&format!("b10 {ident}")).expect("deep sleep value");
+    let woke = pos(&format!("#{}", 1000 * CYCLE_PS)).expect("wake-up instant");
+    assert!(deep < woke && body[woke + 1..].iter().take(4).any(|l| *l == format!("b0 {ident}")));
+}
