@@ -1,5 +1,6 @@
 """Firmware tests: every test in kernel/tests/sim/expected.toml runs on cairn-sim and must
-exit with its expected status; tests with `qemu = true` (the default) also run on
+exit with its expected status (with `io = "FILE.toml"`, cairn-sim gets `--io` with that scenario
+I/O section, relative to kernel/tests/sim/); tests with `qemu = true` (the default) also run on
 qemu-system-arm -M mps2-an385, which must print the same stdout and exit the same way.
 `make test` builds the ELFs (build/fw/test-<name>.elf) first, so a missing one fails."""
 
@@ -40,7 +41,9 @@ def test_firmware(name: str, spec: dict[str, Any]) -> None:
     elf = firmware(name)
     assert elf.is_file(), f"{elf} is missing: `make build` (or `make firmware`) builds it"
     want = spec["exit"]
-    sim = run_sim(elf, timeout=120)
+    io = spec.get("io")
+    args = ["--io", str(expected_toml().parent / io)] if isinstance(io, str) else []
+    sim = run_sim(elf, *args, timeout=120)
     assert not sim.timed_out and sim.status == want, f"cairn-sim: want exit {want}\n{sim.describe()}"
     if spec.get("qemu", True):
         qemu = run_qemu(elf, timeout=60)

@@ -37,7 +37,8 @@ impl Machine {
         let v = if (APB_BASE..APB_END).contains(&addr) {
             self.apb_read(word)
         } else if (CAIRN_BASE..CAIRN_END).contains(&addr) {
-            0
+            let now = self.cycles;
+            self.io.read(word, now)
         } else if (PPB_BASE..PPB_END).contains(&addr) {
             if !self.privileged() {
                 return Err(FaultKind::BusError(addr));
@@ -62,9 +63,11 @@ impl Machine {
                 if let Some(t) = self.trace.as_mut() {
                     t.kernel_event(self.cycles, value);
                 }
+                // Trace words change no simulator state: no need to re-evaluate events.
+                return Ok(());
             }
-            // Trace words change no simulator state: no need to re-evaluate events.
-            return Ok(());
+            let now = self.cycles;
+            self.io.write(word, v, now);
         } else if (PPB_BASE..PPB_END).contains(&addr) {
             if !self.privileged() {
                 return Err(FaultKind::BusError(addr));
@@ -237,8 +240,20 @@ impl Machine {
         lines |= (self.uarts[2].tx_irq() as u32) << 5;
         lines |= (self.timers[0].irq(now) as u32) << 8;
         lines |= (self.timers[1].irq(now) as u32) << 9;
+        lines |= self.io.irq_lines();
         let active_irqs = (self.exc.active >> 16) as u32;
         self.exc.pending |= ((lines & !active_irqs) as u64) << 16;
+    }
+
+    /// Record pending/active exception changes for the waveform (only with `--vcd`).
+    #[inline]
+    pub fn note_exceptions(&mut self) {
+        if let Some(tl) = self.io.timeline.as_mut() {
+            let now = (self.cycles, self.exc.pending, self.exc.active);
+            if tl.exceptions.last().is_none_or(|l| (l.1, l.2) != (now.1, now.2)) {
+                tl.exceptions.push(now);
+            }
+        }
     }
 
     /// Earliest future cycle at which a device raises an interrupt.
@@ -251,7 +266,7 @@ impl Machine {
         {
             t = t.min(e);
         }
-        t
+        t.min(self.io.next_at)
     }
 
     /// Raise device events that are due at the current cycle.
@@ -259,6 +274,9 @@ impl Machine {
         let now = self.cycles;
         if self.systick.take_due(now) {
             self.exc.pending |= 1 << 15;
+        }
+        if self.io.next_at <= now {
+            self.io.process(now);
         }
         self.update_irq_lines();
     }
@@ -280,6 +298,7 @@ mod tests {
         // Narrow writes are not trace words; other registers in the window are RAZ/WI.
         m.write8(TRACE_PORT, 1).unwrap();
         m.write32(CAIRN_BASE + 0x100, 7).unwrap();
+        m.write8(crate::periph::cairn_io::GPIO_BASE + 0x800, 7).unwrap();
         assert_eq!(m.trace_port_words, 1);
         let json = m.trace.as_ref().unwrap().to_json(m.cycles);
         assert!(json.contains("\"ts\":1.000000,\"name\":\"event 2\",\"args\":{\"a\":3,\"b\":4}"), "{json}");

@@ -9,11 +9,16 @@ pub mod elf;
 pub mod exec_cases;
 pub mod gdb;
 pub mod io;
+pub mod io_log;
 pub mod machine;
+pub mod measure;
 pub mod periph;
+pub mod scenario_io;
 pub mod semihost;
+pub mod stimuli;
 pub mod symbols;
 pub mod trace;
+pub mod vcd;
 
 pub use config::BoardConfig;
 pub use machine::{Machine, Stop};

@@ -147,12 +147,15 @@ pub struct Machine {
     pub trace_port_words: u64,
     /// Exception-event recorder for `--trace`, when enabled.
     pub trace: Option<crate::trace::TraceLog>,
+    /// Cairn scenario devices (GPIO, I/O ports, ADC, stimuli) and the I/O event log.
+    pub io: crate::periph::cairn_io::IoSystem,
 }
 
 impl Machine {
     pub fn new(config: BoardConfig) -> Machine {
         let flash_size = config.flash_size as usize;
         let sram_size = config.sram_size as usize;
+        let clock_hz = config.clock_hz;
         let mut m = Machine {
             r: [0; 16],
             pc: 0,
@@ -200,6 +203,7 @@ impl Machine {
             resume_from: None,
             trace_port_words: 0,
             trace: None,
+            io: crate::periph::cairn_io::IoSystem::new(clock_hz),
         };
         m.reset_devices();
         m
@@ -239,6 +243,20 @@ impl Machine {
         self.systick = SysTick::new(self.config.clock_hz, self.config.systick_ref_hz);
         self.timers = [CmsdkTimer::default(), CmsdkTimer::default()];
         self.uarts = [CmsdkUart::default(), CmsdkUart::default(), CmsdkUart::default()];
+        self.io.reset_registers();
+    }
+
+    /// Install the I/O section of a scenario (stimuli, ports, ADC, measurements) before a
+    /// run. Call after the clock is final: scenario times are converted to its cycles.
+    pub fn install_io_scenario(&mut self, sc: crate::scenario_io::IoScenario, seed: u64) {
+        self.io.clock_hz = self.config.clock_hz;
+        self.io.install(sc, seed);
+        self.next_event = 0;
+    }
+
+    /// Record power state and IRQ changes for a waveform (`--vcd`).
+    pub fn record_timeline(&mut self) {
+        self.io.timeline = Some(Default::default());
     }
 
     // ------------------------------------------------------------------ registers

@@ -58,9 +58,15 @@ struct RunArgs {
     /// Write a Chrome/Perfetto JSON trace.
     #[arg(long, value_name = "FILE.json")]
     trace: Option<PathBuf>,
-    /// Write a VCD waveform.
+    /// Write a VCD waveform (GPIO pins, I/O ports, stimuli, IRQ lines, power state).
     #[arg(long, value_name = "FILE.vcd")]
     vcd: Option<PathBuf>,
+    /// Scenario I/O section (stimuli, pins, ports, ADC, measurements); normally part of --device.
+    #[arg(long, value_name = "FILE.toml")]
+    io: Option<PathBuf>,
+    /// Write a CSV of I/O events (cycle,time_s,kind,name,value).
+    #[arg(long, value_name = "FILE.csv")]
+    io_log: Option<PathBuf>,
     /// Serve the GDB remote protocol on this TCP port and wait for a debugger.
     #[arg(long, value_name = "PORT")]
     gdb: Option<u16>,
@@ -109,10 +115,12 @@ fn run(args: RunArgs) -> i32 {
     if args.device.is_some() {
         fail("--device: scenario files are not supported yet (planned with the energy/stimulus work)");
     }
-    if args.vcd.is_some() {
-        fail("--vcd: VCD output is not supported yet (planned with the energy/stimulus work)");
-    }
     let cfg = board_config(&args);
+    // Scenario errors come before the ELF is read: one line naming the key, exit 2.
+    let io_scenario = args
+        .io
+        .as_ref()
+        .map(|p| cairn_sim::scenario_io::parse_io_file(p).unwrap_or_else(|e| fail(format_args!("--io: {e}"))));
     let path = args.firmware.display().to_string();
     let bytes = std::fs::read(&args.firmware).unwrap_or_else(|e| fail(format_args!("cannot read {path}: {e}")));
     let mut m = Machine::new(cfg);
@@ -127,6 +135,13 @@ fn run(args: RunArgs) -> i32 {
     if args.trace.is_some() {
         m.trace = Some(cairn_sim::trace::TraceLog::new(m.config.clock_hz));
     }
+    if let Some(sc) = io_scenario {
+        m.install_io_scenario(sc, args.seed);
+    }
+    if args.vcd.is_some() {
+        m.record_timeline();
+    }
+    m.io.log_events = args.stats.is_some() || args.vcd.is_some() || args.io_log.is_some();
     m.echo = true;
     m.reset();
     let start = std::time::Instant::now();
@@ -175,7 +190,26 @@ fn run(args: RunArgs) -> i32 {
             fail(format_args!("cannot write {}: {e}", p.display()));
         }
     }
+    if let Some(p) = &args.vcd {
+        write_output(p, |w| cairn_sim::vcd::write_vcd(&m, w));
+    }
+    if let Some(p) = &args.io_log {
+        write_output(p, |w| cairn_sim::io_log::write_io_log(&m, w));
+    }
     status
+}
+
+/// Write an output file through a buffer; a write error is a usage error (exit 2).
+fn write_output(p: &std::path::Path, f: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>) {
+    use std::io::Write as _;
+    let r = std::fs::File::create(p).and_then(|file| {
+        let mut w = std::io::BufWriter::new(file);
+        f(&mut w)?;
+        w.flush()
+    });
+    if let Err(e) = r {
+        fail(format_args!("cannot write {}: {e}", p.display()));
+    }
 }
 
 fn main() {

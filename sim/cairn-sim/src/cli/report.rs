@@ -70,7 +70,7 @@ pub fn stats_json(m: &Machine, host_seconds: f64, exit_status: i32) -> serde_jso
     let clock = m.config.clock_hz;
     let seconds = m.cycles as f64 / clock as f64;
     let mips = if host_seconds > 0.0 { m.instructions as f64 / host_seconds / 1e6 } else { 0.0 };
-    serde_json::json!({
+    let mut v = serde_json::json!({
         "board": m.config.name,
         "clock_hz": clock,
         "instructions": m.instructions,
@@ -82,5 +82,9 @@ pub fn stats_json(m: &Machine, host_seconds: f64, exit_status: i32) -> serde_jso
         "mips": mips,
         "exit_status": exit_status,
         "trace_port_words": m.trace_port_words,
-    })
+    });
+    if crate::measure::report::has_io(m) {
+        v["io"] = crate::measure::report::io_json(m);
+    }
+    v
 }

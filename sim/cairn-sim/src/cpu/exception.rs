@@ -203,6 +203,7 @@ impl Machine {
         if let Some(t) = self.trace.as_mut() {
             t.exception_entry(self.cycles, n);
         }
+        self.note_exceptions();
         self.pc = vector & !1;
         self.thumb = vector & 1 != 0;
         if vector & 1 == 0 {
@@ -245,6 +246,7 @@ impl Machine {
         }
         self.exc.active &= !(1u64 << returning);
         self.update_irq_lines();
+        self.note_exceptions();
         let to_thread = value != 0xFFFF_FFF1;
         // Tail-chain: something pending outranks the context we would return to.
         let return_prio = {

@@ -129,6 +129,12 @@ impl Machine {
                 if let Some(t) = self.trace.as_mut() {
                     t.sleep(self.cycles, wake_at);
                 }
+                if let Some(tl) = self.io.timeline.as_mut() {
+                    use crate::periph::cairn_io::PowerState;
+                    let state = if self.scr & 4 != 0 { PowerState::DeepSleep } else { PowerState::Sleep };
+                    tl.power.push((self.cycles, state));
+                    tl.power.push((wake_at, PowerState::Run));
+                }
                 self.sleep_cycles += wake_at - self.cycles;
                 self.cycles = wake_at;
             }
@@ -144,6 +150,7 @@ impl Machine {
         if let Some(n) = self.preempting_exception() {
             self.take_exception_now(n);
         }
+        self.note_exceptions();
         self.next_event = if self.stop.is_some() || self.exc.pending_fault.is_some() || self.sleeping {
             0
         } else {

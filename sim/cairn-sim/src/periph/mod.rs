@@ -1,7 +1,12 @@
 //! Memory-mapped devices of the mps2-an385 board.
+pub mod adc;
+pub mod cairn_io;
 pub mod cmsdk_timer;
 pub mod cmsdk_uart;
 pub mod countdown;
+pub mod gpio;
+pub mod io_ports;
+pub mod stim_ctrl;
 pub mod systick;
 
 /// CMSDK peripheral/component ID registers (0xFD0-0xFFC); `part0` is the low byte of the

@@ -1,0 +1,8 @@
+//! Measurements computed after a run from what happened at the pins and ports: per-port
+//! activity, inter-arrival jitter against an expected period, stimulus->response delay
+//! distributions with deadline misses. Integer cycles/picoseconds inside, seconds out.
+pub mod delay;
+pub mod dist;
+pub mod jitter;
+pub mod report;
+pub mod signals;
