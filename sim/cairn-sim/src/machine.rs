@@ -147,6 +147,14 @@ pub struct Machine {
     pub trace_port_words: u64,
     /// Exception-event recorder for `--trace`, when enabled.
     pub trace: Option<crate::trace::TraceLog>,
+    /// Sized function symbols of the loaded ELF (for energy attribution).
+    pub functions: Vec<crate::energy::categories::FuncInfo>,
+    /// Hot-loop energy counters (empty unless energy accounting is on).
+    pub meter: crate::energy::Meter,
+    /// Energy accounting state, when a profile is active.
+    pub energy: Option<Box<crate::energy::EnergyState>>,
+    /// Idle periods (sleeps) of the core.
+    pub idle: crate::idle::IdleStats,
 }
 
 impl Machine {
@@ -200,6 +208,10 @@ impl Machine {
             resume_from: None,
             trace_port_words: 0,
             trace: None,
+            functions: Vec::new(),
+            meter: Default::default(),
+            energy: None,
+            idle: Default::default(),
         };
         m.reset_devices();
         m

@@ -204,6 +204,7 @@ impl Machine {
             t.exception_entry(self.cycles, n);
         }
         self.pc = vector & !1;
+        self.energy_note_handler_entry(self.pc);
         self.thumb = vector & 1 != 0;
         if vector & 1 == 0 {
             self.exc.pending_fault = Some(FaultKind::InvalidState);
@@ -312,5 +313,6 @@ impl Machine {
         }
         self.event_reg = true;
         self.next_event = 0;
+        self.energy_sync_task();
     }
 }

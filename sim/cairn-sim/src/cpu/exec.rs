@@ -56,24 +56,35 @@ impl Machine {
     /// Execute instructions until `next_event` or the budget is reached.
     fn run_block(&mut self, budget: u64) {
         // Specialised loops: the common case (no wait states, no instruction limit
-        // within reach) carries no per-instruction bookkeeping beyond the cycle check.
+        // within reach, no energy accounting) carries no per-instruction bookkeeping beyond
+        // the cycle check.
         let limited = budget < u64::MAX / 2;
-        match (self.config.flash_wait_states != 0, limited) {
-            (false, false) => self.run_loop::<false, false>(budget),
-            (false, true) => self.run_loop::<false, true>(budget),
-            (true, false) => self.run_loop::<true, false>(budget),
-            (true, true) => self.run_loop::<true, true>(budget),
+        let energy = self.energy.is_some();
+        match (self.config.flash_wait_states != 0, limited, energy) {
+            (false, false, false) => self.run_loop::<false, false, false>(budget),
+            (false, true, false) => self.run_loop::<false, true, false>(budget),
+            (true, false, false) => self.run_loop::<true, false, false>(budget),
+            (true, true, false) => self.run_loop::<true, true, false>(budget),
+            (false, false, true) => self.run_loop::<false, false, true>(budget),
+            (false, true, true) => self.run_loop::<false, true, true>(budget),
+            (true, false, true) => self.run_loop::<true, false, true>(budget),
+            (true, true, true) => self.run_loop::<true, true, true>(budget),
         }
     }
 
+    /// With ENERGY, each instruction's cycles (wait states included) and one execution are
+    /// added to the current task's counter for its address: one indexed update, no lookups
+    /// (function, category and class are resolved when reporting).
     #[inline(always)]
-    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool>(&mut self, budget: u64) {
+    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool, const ENERGY: bool>(&mut self, budget: u64) {
         let mut executed = 0u64;
         while self.cycles < self.next_event && (!LIMITED || executed < budget) {
             executed += 1;
             let pc = self.pc;
+            let before = self.cycles;
             let off = pc.wrapping_sub(self.flash_base) as usize;
-            let op = if off < self.flash.len() {
+            let in_flash = off < self.flash.len();
+            let op = if in_flash {
                 if WAIT_STATES {
                     self.cycles += self.config.flash_wait_states as u64;
                 }
@@ -85,11 +96,25 @@ impl Machine {
                     Some(op) => op,
                     None => {
                         self.fault_unretired(FaultKind::NoExecute(pc));
+                        if ENERGY {
+                            self.energy_charge_other(Kind::Undefined, self.cycles - before);
+                        }
                         continue;
                     }
                 }
             };
             self.exec(op, pc);
+            if ENERGY {
+                let d = self.cycles - before;
+                if in_flash {
+                    if let Some(c) = self.meter.acc.get_mut(off >> 1) {
+                        c[0] += d;
+                        c[1] += 1;
+                    }
+                } else {
+                    self.energy_charge_other(op.kind(), d);
+                }
+            }
         }
         self.instructions = self.instructions.wrapping_add(executed);
     }
@@ -99,6 +124,18 @@ impl Machine {
         if self.reset_requested {
             self.reset();
         }
+        // Cycles spent here that are neither sleep nor wake-up are the core's own work
+        // (exception entry); energy accounting charges them to the handler entered.
+        let start = self.cycles;
+        let mut not_core = 0u64;
+        self.service_inner(&mut not_core);
+        if self.energy.is_some() {
+            let core = self.cycles - start - not_core;
+            self.energy_charge_core(core);
+        }
+    }
+
+    fn service_inner(&mut self, not_core: &mut u64) {
         loop {
             let pending_before = self.exc.pending;
             self.process_device_events();
@@ -112,12 +149,21 @@ impl Machine {
             if !self.sleeping {
                 break;
             }
+            if self.idle.since.is_none() {
+                self.idle.begin(self.cycles);
+                self.energy_sleep_begins();
+            }
             let woken = self.wfi_wake_pending() || (self.sleep_is_wfe && self.event_reg);
             if woken {
                 self.sleeping = false;
                 if self.sleep_is_wfe {
                     self.event_reg = false;
                 }
+                self.idle.end(self.cycles);
+                // A profile's wake-up latency delays the core (only with energy on).
+                let lat = self.energy_wakeup();
+                self.cycles += lat;
+                *not_core += lat;
                 break;
             }
             let wake_at = self.next_device_event().min(self.cycle_limit);
@@ -130,6 +176,8 @@ impl Machine {
                     t.sleep(self.cycles, wake_at);
                 }
                 self.sleep_cycles += wake_at - self.cycles;
+                *not_core += wake_at - self.cycles;
+                self.energy_sleep(wake_at - self.cycles);
                 self.cycles = wake_at;
             }
             if self.cycles >= self.cycle_limit {
@@ -426,6 +474,9 @@ impl Machine {
             }
             Kind::Blx => {
                 let target = r!(self, op.b());
+                if self.energy.is_some() {
+                    self.energy_note_call(target & !1);
+                }
                 self.r[14] = next | 1;
                 self.cycles += 2;
                 self.blx_write(target);

@@ -1,0 +1,43 @@
+//! Idle metrics (MANTIS/TinyOS I_t and I_p): an idle period is one sleep of the core, from
+//! the WFI/WFE that put it to sleep to the event that wakes it. Kept as integer sums so the
+//! statistics are exact and cheap; updated only at sleep/wake (never per instruction).
+
+#[derive(Clone, Debug, Default)]
+pub struct IdleStats {
+    /// Cycle at which the current sleep began.
+    pub since: Option<u64>,
+    pub periods: u64,
+    pub sum: u64,
+    pub sum_sq: u128,
+}
+
+impl IdleStats {
+    pub fn begin(&mut self, now: u64) {
+        if self.since.is_none() {
+            self.since = Some(now);
+        }
+    }
+
+    pub fn end(&mut self, now: u64) {
+        if let Some(s) = self.since.take() {
+            let d = now - s;
+            self.periods += 1;
+            self.sum += d;
+            self.sum_sq += d as u128 * d as u128;
+        }
+    }
+
+    /// (mean, population standard deviation) of closed periods in seconds.
+    pub fn mean_stddev_s(&self, clock_hz: u64) -> (f64, f64) {
+        if self.periods == 0 {
+            return (0.0, 0.0);
+        }
+        let n = self.periods as f64;
+        let mean = self.sum as f64 / n;
+        // Variance from exact integer sums: (n*sum_sq - sum^2) / n^2.
+        let num = (self.periods as u128 * self.sum_sq).saturating_sub(self.sum as u128 * self.sum as u128);
+        let var = num as f64 / (n * n);
+        let hz = clock_hz as f64;
+        (mean / hz, var.sqrt() / hz)
+    }
+}
