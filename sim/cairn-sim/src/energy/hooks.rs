@@ -58,6 +58,7 @@ impl Machine {
             uart_bytes: 0,
             timer_cycles: 0,
             timer_since: [None, None],
+            timer_paused: 0,
             start_cycle: self.cycles,
         }));
     }
@@ -147,6 +148,10 @@ impl Machine {
         if let Some(e) = self.energy.as_deref_mut() {
             let s = e.sleep_state;
             e.tasks.entry(e.cur).or_default().sleep[s] += cycles;
+            if s == 1 {
+                // Deep sleep stops the peripheral clocks: enabled timers draw nothing.
+                e.timer_paused += cycles * e.timer_since.iter().flatten().count() as u64;
+            }
         }
     }
 

@@ -127,6 +127,8 @@ pub struct EnergyState {
     pub timer_cycles: u64,
     /// Cycle since which each timer has been enabled.
     pub timer_since: [Option<u64>; 2],
+    /// Enabled-timer cycles that fell in deep sleep (not charged).
+    pub timer_paused: u64,
     /// First cycle counted (accounting starts at `enable_energy`).
     pub start_cycle: u64,
 }

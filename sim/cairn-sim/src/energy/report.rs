@@ -151,7 +151,7 @@ pub fn breakdown_with_calls(m: &Machine) -> Option<(Breakdown, Vec<u64>)> {
 }
 
 /// UART: each byte keeps the transmitter busy for 10 bit times at the profile's baud rate.
-/// Timers: the time each CMSDK timer was enabled.
+/// Timers: the time each CMSDK timer was enabled, except in deep sleep.
 fn peripheral_fj(m: &Machine, e: &EnergyState) -> u128 {
     let r = &e.rates;
     let mut fj = 0;
@@ -164,6 +164,7 @@ fn peripheral_fj(m: &Machine, e: &EnergyState) -> u128 {
         for s in e.timer_since.iter().flatten() {
             cycles += m.cycles - s;
         }
+        let cycles = cycles.saturating_sub(e.timer_paused);
         fj += r.fj(cycles, cur);
     }
     fj
