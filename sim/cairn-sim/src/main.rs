@@ -160,6 +160,9 @@ fn run(args: RunArgs) -> i32 {
     m.reset();
     if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
         m.enable_energy(p, sc.voltage_v, &sc.categories);
+        if let (Some(t), Some(e)) = (m.trace.as_mut(), m.energy.as_deref()) {
+            t.set_currents(e.rates.currents_ua());
+        }
     }
     let start = std::time::Instant::now();
     let stop = if let Some(port) = args.gdb {

@@ -153,3 +153,31 @@ fn energy_runs_are_deterministic() {
     }
     assert_eq!(a, b);
 }
+
+#[test]
+fn trace_has_task_slices_power_counters_and_interrupt_instants() {
+    let Some(elf) = fw("hello.elf") else { return };
+    let out = tmp("trace.json");
+    let (status, _, err) = run(&[
+        "run",
+        "--energy",
+        "stm32l053",
+        "--max-time",
+        "500ms",
+        "--trace",
+        out.to_str().unwrap(),
+        elf.to_str().unwrap(),
+    ]);
+    assert_eq!(status, 124, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let ev = doc["traceEvents"].as_array().unwrap();
+    let has = |f: &dyn Fn(&serde_json::Value) -> bool| ev.iter().any(f);
+    assert!(has(&|e| e["ph"] == "M" && e["args"]["name"] == "task 1"), "task track named");
+    let begins = ev.iter().filter(|e| e["ph"] == "B" && e["name"] == "task 1").count();
+    let ends = ev.iter().filter(|e| e["ph"] == "E" && e["name"] == "task 1").count();
+    assert!(begins > 0 && begins == ends, "task 1 slices balanced: {begins} B, {ends} E");
+    assert!(has(&|e| e["ph"] == "C" && e["name"] == "power state" && e["args"]["state"] == 2), "deep sleep");
+    assert!(has(&|e| e["ph"] == "C" && e["name"] == "supply current (uA)"), "current track");
+    assert!(has(&|e| e["ph"] == "X" && e["name"] == "wake-up"), "wake-up slices");
+    assert!(has(&|e| e["ph"] == "i" && e["tid"] == 4), "interrupt instants");
+}

@@ -162,6 +162,11 @@ impl Machine {
                 self.idle.end(self.cycles);
                 // A profile's wake-up latency delays the core (only with energy on).
                 let lat = self.energy_wakeup();
+                if lat > 0 {
+                    if let Some(t) = self.trace.as_mut() {
+                        t.wakeup(self.cycles, self.cycles + lat);
+                    }
+                }
                 self.cycles += lat;
                 *not_core += lat;
                 break;
@@ -172,8 +177,9 @@ impl Machine {
                 return;
             }
             if wake_at > self.cycles {
+                let deep = self.scr & 4 != 0;
                 if let Some(t) = self.trace.as_mut() {
-                    t.sleep(self.cycles, wake_at);
+                    t.sleep(self.cycles, wake_at, deep);
                 }
                 self.sleep_cycles += wake_at - self.cycles;
                 *not_core += wake_at - self.cycles;

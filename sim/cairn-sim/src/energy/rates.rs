@@ -100,3 +100,13 @@ impl Rates {
         num / (f * 1_000_000)
     }
 }
+
+impl Rates {
+    /// Currents in uA for the trace's counter track: awake (ALU class), sleep, deep sleep,
+    /// wake-up from deep sleep.
+    pub fn currents_ua(&self) -> [f64; 4] {
+        let f = self.clock_hz as f64 / 1e6;
+        let ua = |c: Current| (c.static_pa as f64 + c.pa_per_mhz as f64 * f) / 1e6;
+        [ua(self.class[Class::Alu as usize]), ua(self.sleep), ua(self.deep_sleep), ua(self.wakeup_current[1])]
+    }
+}
