@@ -166,9 +166,9 @@ impl TraceLog {
             match e {
                 Event::Enter { at, n } => {
                     open.push(*n);
-                    let _ = write!(
+                    let _ = writeln!(
                         out,
-                        "{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":4,\"ts\":{},\"name\":\"{}\"}},\n",
+                        "{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":4,\"ts\":{},\"name\":\"{}\"}},",
                         self.us(*at),
                         exception_name(*n)
                     );
@@ -212,17 +212,17 @@ impl TraceLog {
                 Event::Kernel { at, word } => {
                     let task = (word >> 16) & 0xff;
                     if word >> 24 == EV_START && open_tasks.insert(task) {
-                        let _ = write!(
+                        let _ = writeln!(
                             out,
-                            "{{\"ph\":\"B\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":\"task {task}\",\"args\":{{\"port\":{}}}}},\n",
+                            "{{\"ph\":\"B\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":\"task {task}\",\"args\":{{\"port\":{}}}}},",
                             TASK_TID + task,
                             self.us(*at),
                             word & 0xffff
                         );
                     } else if word >> 24 == EV_END && open_tasks.remove(&task) {
-                        let _ = write!(
+                        let _ = writeln!(
                             out,
-                            "{{\"ph\":\"E\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":\"task {task}\"}},\n",
+                            "{{\"ph\":\"E\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":\"task {task}\"}},",
                             TASK_TID + task,
                             self.us(*at)
                         );
