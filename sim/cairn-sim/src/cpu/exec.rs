@@ -59,7 +59,8 @@ impl Machine {
         // within reach, no energy accounting) carries no per-instruction bookkeeping beyond
         // the cycle check.
         let limited = budget < u64::MAX / 2;
-        let energy = self.energy.is_some();
+        // The energy loop indexes `meter.acc` without bounds checks: check its size here.
+        let energy = self.energy.is_some() && self.meter.acc.len() == self.flash.len() / 2;
         match (self.config.flash_wait_states != 0, limited, energy) {
             (false, false, false) => self.run_loop::<false, false, false>(budget),
             (false, true, false) => self.run_loop::<false, true, false>(budget),
@@ -103,13 +104,26 @@ impl Machine {
                     }
                 }
             };
+            // The counter is chosen before the instruction runs, so an instruction that
+            // switches task (a trace-port store) counts for the task that executed it.
+            let slot: *mut crate::energy::Counter = if ENERGY && in_flash {
+                // SAFETY: while energy accounting is on, `meter.acc` has one counter per flash
+                // halfword (enable_energy; energy_sync_task only swaps in arrays of the same
+                // length), and off < flash.len().
+                unsafe { self.meter.acc.as_mut_ptr().add(off >> 1) }
+            } else {
+                std::ptr::null_mut()
+            };
             self.exec(op, pc);
             if ENERGY {
                 let d = self.cycles - before;
                 if in_flash {
-                    if let Some(c) = self.meter.acc.get_mut(off >> 1) {
-                        c[0] += d;
-                        c[1] += 1;
+                    // SAFETY: `slot` points into a counter array that is still alive: a task
+                    // switch during `exec` moves the Vec that owns it into `EnergyState::tasks`
+                    // (its heap buffer stays put), and arrays are never freed while running.
+                    unsafe {
+                        (*slot)[0] += d;
+                        (*slot)[1] += 1;
                     }
                 } else {
                     self.energy_charge_other(op.kind(), d);
