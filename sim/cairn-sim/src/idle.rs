@@ -41,3 +41,24 @@ impl IdleStats {
         (mean / hz, var.sqrt() / hz)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_stddev_of_periods() {
+        let mut s = IdleStats::default();
+        for (from, to) in [(0, 100), (200, 500), (600, 800)] {
+            s.begin(from);
+            s.begin(from + 1); // already asleep: the period keeps its start
+            s.end(to);
+        }
+        s.end(900); // not asleep: nothing
+        assert_eq!((s.periods, s.sum), (3, 600));
+        let (mean, sd) = s.mean_stddev_s(100);
+        assert!((mean - 2.0).abs() < 1e-12);
+        // Periods 100, 300, 200 cycles: population stddev = sqrt(20000/3) cycles.
+        assert!((sd - (20000.0f64 / 3.0).sqrt() / 100.0).abs() < 1e-12);
+    }
+}
