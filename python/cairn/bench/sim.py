@@ -92,7 +92,10 @@ def main(argv: list[str] | None = None) -> int:
                     internal_mips = max(internal_mips, float(json.loads(Path(f"{tmp}/s.json").read_text())["mips"]))
     sim_plain, sim_with_stats, sim_with_trace = best["sim_plain"], best["sim_stats"], best["sim_trace"]
     sim_with_energy = best["sim_energy"]
-    energy_overhead_percent = (sim_with_energy / sim_with_stats - 1.0) * 100.0
+    # Against the plain run, as issue 4's target is stated; --stats alone (which writes the
+    # same file) is reported beside it to show how much of the figure is host noise.
+    energy_overhead_percent = (sim_with_energy / sim_plain - 1.0) * 100.0
+    energy_overhead_vs_stats_percent = (sim_with_energy / sim_with_stats - 1.0) * 100.0
     qemu_plain, qemu_icount = best["qemu_plain"], best["qemu_icount"]
 
     wfi_stats = sim_stats(args.sim, wfi_elf)
@@ -127,10 +130,11 @@ def main(argv: list[str] | None = None) -> int:
             "trace": sim_with_trace / sim_plain - 1.0,
             "energy": sim_with_energy / sim_plain - 1.0,
         },
-        # Energy accounting (--energy, profile ENERGY_PROFILE) against the same run with
-        # --stats only: both write the stats file, so the difference is the accounting.
+        # Energy accounting (--energy ENERGY_PROFILE, same ELF, same cycles) against the plain
+        # run, and against --stats alone.
         "energy_profile": ENERGY_PROFILE,
         "energy_overhead_percent": energy_overhead_percent,
+        "energy_overhead_vs_stats_percent": energy_overhead_vs_stats_percent,
         "wfi_one_simulated_second": {
             "firmware": str(wfi_elf),
             "simulated_seconds": float(wfi_stats["simulated_seconds"]),
@@ -157,8 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  qemu           {m['qemu']:8.1f} MIPS  ({result['ratio']['qemu_over_cairn_sim']:.2f}x cairn-sim)")
     print(f"  qemu -icount 0 {m['qemu_icount']:8.1f} MIPS  ({result['ratio']['qemu_icount_over_cairn_sim']:.2f}x cairn-sim)")
     print(f"  --stats overhead {result['overhead']['stats'] * 100:+.1f}%, --trace overhead {result['overhead']['trace'] * 100:+.1f}%")
-    print(f"  --energy {ENERGY_PROFILE} overhead vs --stats {energy_overhead_percent:+.1f}% "
-          f"(target <= {TARGET_ENERGY_OVERHEAD_PERCENT:.0f}%: {'met' if t_energy_met(result) else 'NOT met'})")
+    print(f"  --energy {ENERGY_PROFILE} overhead {energy_overhead_percent:+.1f}% "
+          f"(vs --stats alone {energy_overhead_vs_stats_percent:+.1f}%; "
+          f"target <= {TARGET_ENERGY_OVERHEAD_PERCENT:.0f}%: {'met' if t_energy_met(result) else 'NOT met'})")
     w = result["wfi_one_simulated_second"]
     print(f"WFI firmware, {w['simulated_seconds']:.3f} simulated s: cairn-sim {w['cairn_sim_host_seconds']:.4f} host s, "
           f"qemu {w['qemu_host_seconds']:.3f} host s")
