@@ -18,13 +18,17 @@ impl IdleStats {
         }
     }
 
-    pub fn end(&mut self, now: u64) {
-        if let Some(s) = self.since.take() {
-            let d = now - s;
+    /// The sleep ends at `now`; returns its length. A sleep of zero cycles (the wake-up event
+    /// was due the moment the core went to sleep) is not an idle period.
+    pub fn end(&mut self, now: u64) -> u64 {
+        let Some(s) = self.since.take() else { return 0 };
+        let d = now - s;
+        if d > 0 {
             self.periods += 1;
             self.sum += d;
             self.sum_sq += d as u128 * d as u128;
         }
+        d
     }
 
     /// (mean, population standard deviation) of closed periods in seconds.
@@ -54,7 +58,9 @@ mod tests {
             s.begin(from + 1); // already asleep: the period keeps its start
             s.end(to);
         }
-        s.end(900); // not asleep: nothing
+        assert_eq!(s.end(900), 0, "not asleep: nothing");
+        s.begin(950);
+        assert_eq!(s.end(950), 0, "a zero-cycle sleep is not a period");
         assert_eq!((s.periods, s.sum), (3, 600));
         let (mean, sd) = s.mean_stddev_s(100);
         assert!((mean - 2.0).abs() < 1e-12);

@@ -173,9 +173,10 @@ impl Machine {
                 if self.sleep_is_wfe {
                     self.event_reg = false;
                 }
-                self.idle.end(self.cycles);
-                // A profile's wake-up latency delays the core (only with energy on).
-                let lat = self.energy_wakeup();
+                // A profile's wake-up latency delays the core (only with energy on), unless
+                // the core never actually slept.
+                let slept = self.idle.end(self.cycles);
+                let lat = if slept > 0 { self.energy_wakeup() } else { 0 };
                 if lat > 0 {
                     if let Some(t) = self.trace.as_mut() {
                         t.wakeup(self.cycles, self.cycles + lat);
