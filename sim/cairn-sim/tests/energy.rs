@@ -199,3 +199,29 @@ fn voltage_override_scales_energy() {
     step(&mut b, 1000);
     assert_eq!(breakdown(&a).unwrap().total_fj, 2 * breakdown(&b).unwrap().total_fj);
 }
+
+#[test]
+fn peripherals_uart_bytes_and_enabled_timers_are_charged() {
+    let mut m = boot(&[b_to(CODE, CODE)]);
+    enable(&mut m, "stm32l053");
+    let uart0 = 0x4000_4000;
+    m.write32(uart0 + 8, 1).unwrap(); // CTRL: TX enable
+    for b in b"hi\n" {
+        m.write32(uart0, *b as u32).unwrap();
+    }
+    let timer0 = 0x4000_0000;
+    m.write32(timer0 + 8, 1000).unwrap(); // RELOAD
+    m.write32(timer0, 1).unwrap(); // CTRL: enable
+    step(&mut m, 500); // 1000 cycles of B .
+    m.write32(timer0, 0).unwrap();
+    let b = breakdown(&m).unwrap();
+    let e = m.energy.as_deref().unwrap();
+    let r = &e.rates;
+    let (uart, baud) = r.uart.unwrap();
+    // 3 bytes x 10 bit times at 115200 baud, in cycles at 25 MHz (floored), and 1000 timer cycles.
+    let uart_cycles = 3 * 10 * 25_000_000 / baud;
+    let expected = r.fj(uart_cycles, uart) + r.fj(1000, r.timer.unwrap());
+    assert_eq!(b.by_state["peripherals"], expected);
+    assert_eq!(b.by_task["peripherals"], expected);
+    check_sums(&b);
+}

@@ -181,3 +181,15 @@ fn trace_has_task_slices_power_counters_and_interrupt_instants() {
     assert!(has(&|e| e["ph"] == "X" && e["name"] == "wake-up"), "wake-up slices");
     assert!(has(&|e| e["ph"] == "i" && e["tid"] == 4), "interrupt instants");
 }
+
+#[test]
+fn command_line_firmware_wins_over_the_scenario() {
+    let Some(elf) = fw("hello.elf") else { return };
+    let p = tmp("fw.toml");
+    std::fs::write(&p, "firmware = \"no-such-firmware.elf\"\n").unwrap();
+    let (status, _, err) = run(&["run", "--device", p.to_str().unwrap(), "--max-time", "1ms", elf.to_str().unwrap()]);
+    assert_eq!(status, 124, "{err}");
+    let (status, _, err) = run(&["run", "--device", p.to_str().unwrap()]);
+    assert_eq!(status, 2);
+    assert!(err.contains("no-such-firmware.elf"), "{err}");
+}
