@@ -111,6 +111,18 @@ pub fn load_elf(m: &mut Machine, bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// Give every function symbol the source file DWARF assigns to its address (the compilation
+/// unit's name, e.g. `kernel/core/sched.c`), falling back to the STT_FILE name of a local
+/// symbol. Only needed for `file:` category patterns, so callers do it when energy is on.
+pub fn attach_source_files(m: &mut Machine, bytes: &[u8]) {
+    let ranges = crate::dwarf::unit_ranges(bytes);
+    for f in &mut m.functions {
+        if let Some(name) = crate::dwarf::unit_at(&ranges, f.addr) {
+            f.file = Some(name.to_string());
+        }
+    }
+}
+
 fn machine_name(m: u16) -> &'static str {
     match m {
         elf::EM_386 => "x86",

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod console;
 pub mod cpu;
+pub mod dwarf;
 pub mod elf;
 pub mod energy;
 pub mod exec_cases;

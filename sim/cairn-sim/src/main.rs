@@ -159,6 +159,7 @@ fn run(args: RunArgs) -> i32 {
     m.echo = true;
     m.reset();
     if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
+        cairn_sim::elf::attach_source_files(&mut m, &bytes);
         m.enable_energy(p, sc.voltage_v, &sc.categories);
         if let (Some(t), Some(e)) = (m.trace.as_mut(), m.energy.as_deref()) {
             t.set_currents(e.rates.currents_ua());

@@ -125,7 +125,7 @@ fn category_map_from_a_scenario_overrides_the_defaults() {
     std::fs::write(
         &p,
         format!(
-            "firmware = \"{}\"\nclock = \"16MHz\"\n[energy]\nprofile = \"stm32l053\"\n[categories]\napp = [\"hello_*\", \"timer_task\"]\nlibc = \"sym:mem*\"\nheap = \"file:heap.c\"\n",
+            "firmware = \"{}\"\nclock = \"16MHz\"\n[energy]\nprofile = \"stm32l053\"\n[categories]\napp = [\"hello_*\", \"timer_task\"]\nlibc = \"sym:mem*\"\nheap = \"file:heap.c\"\nsched = \"file:kernel/core/sched.c\"\n",
             elf.display()
         ),
     )
@@ -137,6 +137,8 @@ fn category_map_from_a_scenario_overrides_the_defaults() {
     assert_eq!(cat("memset").unwrap(), "libc");
     // file: patterns see the STT_FILE of local (static) functions.
     assert_eq!(cat("take").unwrap(), "heap");
+    // ... and DWARF's compilation units give global functions their file.
+    assert_eq!(cat("cairn_sched_init").unwrap(), "sched");
     assert_eq!(s["clock_hz"], 16_000_000);
 }
 

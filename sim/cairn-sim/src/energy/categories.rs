@@ -7,8 +7,9 @@
 pub enum Field {
     Symbol,
     Section,
-    /// The source file, from the STT_FILE symbol that precedes a local symbol. Global
-    /// symbols come after all files in the symbol table and have no file.
+    /// The source file: the DWARF compilation unit containing the function (as compiled,
+    /// e.g. `kernel/core/sched.c`), else the STT_FILE symbol preceding a local symbol. A
+    /// pattern without `/` also matches the base name.
     File,
 }
 
@@ -46,7 +47,16 @@ impl Rule {
                 None => return false,
             },
         };
-        glob_match(self.glob.as_bytes(), text.as_bytes())
+        if glob_match(self.glob.as_bytes(), text.as_bytes()) {
+            return true;
+        }
+        // A file pattern without a folder also matches the file's base name.
+        match (&self.field, text.rsplit_once('/')) {
+            (Field::File, Some((_, base))) if !self.glob.contains('/') => {
+                glob_match(self.glob.as_bytes(), base.as_bytes())
+            }
+            _ => false,
+        }
     }
 }
 
@@ -62,7 +72,8 @@ pub struct FuncInfo {
 
 /// Default rules, modelled on SimBed's categories (kernel, handler, idle, timer, semaphore,
 /// user) for Cairn's naming: exception handlers end in `_handler`; the kernel is `cairn_*`,
-/// `cairn__*` and `arch_*`; compiler and C library helpers are `lib`. Anything else is `user`.
+/// `cairn__*` and `arch_*` (or compiled from a `core/` or `arch/` folder); the board support
+/// package is `board`; compiler and C library helpers are `lib`. Anything else is `user`.
 pub const DEFAULT_RULES: &[(&str, &str)] = &[
     ("handler", "*_handler"),
     ("handler", "*_Handler"),
@@ -80,6 +91,8 @@ pub const DEFAULT_RULES: &[(&str, &str)] = &[
     ("kernel", "arch_*"),
     ("kernel", "board_*"),
     ("kernel", "file:*/core/*"),
+    ("kernel", "file:*/arch/*"),
+    ("board", "file:*/boards/*"),
     ("user", "*"),
 ];
 
@@ -141,5 +154,11 @@ mod tests {
         assert_eq!(categorize(&rules, &f("memcpy")), "lib");
         assert_eq!(categorize(&rules, &f("hello_task")), "user");
         assert!(Rule::parse("x", "bogus:y").is_err());
+        let mut g = f("cairn_weird");
+        g.name = "dispatch".into();
+        g.file = Some("kernel/core/sched.c".into());
+        assert_eq!(categorize(&rules, &g), "kernel", "file:*/core/* on the DWARF path");
+        let r = Rule::parse("s", "file:sched.c").unwrap();
+        assert_eq!(categorize(&[r], &g), "s", "base-name match");
     }
 }
