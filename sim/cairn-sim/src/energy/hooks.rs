@@ -61,6 +61,10 @@ impl Machine {
             timer_paused: 0,
             start_cycle: self.cycles,
         }));
+        // Enabled at reset: the reset handler's entry is its first call.
+        if self.cycles == 0 {
+            self.energy_note_call(self.pc);
+        }
     }
 
     /// Make the counters of the task that now runs current: handlers count as `irq`.

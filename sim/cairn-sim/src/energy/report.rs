@@ -218,6 +218,10 @@ pub fn stats_entries(m: &Machine, out: &mut serde_json::Map<String, serde_json::
             "voltage_v": e.rates.voltage_mv as f64 / 1000.0,
             "clock_hz": e.rates.clock_hz,
             "cycles_by_state": b.cycles_by_state,
+            "wakeups": {
+                "sleep": e.tasks.values().map(|t| t.wakeups[0]).sum::<u64>(),
+                "deep_sleep": e.tasks.values().map(|t| t.wakeups[1]).sum::<u64>(),
+            },
             "by_class": classes,
             "average_power_w": if m.cycles > e.start_cycle {
                 j(b.total_fj) * e.rates.clock_hz as f64 / (m.cycles - e.start_cycle) as f64
