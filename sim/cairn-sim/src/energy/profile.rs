@@ -145,6 +145,9 @@ impl Profile {
         if all.iter().any(|v| !v.is_finite() || *v < 0.0 || *v > 1e6) {
             return Err("currents, voltages and times must be finite, non-negative and below 1e6".into());
         }
+        if c.overhead_fj > 1_000_000_000_000 {
+            return Err("classes.overhead_fj: above 1e12 fJ (1 mJ) per instruction".into());
+        }
         Ok(p)
     }
 }

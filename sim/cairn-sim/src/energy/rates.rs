@@ -83,7 +83,7 @@ impl Rates {
             class,
             // The overhead is an energy at the profile's voltage; like the currents' energy it
             // scales linearly with the supply.
-            overhead_fj: c.overhead_fj as u128 * voltage_mv as u128 / profile_mv as u128,
+            overhead_fj: (c.overhead_fj as u128).saturating_mul(voltage_mv as u128) / profile_mv as u128,
             sleep: Current::of_state(&p.sleep),
             deep_sleep: Current::of_state(&p.deep_sleep),
             wakeup_cycles: [ws, wd],
@@ -96,7 +96,10 @@ impl Rates {
     /// Energy of `cycles` cycles at current `c`, in fJ (floored).
     pub fn fj(&self, cycles: u64, c: Current) -> u128 {
         let f = self.clock_hz as u128;
-        let num = cycles as u128 * self.voltage_mv as u128 * (c.static_pa * 1_000_000 + c.pa_per_mhz * f);
+        // Saturating: realistic inputs stay far below u128::MAX (about 1e38); absurd ones
+        // (a 1 A current at a THz clock for years) must not overflow.
+        let per = c.static_pa.saturating_mul(1_000_000).saturating_add(c.pa_per_mhz.saturating_mul(f));
+        let num = (cycles as u128).saturating_mul(self.voltage_mv as u128).saturating_mul(per);
         num / (f * 1_000_000)
     }
 }

@@ -35,7 +35,8 @@ pub struct Breakdown {
 }
 
 fn add<K: Ord>(m: &mut BTreeMap<K, u128>, k: K, v: u128) {
-    *m.entry(k).or_insert(0) += v;
+    let e = m.entry(k).or_insert(0);
+    *e = e.saturating_add(v);
 }
 
 /// Adds one bucket (function `f`, class `cls`, counter `c`) of task `task` to `b`.
@@ -48,17 +49,17 @@ struct Acc<'a> {
 impl Acc<'_> {
     fn bucket(&mut self, f: usize, cls: usize, c: Counter) -> u128 {
         let r = &self.e.rates;
-        let fj = r.fj(c[0], r.class[cls]) + c[1] as u128 * r.overhead_fj;
+        let fj = r.fj(c[0], r.class[cls]).saturating_add((c[1] as u128).saturating_mul(r.overhead_fj));
         let b = &mut self.b;
         add(&mut b.by_category, self.e.categories[self.e.funcs[f].category].clone(), fj);
         let ft = &mut b.funcs[f];
         ft.cycles += c[0];
         ft.instructions += c[1];
-        ft.fj += fj;
+        ft.fj = ft.fj.saturating_add(fj);
         let cl = b.by_class.entry(Class::NAMES[cls].into()).or_default();
         cl.0 += c[0];
         cl.1 += c[1];
-        cl.2 += fj;
+        cl.2 = cl.2.saturating_add(fj);
         *b.cycles_by_state.entry("active".into()).or_insert(0) += c[0];
         add(&mut b.by_state, "active".into(), fj);
         fj
@@ -100,7 +101,7 @@ pub fn breakdown_with_calls(m: &Machine) -> Option<(Breakdown, Vec<u64>)> {
             let addr = m.flash_base.wrapping_add(2 * i as u32);
             let op = m.flash_ops.get(i).copied().unwrap_or(crate::cpu::op::Op::UNDECODED);
             let f = e.func_at(addr);
-            task_fj += a.bucket(f, super::class_of(op.kind()) as usize, *c);
+            task_fj = task_fj.saturating_add(a.bucket(f, super::class_of(op.kind()) as usize, *c));
             if op.kind() == Kind::Bl {
                 let tf = e.func_at(op.imm());
                 if tf != 0 && e.funcs[tf].addr == op.imm() {
@@ -110,28 +111,28 @@ pub fn breakdown_with_calls(m: &Machine) -> Option<(Breakdown, Vec<u64>)> {
         }
         for (cls, c) in acc.other.iter().enumerate() {
             if c[0] != 0 || c[1] != 0 {
-                task_fj += a.bucket(0, cls, *c);
+                task_fj = task_fj.saturating_add(a.bucket(0, cls, *c));
             }
         }
         for (pc, c) in &acc.core {
-            task_fj += a.bucket(e.func_at(*pc), Class::Exception as usize, *c);
+            task_fj = task_fj.saturating_add(a.bucket(e.func_at(*pc), Class::Exception as usize, *c));
         }
         let b = &mut a.b;
         for s in 0..2 {
             let cur = if s == 0 { r.sleep } else { r.deep_sleep };
             let fj = r.fj(acc.sleep[s], cur);
-            task_fj += fj;
+            task_fj = task_fj.saturating_add(fj);
             add(&mut b.by_state, STATES[1 + s].into(), fj);
             *b.cycles_by_state.entry(STATES[1 + s].into()).or_insert(0) += acc.sleep[s];
             add(&mut b.by_category, SLEEP_CATEGORY.into(), fj);
             let wfj = r.fj(acc.wakeup[s], r.wakeup_current[s]);
-            task_fj += wfj;
+            task_fj = task_fj.saturating_add(wfj);
             add(&mut b.by_state, "wakeup".into(), wfj);
             *b.cycles_by_state.entry("wakeup".into()).or_insert(0) += acc.wakeup[s];
             add(&mut b.by_category, WAKEUP_CATEGORY.into(), wfj);
         }
         add(&mut b.by_task, super::task_name(t), task_fj);
-        b.total_fj += task_fj;
+        b.total_fj = b.total_fj.saturating_add(task_fj);
     }
     for (target, n) in &e.dyn_calls {
         let tf = e.func_at(*target);
@@ -145,7 +146,7 @@ pub fn breakdown_with_calls(m: &Machine) -> Option<(Breakdown, Vec<u64>)> {
         add(&mut b.by_state, PERIPHERALS.into(), p);
         add(&mut b.by_category, PERIPHERALS.into(), p);
         add(&mut b.by_task, PERIPHERALS.into(), p);
-        b.total_fj += p;
+        b.total_fj = b.total_fj.saturating_add(p);
     }
     Some((b, a.calls))
 }
@@ -156,8 +157,8 @@ fn peripheral_fj(m: &Machine, e: &EnergyState) -> u128 {
     let r = &e.rates;
     let mut fj = 0;
     if let Some((cur, baud)) = r.uart {
-        let cycles = (e.uart_bytes as u128 * 10 * r.clock_hz as u128 / baud as u128) as u64;
-        fj += r.fj(cycles, cur);
+        let cycles = (e.uart_bytes as u128 * 10 * r.clock_hz as u128 / baud as u128).min(u64::MAX as u128) as u64;
+        fj = r.fj(cycles, cur);
     }
     if let Some(cur) = r.timer {
         let mut cycles = e.timer_cycles;
@@ -165,7 +166,7 @@ fn peripheral_fj(m: &Machine, e: &EnergyState) -> u128 {
             cycles += m.cycles - s;
         }
         let cycles = cycles.saturating_sub(e.timer_paused);
-        fj += r.fj(cycles, cur);
+        fj = fj.saturating_add(r.fj(cycles, cur));
     }
     fj
 }
