@@ -150,7 +150,10 @@ impl Scenario {
             }
         }
         if let Some(e) = energy {
-            let p = Profile::load(&e.profile).map_err(|m| format!("energy.profile: {m}"))?;
+            // A profile file is found relative to the scenario, like the firmware.
+            let is_path = e.profile.contains('/') || e.profile.ends_with(".toml");
+            let name = if is_path { base.join(&e.profile).display().to_string() } else { e.profile.clone() };
+            let p = Profile::load(&name).map_err(|m| format!("energy.profile: {m}"))?;
             if let Some(v) = e.voltage_v {
                 if !(v.is_finite() && v > 0.0 && v < 100.0) {
                     return Err(format!("energy.voltage_v: {v} is not a plausible supply voltage"));

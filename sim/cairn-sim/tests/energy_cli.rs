@@ -195,3 +195,23 @@ fn command_line_firmware_wins_over_the_scenario() {
     assert_eq!(status, 2);
     assert!(err.contains("no-such-firmware.elf"), "{err}");
 }
+
+#[test]
+fn profile_file_relative_to_the_scenario() {
+    let Some(elf) = fw("hello.elf") else { return };
+    let dir = tmp("profdir");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../profiles/nrf51822.toml")).unwrap();
+    std::fs::write(dir.join("mine.toml"), text.replace("name = \"nrf51822\"", "name = \"mine\"")).unwrap();
+    std::fs::write(dir.join("s.toml"), "[energy]\nprofile = \"mine.toml\"\n").unwrap();
+    let s = stats(
+        &["--device", dir.join("s.toml").to_str().unwrap(), "--max-time", "10ms", elf.to_str().unwrap()],
+        "prof.json",
+    );
+    assert_eq!(s["energy_model"]["profile"], "mine");
+    std::fs::write(dir.join("bad.toml"), "version = 1\nname = \"x\"\n").unwrap();
+    std::fs::write(dir.join("s2.toml"), "[energy]\nprofile = \"bad.toml\"\n").unwrap();
+    let (status, _, err) = run(&["run", "--device", dir.join("s2.toml").to_str().unwrap(), elf.to_str().unwrap()]);
+    assert_eq!((status, err.trim_end().lines().count()), (2, 1), "{err}");
+    assert!(err.contains("energy.profile:") && err.contains("bad.toml"), "{err}");
+}
