@@ -2,11 +2,12 @@
 //! copies PT_LOAD segments to their physical (load) addresses as QEMU and flash
 //! programmers do, and collects symbols for diagnostics.
 
+use crate::energy::categories::FuncInfo;
 use crate::machine::Machine;
 use crate::symbols::Symbols;
 use object::elf;
 use object::read::elf::{ElfFile32, FileHeader, ProgramHeader};
-use object::{LittleEndian, Object, ObjectSymbol, SymbolKind};
+use object::{LittleEndian, Object, ObjectSection, ObjectSymbol, SymbolKind};
 
 /// Load `bytes` into `m`. The error is one line suitable for the user.
 pub fn load_elf(m: &mut Machine, bytes: &[u8]) -> Result<(), String> {
@@ -70,7 +71,30 @@ pub fn load_elf(m: &mut Machine, bytes: &[u8]) -> Result<(), String> {
         return Err("ELF file has no loadable segments".into());
     }
     let mut syms = Vec::new();
+    let mut funcs = Vec::new();
+    let mut file_name: Option<String> = None;
     for s in file.symbols() {
+        if s.kind() == SymbolKind::File {
+            file_name = s.name().ok().map(str::to_string);
+            continue;
+        }
+        if s.kind() == SymbolKind::Text && s.size() > 0 {
+            if let Ok(name) = s.name() {
+                let section = s
+                    .section_index()
+                    .and_then(|i| file.section_by_index(i).ok())
+                    .and_then(|sec| sec.name().ok().map(str::to_string))
+                    .unwrap_or_default();
+                funcs.push(FuncInfo {
+                    addr: s.address() as u32 & !1,
+                    size: s.size() as u32,
+                    name: name.to_string(),
+                    section,
+                    // STT_FILE applies to the local symbols that follow it.
+                    file: if s.is_local() { file_name.clone() } else { None },
+                });
+            }
+        }
         let Ok(name) = s.name() else { continue };
         if name.is_empty() || name.starts_with('$') {
             continue;
@@ -83,7 +107,20 @@ pub fn load_elf(m: &mut Machine, bytes: &[u8]) -> Result<(), String> {
         syms.push((addr, s.size() as u32, name.to_string()));
     }
     m.symbols = Symbols::new(syms);
+    m.functions = funcs;
     Ok(())
+}
+
+/// Give every function symbol the source file DWARF assigns to its address (the compilation
+/// unit's name, e.g. `kernel/core/sched.c`), falling back to the STT_FILE name of a local
+/// symbol. Only needed for `file:` category patterns, so callers do it when energy is on.
+pub fn attach_source_files(m: &mut Machine, bytes: &[u8]) {
+    let ranges = crate::dwarf::unit_ranges(bytes);
+    for f in &mut m.functions {
+        if let Some(name) = crate::dwarf::unit_at(&ranges, f.addr) {
+            f.file = Some(name.to_string());
+        }
+    }
 }
 
 fn machine_name(m: u16) -> &'static str {

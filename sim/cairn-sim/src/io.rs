@@ -63,6 +63,7 @@ impl Machine {
                 if let Some(t) = self.trace.as_mut() {
                     t.kernel_event(self.cycles, value);
                 }
+                self.energy_trace_word(value);
                 // Trace words change no simulator state: no need to re-evaluate events.
                 return Ok(());
             }
@@ -100,10 +101,18 @@ impl Machine {
         let now = self.cycles;
         let off = addr & 0xfff;
         match addr >> 12 {
-            0x40000 => self.timers[0].write(off, value, now),
-            0x40001 => self.timers[1].write(off, value, now),
+            0x40000 | 0x40001 => {
+                let i = (addr >> 12) as usize & 1;
+                if off == 0 && self.energy.is_some() {
+                    self.energy_timer_ctrl(i, value & 1 != 0);
+                }
+                self.timers[i].write(off, value, now);
+            }
             0x40004 => {
                 if let Some(b) = self.uarts[0].write(off, value) {
+                    if let Some(e) = self.energy.as_deref_mut() {
+                        e.uart_bytes += 1;
+                    }
                     self.emit(Stream::Stdout, b);
                 }
             }

@@ -147,6 +147,14 @@ pub struct Machine {
     pub trace_port_words: u64,
     /// Exception-event recorder for `--trace`, when enabled.
     pub trace: Option<crate::trace::TraceLog>,
+    /// Sized function symbols of the loaded ELF (for energy attribution).
+    pub functions: Vec<crate::energy::categories::FuncInfo>,
+    /// Hot-loop energy counters (empty unless energy accounting is on).
+    pub meter: crate::energy::Meter,
+    /// Energy accounting state, when a profile is active.
+    pub energy: Option<Box<crate::energy::EnergyState>>,
+    /// Idle periods (sleeps) of the core.
+    pub idle: crate::idle::IdleStats,
     /// Cairn scenario devices (GPIO, I/O ports, ADC, stimuli) and the I/O event log.
     pub io: crate::periph::cairn_io::IoSystem,
 }
@@ -203,6 +211,10 @@ impl Machine {
             resume_from: None,
             trace_port_words: 0,
             trace: None,
+            functions: Vec::new(),
+            meter: Default::default(),
+            energy: None,
+            idle: Default::default(),
             io: crate::periph::cairn_io::IoSystem::new(clock_hz),
         };
         m.reset_devices();

@@ -5,7 +5,9 @@
 use cairn_sim::cli::report::{lockup_report, stats_json};
 use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size};
 use cairn_sim::config::{BoardConfig, BOARD_NAMES};
+use cairn_sim::energy::profile::Profile;
 use cairn_sim::machine::{Machine, Stop};
+use cairn_sim::scenario::Scenario;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -32,14 +34,17 @@ enum Command {
 
 #[derive(clap::Args)]
 struct RunArgs {
-    /// Firmware ELF file.
-    firmware: PathBuf,
+    /// Firmware ELF file (may come from the scenario's `firmware` key instead).
+    firmware: Option<PathBuf>,
     /// Board model.
     #[arg(long, default_value = "mps2-an385")]
     board: String,
-    /// Device/scenario description (TOML).
+    /// Device/scenario description (TOML, docs/scenario.md).
     #[arg(long, value_name = "FILE.toml")]
     device: Option<PathBuf>,
+    /// Energy profile: a built-in name (stm32l053, nrf51822) or a profile TOML file.
+    #[arg(long, value_name = "NAME|FILE")]
+    energy: Option<String>,
     /// Core clock, e.g. 25MHz or 48000000.
     #[arg(long, value_name = "HZ")]
     clock: Option<String>,
@@ -89,10 +94,20 @@ fn fail(msg: impl std::fmt::Display) -> ! {
     std::process::exit(EXIT_USAGE)
 }
 
-fn board_config(args: &RunArgs) -> BoardConfig {
-    let Some(mut cfg) = BoardConfig::by_name(&args.board) else {
-        fail(format_args!("unknown board '{}' (known: {})", args.board, BOARD_NAMES.join(", ")))
+fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
+    let board = if args.board == "mps2-an385" { sc.board.as_deref().unwrap_or(&args.board) } else { &args.board };
+    let Some(mut cfg) = BoardConfig::by_name(board) else {
+        fail(format_args!("unknown board '{}' (known: {})", board, BOARD_NAMES.join(", ")))
     };
+    if let Some(c) = sc.clock_hz {
+        cfg.clock_hz = c;
+    }
+    if let Some(s) = sc.flash_size {
+        cfg.flash_size = s;
+    }
+    if let Some(s) = sc.sram_size {
+        cfg.sram_size = s;
+    }
     if let Some(c) = &args.clock {
         cfg.clock_hz = parse_hz(c).unwrap_or_else(|e| fail(format_args!("--clock: {e}")));
     }
@@ -102,8 +117,14 @@ fn board_config(args: &RunArgs) -> BoardConfig {
     if let Some(s) = &args.sram_size {
         cfg.sram_size = parse_size(s).unwrap_or_else(|e| fail(format_args!("--sram-size: {e}")));
     }
-    if let Some(w) = args.flash_wait_states {
+    // Flash wait states: the option, else the scenario, else what the energy profile's part
+    // needs at this clock, else the board's.
+    if let Some(w) = args.flash_wait_states.or(sc.flash_wait_states) {
         cfg.flash_wait_states = w;
+    } else if let Some(p) = &sc.profile {
+        if cfg.clock_hz > p.flash.zero_wait_max_hz {
+            cfg.flash_wait_states = p.flash.wait_states_above;
+        }
     }
     if let Some(m) = &args.mul_cycles {
         cfg.mul_cycles = if m == "32" { 32 } else { 1 };
@@ -112,17 +133,26 @@ fn board_config(args: &RunArgs) -> BoardConfig {
 }
 
 fn run(args: RunArgs) -> i32 {
-    if args.device.is_some() {
-        fail("--device: scenario files are not supported yet (planned with the energy/stimulus work)");
+    let mut sc = match &args.device {
+        Some(p) => Scenario::load(p).unwrap_or_else(|e| fail(e)),
+        None => Scenario::default(),
+    };
+    if let Some(name) = &args.energy {
+        sc.profile = Some(Profile::load(name).unwrap_or_else(|e| fail(format_args!("--energy: {e}"))));
     }
-    let cfg = board_config(&args);
-    // Scenario errors come before the ELF is read: one line naming the key, exit 2.
-    let io_scenario = args
-        .io
-        .as_ref()
-        .map(|p| cairn_sim::scenario_io::parse_io_file(p).unwrap_or_else(|e| fail(format_args!("--io: {e}"))));
-    let path = args.firmware.display().to_string();
-    let bytes = std::fs::read(&args.firmware).unwrap_or_else(|e| fail(format_args!("cannot read {path}: {e}")));
+    let cfg = board_config(&args, &sc);
+    // Scenario errors come before the ELF is read: one line naming the key, exit 2. An --io
+    // file replaces the scenario's I/O section.
+    let io_scenario = match &args.io {
+        Some(p) => Some(cairn_sim::scenario_io::parse_io_file(p).unwrap_or_else(|e| fail(format_args!("--io: {e}")))),
+        None => sc.io.take(),
+    };
+    // The command line's firmware wins over the scenario's.
+    let Some(firmware) = args.firmware.clone().or(sc.firmware.clone()) else {
+        fail("missing FIRMWARE.elf (give it on the command line or as `firmware` in the scenario)")
+    };
+    let path = firmware.display().to_string();
+    let bytes = std::fs::read(&firmware).unwrap_or_else(|e| fail(format_args!("cannot read {path}: {e}")));
     let mut m = Machine::new(cfg);
     if let Err(e) = cairn_sim::elf::load_elf(&mut m, &bytes) {
         fail(format_args!("{path}: {e}"));
@@ -144,6 +174,13 @@ fn run(args: RunArgs) -> i32 {
     m.io.log_events = args.stats.is_some() || args.vcd.is_some() || args.io_log.is_some();
     m.echo = true;
     m.reset();
+    if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
+        cairn_sim::elf::attach_source_files(&mut m, &bytes);
+        m.enable_energy(p, sc.voltage_v, &sc.categories);
+        if let (Some(t), Some(e)) = (m.trace.as_mut(), m.energy.as_deref()) {
+            t.set_currents(e.rates.currents_ua());
+        }
+    }
     let start = std::time::Instant::now();
     let stop = if let Some(port) = args.gdb {
         match cairn_sim::gdb::serve(&mut m, port, args.max_instructions) {
@@ -179,7 +216,12 @@ fn run(args: RunArgs) -> i32 {
         Stop::Breakpoint => EXIT_LOCKUP,
     };
     if let Some(p) = &args.stats {
-        let json = stats_json(&m, host_seconds, status);
+        let mut json = stats_json(&m, host_seconds, status);
+        if sc.measure.profile_top > 0 {
+            if let Some(serde_json::Value::Array(rows)) = json.get_mut("profile") {
+                rows.truncate(sc.measure.profile_top);
+            }
+        }
         let text = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
         if let Err(e) = std::fs::write(p, text) {
             fail(format_args!("cannot write {}: {e}", p.display()));

@@ -70,6 +70,8 @@ pub fn stats_json(m: &Machine, host_seconds: f64, exit_status: i32) -> serde_jso
     let clock = m.config.clock_hz;
     let seconds = m.cycles as f64 / clock as f64;
     let mips = if host_seconds > 0.0 { m.instructions as f64 / host_seconds / 1e6 } else { 0.0 };
+    let (mean_s, stddev_s) = m.idle.mean_stddev_s(clock);
+    let idle_percent = if m.cycles > 0 { 100.0 * m.sleep_cycles as f64 / m.cycles as f64 } else { 0.0 };
     let mut v = serde_json::json!({
         "board": m.config.name,
         "clock_hz": clock,
@@ -82,7 +84,16 @@ pub fn stats_json(m: &Machine, host_seconds: f64, exit_status: i32) -> serde_jso
         "mips": mips,
         "exit_status": exit_status,
         "trace_port_words": m.trace_port_words,
+        "idle": {
+            "percent": idle_percent,
+            "periods": m.idle.periods,
+            "mean_s": mean_s,
+            "stddev_s": stddev_s,
+        },
     });
+    if let Some(obj) = v.as_object_mut() {
+        crate::energy::report::stats_entries(m, obj);
+    }
     if crate::measure::report::has_io(m) {
         v["io"] = crate::measure::report::io_json(m);
     }

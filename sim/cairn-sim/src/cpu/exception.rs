@@ -205,6 +205,7 @@ impl Machine {
         }
         self.note_exceptions();
         self.pc = vector & !1;
+        self.energy_note_handler_entry(self.pc);
         self.thumb = vector & 1 != 0;
         if vector & 1 == 0 {
             self.exc.pending_fault = Some(FaultKind::InvalidState);
@@ -314,5 +315,6 @@ impl Machine {
         }
         self.event_reg = true;
         self.next_event = 0;
+        self.energy_sync_task();
     }
 }

@@ -56,24 +56,36 @@ impl Machine {
     /// Execute instructions until `next_event` or the budget is reached.
     fn run_block(&mut self, budget: u64) {
         // Specialised loops: the common case (no wait states, no instruction limit
-        // within reach) carries no per-instruction bookkeeping beyond the cycle check.
+        // within reach, no energy accounting) carries no per-instruction bookkeeping beyond
+        // the cycle check.
         let limited = budget < u64::MAX / 2;
-        match (self.config.flash_wait_states != 0, limited) {
-            (false, false) => self.run_loop::<false, false>(budget),
-            (false, true) => self.run_loop::<false, true>(budget),
-            (true, false) => self.run_loop::<true, false>(budget),
-            (true, true) => self.run_loop::<true, true>(budget),
+        // The energy loop indexes `meter.acc` without bounds checks: check its size here.
+        let energy = self.energy.is_some() && self.meter.acc.len() == self.flash.len() / 2;
+        match (self.config.flash_wait_states != 0, limited, energy) {
+            (false, false, false) => self.run_loop::<false, false, false>(budget),
+            (false, true, false) => self.run_loop::<false, true, false>(budget),
+            (true, false, false) => self.run_loop::<true, false, false>(budget),
+            (true, true, false) => self.run_loop::<true, true, false>(budget),
+            (false, false, true) => self.run_loop::<false, false, true>(budget),
+            (false, true, true) => self.run_loop::<false, true, true>(budget),
+            (true, false, true) => self.run_loop::<true, false, true>(budget),
+            (true, true, true) => self.run_loop::<true, true, true>(budget),
         }
     }
 
+    /// With ENERGY, each instruction's cycles (wait states included) and one execution are
+    /// added to the current task's counter for its address: one indexed update, no lookups
+    /// (function, category and class are resolved when reporting).
     #[inline(always)]
-    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool>(&mut self, budget: u64) {
+    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool, const ENERGY: bool>(&mut self, budget: u64) {
         let mut executed = 0u64;
         while self.cycles < self.next_event && (!LIMITED || executed < budget) {
             executed += 1;
             let pc = self.pc;
+            let before = self.cycles;
             let off = pc.wrapping_sub(self.flash_base) as usize;
-            let op = if off < self.flash.len() {
+            let in_flash = off < self.flash.len();
+            let op = if in_flash {
                 if WAIT_STATES {
                     self.cycles += self.config.flash_wait_states as u64;
                 }
@@ -85,11 +97,38 @@ impl Machine {
                     Some(op) => op,
                     None => {
                         self.fault_unretired(FaultKind::NoExecute(pc));
+                        if ENERGY {
+                            self.energy_charge_other(Kind::Undefined, self.cycles - before);
+                        }
                         continue;
                     }
                 }
             };
+            // The counter is chosen before the instruction runs, so an instruction that
+            // switches task (a trace-port store) counts for the task that executed it.
+            let slot: *mut crate::energy::Counter = if ENERGY && in_flash {
+                // SAFETY: while energy accounting is on, `meter.acc` has one counter per flash
+                // halfword (enable_energy; energy_sync_task only swaps in arrays of the same
+                // length), and off < flash.len().
+                unsafe { self.meter.acc.as_mut_ptr().add(off >> 1) }
+            } else {
+                std::ptr::null_mut()
+            };
             self.exec(op, pc);
+            if ENERGY {
+                let d = self.cycles - before;
+                if in_flash {
+                    // SAFETY: `slot` points into a counter array that is still alive: a task
+                    // switch during `exec` moves the Vec that owns it into `EnergyState::tasks`
+                    // (its heap buffer stays put), and arrays are never freed while running.
+                    unsafe {
+                        (*slot)[0] += d;
+                        (*slot)[1] += 1;
+                    }
+                } else {
+                    self.energy_charge_other(op.kind(), d);
+                }
+            }
         }
         self.instructions = self.instructions.wrapping_add(executed);
     }
@@ -99,6 +138,18 @@ impl Machine {
         if self.reset_requested {
             self.reset();
         }
+        // Cycles spent here that are neither sleep nor wake-up are the core's own work
+        // (exception entry); energy accounting charges them to the handler entered.
+        let start = self.cycles;
+        let mut not_core = 0u64;
+        self.service_inner(&mut not_core);
+        if self.energy.is_some() {
+            let core = self.cycles - start - not_core;
+            self.energy_charge_core(core);
+        }
+    }
+
+    fn service_inner(&mut self, not_core: &mut u64) {
         loop {
             let pending_before = self.exc.pending;
             self.process_device_events();
@@ -112,12 +163,27 @@ impl Machine {
             if !self.sleeping {
                 break;
             }
+            if self.idle.since.is_none() {
+                self.idle.begin(self.cycles);
+                self.energy_sleep_begins();
+            }
             let woken = self.wfi_wake_pending() || (self.sleep_is_wfe && self.event_reg);
             if woken {
                 self.sleeping = false;
                 if self.sleep_is_wfe {
                     self.event_reg = false;
                 }
+                // A profile's wake-up latency delays the core (only with energy on), unless
+                // the core never actually slept.
+                let slept = self.idle.end(self.cycles);
+                let lat = if slept > 0 { self.energy_wakeup() } else { 0 };
+                if lat > 0 {
+                    if let Some(t) = self.trace.as_mut() {
+                        t.wakeup(self.cycles, self.cycles + lat);
+                    }
+                }
+                self.cycles += lat;
+                *not_core += lat;
                 break;
             }
             let wake_at = self.next_device_event().min(self.cycle_limit);
@@ -126,8 +192,9 @@ impl Machine {
                 return;
             }
             if wake_at > self.cycles {
+                let deep = self.scr & 4 != 0;
                 if let Some(t) = self.trace.as_mut() {
-                    t.sleep(self.cycles, wake_at);
+                    t.sleep(self.cycles, wake_at, deep);
                 }
                 if let Some(tl) = self.io.timeline.as_mut() {
                     use crate::periph::cairn_io::PowerState;
@@ -136,6 +203,8 @@ impl Machine {
                     tl.power.push((wake_at, PowerState::Run));
                 }
                 self.sleep_cycles += wake_at - self.cycles;
+                *not_core += wake_at - self.cycles;
+                self.energy_sleep(wake_at - self.cycles);
                 self.cycles = wake_at;
             }
             if self.cycles >= self.cycle_limit {
@@ -433,6 +502,9 @@ impl Machine {
             }
             Kind::Blx => {
                 let target = r!(self, op.b());
+                if self.energy.is_some() {
+                    self.energy_note_call(target & !1);
+                }
                 self.r[14] = next | 1;
                 self.cycles += 2;
                 self.blx_write(target);

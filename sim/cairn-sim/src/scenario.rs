@@ -1,0 +1,208 @@
+//! Scenario files (`cairn-sim run --device FILE.toml`): board, clock, memory, energy
+//! profile, category map and measurement options (docs/scenario.md). Every section is
+//! checked by its own strict (deny_unknown_fields) type, so an error names the offending
+//! key. The I/O keys (stimulus, pin, port, adc, io) are parsed by `scenario_io`.
+
+use crate::cli::units::{parse_hz, parse_size};
+use crate::energy::categories::Rule;
+use crate::energy::profile::{one_line, Profile};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// Top-level keys owned by the stimulus/I/O effort: accepted and kept, not interpreted here.
+pub const RESERVED_KEYS: &[&str] = &["stimulus", "pin", "port", "adc", "io"];
+
+#[derive(Debug, Default)]
+pub struct Scenario {
+    pub board: Option<String>,
+    pub clock_hz: Option<u64>,
+    /// Resolved relative to the scenario file's folder.
+    pub firmware: Option<PathBuf>,
+    pub flash_size: Option<u32>,
+    pub sram_size: Option<u32>,
+    pub flash_wait_states: Option<u32>,
+    pub profile: Option<Profile>,
+    pub voltage_v: Option<f64>,
+    pub categories: Vec<Rule>,
+    pub measure: Measure,
+    /// The I/O sections (stimulus, pin, port, adc, io) as written.
+    pub io_raw: toml::Table,
+    /// The same, parsed (docs/stimuli.md); None when the scenario has none.
+    pub io: Option<crate::scenario_io::IoScenario>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Measure {
+    /// Energy accounting (default: on when a profile is given).
+    #[serde(default = "yes")]
+    pub energy: bool,
+    /// Rows of the per-function profile in the stats (0 = all).
+    #[serde(default)]
+    pub profile_top: usize,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for Measure {
+    fn default() -> Self {
+        Measure { energy: true, profile_top: 0 }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Memory {
+    flash: Option<toml::Value>,
+    sram: Option<toml::Value>,
+    flash_wait_states: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Energy {
+    profile: String,
+    voltage_v: Option<f64>,
+}
+
+fn typed<T: for<'de> Deserialize<'de>>(key: &str, v: toml::Value) -> Result<T, String> {
+    v.try_into().map_err(|e: toml::de::Error| format!("{key}: {}", one_line(e.message())))
+}
+
+fn hz_or_size(key: &str, v: toml::Value, size: bool) -> Result<u64, String> {
+    let r = match &v {
+        toml::Value::Integer(i) if *i > 0 => return Ok(*i as u64),
+        toml::Value::String(s) if size => parse_size(s).map(|x| x as u64),
+        toml::Value::String(s) => parse_hz(s),
+        _ => Err(format!("expected a positive integer or a string, found {}", v.type_str())),
+    };
+    r.map_err(|e| format!("{key}: {e}"))
+}
+
+impl Scenario {
+    /// Read and check `path`. The error is one line naming the file and the key.
+    pub fn load(path: &Path) -> Result<Scenario, String> {
+        let shown = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Scenario::parse(&text, base).map_err(|e| format!("{shown}: {e}"))
+    }
+
+    pub fn parse(text: &str, base: &Path) -> Result<Scenario, String> {
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| one_line(&e.to_string()))?;
+        let mut s = Scenario::default();
+        let mut energy_measure_given = false;
+        let mut energy: Option<Energy> = None;
+        for (key, v) in table {
+            match key.as_str() {
+                k if RESERVED_KEYS.contains(&k) => {
+                    s.io_raw.insert(key, v);
+                }
+                "board" => s.board = Some(typed("board", v)?),
+                "clock" => s.clock_hz = Some(hz_or_size("clock", v, false)?),
+                "firmware" => {
+                    let f: String = typed("firmware", v)?;
+                    s.firmware = Some(base.join(f));
+                }
+                "memory" => {
+                    let m: Memory = typed("memory", v)?;
+                    if let Some(f) = m.flash {
+                        s.flash_size = Some(hz_or_size("memory.flash", f, true)? as u32);
+                    }
+                    if let Some(f) = m.sram {
+                        s.sram_size = Some(hz_or_size("memory.sram", f, true)? as u32);
+                    }
+                    if let Some(w) = m.flash_wait_states {
+                        if w > 15 {
+                            return Err("memory.flash_wait_states: must be 0..=15".into());
+                        }
+                        s.flash_wait_states = Some(w);
+                    }
+                }
+                "energy" => energy = Some(typed("energy", v)?),
+                "categories" => {
+                    let toml::Value::Table(t) = v else {
+                        return Err("categories: expected a table of category = [patterns]".into());
+                    };
+                    for (cat, pats) in t {
+                        let key = format!("categories.{cat}");
+                        let list: Vec<String> = match pats {
+                            toml::Value::String(p) => vec![p],
+                            other => typed(&key, other)?,
+                        };
+                        for p in list {
+                            s.categories.push(Rule::parse(&cat, &p).map_err(|e| format!("{key}: {e}"))?);
+                        }
+                    }
+                }
+                "measure" => {
+                    if let toml::Value::Table(t) = &v {
+                        energy_measure_given = t.contains_key("energy");
+                    }
+                    s.measure = typed("measure", v)?;
+                }
+                other => {
+                    return Err(format!(
+                        "{other}: unknown key (known: board, clock, firmware, memory, energy, categories, measure; reserved: {})",
+                        RESERVED_KEYS.join(", ")
+                    ))
+                }
+            }
+        }
+        if let Some(e) = energy {
+            // A profile file is found relative to the scenario, like the firmware.
+            let is_path = e.profile.contains('/') || e.profile.ends_with(".toml");
+            let name = if is_path { base.join(&e.profile).display().to_string() } else { e.profile.clone() };
+            let p = Profile::load(&name).map_err(|m| format!("energy.profile: {m}"))?;
+            if let Some(v) = e.voltage_v {
+                if !(v.is_finite() && v > 0.0 && v < 100.0) {
+                    return Err(format!("energy.voltage_v: {v} is not a plausible supply voltage"));
+                }
+            }
+            s.voltage_v = e.voltage_v;
+            s.profile = Some(p);
+        } else if energy_measure_given && s.measure.energy {
+            return Err("measure.energy: energy accounting needs [energy] profile".into());
+        }
+        if !s.io_raw.is_empty() {
+            s.io = Some(crate::scenario_io::parse_io_scenario(&s.io_raw, base).map_err(|e| e.to_string())?);
+        }
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        Scenario::parse(text, Path::new(".")).unwrap_err()
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        assert!(err("bogus = 1").starts_with("bogus: unknown key"));
+        assert!(err("[energy]\nprofile = \"foo\"").starts_with("energy.profile: unknown profile \"foo\""));
+        assert!(err("clock = true").starts_with("clock: "));
+        assert!(err("[energy]\nprofile = \"stm32l053\"\nvolts = 3").starts_with("energy: unknown field"));
+        assert!(err("[memory]\nflash = \"12Q\"").starts_with("memory.flash: "));
+        assert!(err("[categories]\nkernel = [\"bad:x\"]").starts_with("categories.kernel: "));
+    }
+
+    #[test]
+    fn io_keys_are_parsed_by_scenario_io() {
+        let s = Scenario::parse(
+            "clock = \"16MHz\"\n[[stimulus]]\nname = \"s\"\nkind = \"periodic\"\nperiod = \"1ms\"\nline = 0\n[energy]\nprofile = \"nrf51822\"\n",
+            Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(s.clock_hz, Some(16_000_000));
+        assert!(s.io_raw.contains_key("stimulus"));
+        assert_eq!(s.io.as_ref().map(|io| io.stimuli.len()), Some(1));
+        assert_eq!(s.profile.unwrap().name, "nrf51822");
+        // The I/O keys are checked like the rest: one line naming the key.
+        assert!(err("[[stimulus]]\nname = \"s\"\nkind = \"poisson\"\nrate_hz = 0\n").contains("stimulus[0].rate_hz"));
+    }
+}
