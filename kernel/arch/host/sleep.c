@@ -8,7 +8,8 @@
 #include "cairn/arch.h"
 #include "cairn/sleep.h"
 
-/* The default: the mps2-an385 placeholder figures, with 1 tick = 1 us. */
+/* The default: round STM32L0-class figures (the host tests' expectations), with
+ * 1 tick = 1 us. */
 static const struct cairn_sleep_state default_states[] = {
     {.name = "sleep", .power_uw = 2700, .wakeup_us = 0, .transition_nj = 8, .kind = CAIRN_SLEEP_WFI},
     {.name = "deepsleep", .power_uw = 3, .wakeup_us = 5, .transition_nj = 75, .kind = CAIRN_SLEEP_DEEP},
