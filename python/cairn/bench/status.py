@@ -32,6 +32,9 @@ def render_sim(d: dict[str, Any]) -> list[str]:
         f"energy + attribution + I/O scenario with `--io-log` (experiments/bench/io_load.toml) "
         f"**{d['measured_overhead_percent']:+.1f}%** (target ≤ {t['energy_overhead_percent_max']:.0f}%: "
         f"{'met' if t['measured_overhead_met'] else 'not met'})",
+        *([f"  - the same in host instructions (callgrind, exact): energy "
+           f"**{c['energy_percent']:+.1f}%**, energy + I/O scenario and log **{c['measured_percent']:+.1f}%**"]
+          if (c := d.get("overhead_host_instructions")) else []),
         f"- One simulated second of WFI sleep between 1 kHz timer interrupts: cairn-sim "
         f"**{w['cairn_sim_host_seconds']:.4f} s** host (target < {t['wfi_host_seconds_max']} s: "
         f"{'met' if t['wfi_met'] else 'not met'}), QEMU {w['qemu_host_seconds']:.3f} s",
