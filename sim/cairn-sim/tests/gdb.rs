@@ -118,7 +118,9 @@ impl Sim {
         let marker = "cairn-sim: waiting for gdb on 127.0.0.1:";
         loop {
             let text = std::fs::read_to_string(&sim.stderr).unwrap_or_default();
-            if let Some(rest) = text.lines().find_map(|l| l.strip_prefix(marker)) {
+            // Only whole lines: the file may be read while the line is half written.
+            let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+            if let Some(rest) = complete.lines().find_map(|l| l.strip_prefix(marker)) {
                 sim.port = rest.trim().parse().unwrap_or_else(|_| panic!("bad port in {text:?}"));
                 return sim;
             }
