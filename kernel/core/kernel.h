@@ -83,7 +83,6 @@ extern cairn_kernel_t cairn_k;
 #define CAIRN_K_HEAP 0
 #define CAIRN_K_TOP 20
 #define CAIRN_K_QUEUE 24
-#define CAIRN_K_ISR_DEPTH 36
 #define CAIRN_K_TASKS 60
 #define CAIRN_TCB_STATE 0
 #define CAIRN_TCB_HANDLER 4
@@ -91,6 +90,8 @@ extern cairn_kernel_t cairn_k;
 #define CAIRN_TCB_FLAGS 10
 #define CAIRN_TCB_NUM_OUT 11
 #define CAIRN_TCB_ROUTES 12
+#define CAIRN_MSG_PAYLOAD 4
+#define CAIRN_MSG_LEN 8
 #define CAIRN_MSG_PRIO 12
 #define CAIRN_FRAME_TCB 4
 #define CAIRN_FRAME_PRIO 8
@@ -101,7 +102,6 @@ extern cairn_kernel_t cairn_k;
 CAIRN__AT(cairn_kernel_t, heap, CAIRN_K_HEAP);
 CAIRN__AT(cairn_kernel_t, top, CAIRN_K_TOP);
 CAIRN__AT(cairn_kernel_t, queue, CAIRN_K_QUEUE);
-CAIRN__AT(cairn_kernel_t, isr_depth, CAIRN_K_ISR_DEPTH);
 CAIRN__AT(cairn_kernel_t, tasks, CAIRN_K_TASKS);
 CAIRN__AT(cairn_tcb_t, handler, CAIRN_TCB_HANDLER);
 CAIRN__AT(cairn_tcb_t, state, CAIRN_TCB_STATE);
@@ -110,6 +110,10 @@ CAIRN__AT(cairn_tcb_t, id, CAIRN_TCB_PRIO + 1);
 CAIRN__AT(cairn_tcb_t, flags, CAIRN_TCB_FLAGS);
 CAIRN__AT(cairn_tcb_t, num_out, CAIRN_TCB_NUM_OUT);
 CAIRN__AT(cairn_tcb_t, routes, CAIRN_TCB_ROUTES);
+CAIRN__AT(cairn_msg_t, payload, CAIRN_MSG_PAYLOAD);
+CAIRN__AT(cairn_msg_t, len, CAIRN_MSG_LEN);
+CAIRN__AT(cairn_msg_t, port, CAIRN_MSG_LEN + 2);
+CAIRN__AT(cairn_msg_t, src, CAIRN_MSG_LEN + 3);
 CAIRN__AT(cairn_msg_t, prio, CAIRN_MSG_PRIO);
 CAIRN__AT(cairn_msg_t, dst, CAIRN_MSG_PRIO + 1);
 CAIRN__AT(cairn_frame_t, tcb, CAIRN_FRAME_TCB);
@@ -132,12 +136,12 @@ static inline cairn_task_id_t cairn__frame_task(const cairn_frame_t *f)
     return f->tcb ? f->tcb->id : CAIRN_TASK_NONE;
 }
 
-/* Whether the top of the stack lets a message of priority prio run now: from a
- * task (or idle) when prio >= the running level, from an interrupt only when
- * strictly above (strict = true). */
-static inline bool cairn__preempts(const cairn_frame_t *top, unsigned prio, bool strict)
+/* Whether a send from code running at the top of the stack runs a message of
+ * priority prio at once: prio >= the running level (idle: always). Interrupt
+ * sends, which need strictly above, are queued (or the armv6m fast path checks). */
+static inline bool cairn__preempts(const cairn_frame_t *top, unsigned prio)
 {
-    return !top || prio + (strict ? 0u : 1u) > top->prio;
+    return !top || prio >= top->prio;
 }
 
 /* Priority of the top of the execution stack (-1 = idle). */

@@ -2,17 +2,18 @@
  * Cairn OS message pool and queue.
  *
  * The pool is CAIRN_MSG_POOL messages carved from the heap at start-up, on a
- * free list. The queue is one singly-linked list sorted by destination priority (high first); a new
- * message goes after every message of the same or higher priority, so creation
- * order holds within a priority. Messages whose task cannot run yet (on the
- * stack, or not initialised) stay in place and are skipped, so they keep their
- * order. Interrupt handlers queue too, hence the arch_irq_save sections.
+ * free list. The queue is one singly-linked list sorted by destination priority
+ * (high first); a new message goes after every message of the same or higher
+ * priority, so creation order holds within a priority. Messages whose task
+ * cannot run yet (on the stack, or not initialised) stay in place and are
+ * skipped, so they keep their order. Interrupt handlers queue too, hence the
+ * arch_irq_save sections.
  */
 #include "kernel.h"
 
-_Static_assert(CAIRN_MSG_POOL >= 1 && CAIRN_MSG_POOL <= 4096, "message pool size");
-
 #include "cairn/mem.h"
+
+_Static_assert(CAIRN_MSG_POOL >= 1 && CAIRN_MSG_POOL <= 4096, "message pool size");
 
 cairn_ret_t cairn__pool_init(void)
 {

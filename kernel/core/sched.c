@@ -87,7 +87,7 @@ cairn_ret_t cairn__deliver(cairn_task_id_t src, cairn_task_id_t dst, cairn_port_
     CAIRN_TRACE(CAIRN_EV_SEND, dst, port);
     if (!cairn_k.isr_depth) {
         uint32_t s = arch_irq_save();
-        if (cairn__ready(t, port) && cairn__preempts(cairn_k.top, t->prio, false)) {
+        if (cairn__ready(t, port) && cairn__preempts(cairn_k.top, t->prio)) {
             cairn_frame_t f;
             f.msg = (cairn_msg_t){.payload = payload,
                                   .len = len,

@@ -210,9 +210,9 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "str   r7, [sp, #" S(CAIRN_FRAME_TCB) "]\n\t"
         "ldrh  r5, [r7, #" S(CAIRN_TCB_PRIO) "]\n\t" /* prio | id << 8 */
         "str   r5, [sp, #" S(CAIRN_FRAME_PRIO) "]\n\t" /* prio (and a reserved byte) */
-        "str   r5, [sp, #" S(CAIRN_FRAME_MSG) " + 12]\n\t" /* msg.prio, .dst; .flags = 0 */
-        "str   r1, [sp, #" S(CAIRN_FRAME_MSG) " + 4]\n\t"  /* msg.payload */
-        "str   r2, [sp, #" S(CAIRN_FRAME_MSG) " + 8]\n\t"  /* msg.len, .port, .src */
+        "str   r5, [sp, #" S(CAIRN_FRAME_MSG) " + " S(CAIRN_MSG_PRIO) "]\n\t" /* msg.prio, .dst; .flags = 0 */
+        "str   r1, [sp, #" S(CAIRN_FRAME_MSG) " + " S(CAIRN_MSG_PAYLOAD) "]\n\t"  /* msg.payload */
+        "str   r2, [sp, #" S(CAIRN_FRAME_MSG) " + " S(CAIRN_MSG_LEN) "]\n\t"  /* msg.len, .port, .src */
         "mov   r4, sp\n\t"
         "str   r4, [r3, #" S(CAIRN_K_TOP) " - 8]\n\t"
         "movs  r5, #0x60\n\t"
