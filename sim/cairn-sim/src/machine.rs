@@ -151,6 +151,8 @@ pub struct Machine {
     pub functions: Vec<crate::energy::categories::FuncInfo>,
     /// Hot-loop energy counters (empty unless energy accounting is on).
     pub meter: crate::energy::Meter,
+    /// Flash data reads end the run loop's block (energy accounting with wait states).
+    pub flash_reads_end_block: bool,
     /// Energy accounting state, when a profile is active.
     pub energy: Option<Box<crate::energy::EnergyState>>,
     /// Idle periods (sleeps) of the core.
@@ -213,6 +215,7 @@ impl Machine {
             trace: None,
             functions: Vec::new(),
             meter: Default::default(),
+            flash_reads_end_block: false,
             energy: None,
             idle: Default::default(),
             io: crate::periph::cairn_io::IoSystem::new(clock_hz),
@@ -447,6 +450,28 @@ impl Machine {
 
     #[inline(always)]
     pub fn read32(&mut self, addr: u32) -> Result<u32, FaultKind> {
+        self.read32_counted(addr, true)
+    }
+
+    /// A literal-pool load (LDR rt, [pc, #imm]): its flash wait states are part of the
+    /// instruction's static cost, so it never needs settling (energy/cost.rs).
+    #[inline(always)]
+    pub fn read32_literal(&mut self, addr: u32) -> Result<u32, FaultKind> {
+        self.read32_counted(addr, false)
+    }
+
+    /// Flash wait states of a data read. With energy accounting they vary per execution,
+    /// so the read ends the run loop's block and the instruction is settled exactly.
+    #[inline(always)]
+    fn flash_data_wait(&mut self, settle: bool) {
+        self.cycles += self.config.flash_wait_states as u64;
+        if settle && self.flash_reads_end_block {
+            self.next_event = 0;
+        }
+    }
+
+    #[inline(always)]
+    fn read32_counted(&mut self, addr: u32, settle: bool) -> Result<u32, FaultKind> {
         if addr & 3 != 0 {
             return Err(FaultKind::Unaligned(addr));
         }
@@ -457,7 +482,7 @@ impl Machine {
         }
         let off = addr.wrapping_sub(self.flash_base) as usize;
         if off < self.flash.len() {
-            self.cycles += self.config.flash_wait_states as u64;
+            self.flash_data_wait(settle);
             let b = &self.flash[off..off + 4];
             return Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
         }
@@ -475,7 +500,7 @@ impl Machine {
         }
         let off = addr.wrapping_sub(self.flash_base) as usize;
         if off < self.flash.len() {
-            self.cycles += self.config.flash_wait_states as u64;
+            self.flash_data_wait(true);
             return Ok(u16::from_le_bytes([self.flash[off], self.flash[off + 1]]) as u32);
         }
         self.io_read(addr, 2)
@@ -489,7 +514,7 @@ impl Machine {
         }
         let off = addr.wrapping_sub(self.flash_base) as usize;
         if off < self.flash.len() {
-            self.cycles += self.config.flash_wait_states as u64;
+            self.flash_data_wait(true);
             return Ok(self.flash[off] as u32);
         }
         self.io_read(addr, 1)

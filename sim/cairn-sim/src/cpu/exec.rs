@@ -59,8 +59,8 @@ impl Machine {
         // within reach, no energy accounting) carries no per-instruction bookkeeping beyond
         // the cycle check.
         let limited = budget < u64::MAX / 2;
-        // The energy loop indexes `meter.acc` without bounds checks: check its size here.
-        let energy = self.energy.is_some() && self.meter.acc.len() == self.flash.len() / 2;
+        // The energy loop indexes the meter without bounds checks: check its size here.
+        let energy = self.energy.is_some() && self.meter.fits(self.flash.len());
         match (self.config.flash_wait_states != 0, limited, energy) {
             (false, false, false) => self.run_loop::<false, false, false>(budget),
             (false, true, false) => self.run_loop::<false, true, false>(budget),
@@ -73,12 +73,19 @@ impl Machine {
         }
     }
 
-    /// With ENERGY, each instruction's cycles (wait states included) and one execution are
-    /// added to the current task's counter for its address: one indexed update, no lookups
-    /// (function, category and class are resolved when reporting).
+    /// With ENERGY, each flash instruction adds one execution to the current task's
+    /// counter for its address, and nothing else: its cycles are its static cost, plus
+    /// what `exec::<true>` records for taken conditional branches, plus the exact
+    /// settlement of the block's last instruction (every other variable cost ends the
+    /// block: see `energy/mod.rs`).
     #[inline(always)]
     fn run_loop<const WAIT_STATES: bool, const LIMITED: bool, const ENERGY: bool>(&mut self, budget: u64) {
         let mut executed = 0u64;
+        // (pc, cycles before) of the last instruction, settled after the block if in flash.
+        let mut last = (self.flash_base.wrapping_sub(2), 0u64);
+        if ENERGY {
+            self.meter.switched_from = None;
+        }
         while self.cycles < self.next_event && (!LIMITED || executed < budget) {
             executed += 1;
             let pc = self.pc;
@@ -99,36 +106,28 @@ impl Machine {
                         self.fault_unretired(FaultKind::NoExecute(pc));
                         if ENERGY {
                             self.energy_charge_other(Kind::Undefined, self.cycles - before);
+                            last.0 = pc;
                         }
                         continue;
                     }
                 }
             };
-            // The counter is chosen before the instruction runs, so an instruction that
-            // switches task (a trace-port store) counts for the task that executed it.
-            let slot: *mut crate::energy::Counter = if ENERGY && in_flash {
-                // SAFETY: while energy accounting is on, `meter.acc` has one counter per flash
-                // halfword (enable_energy; energy_sync_task only swaps in arrays of the same
-                // length), and off < flash.len().
-                unsafe { self.meter.acc.as_mut_ptr().add(off >> 1) }
-            } else {
-                std::ptr::null_mut()
-            };
-            self.exec(op, pc);
+            if ENERGY && in_flash {
+                // SAFETY: while energy accounting is on, `meter.exec` has one counter per
+                // flash halfword (run_block checks; task switches only swap in arrays of
+                // the same length), and off < flash.len().
+                unsafe { *self.meter.exec.as_mut_ptr().add(off >> 1) += 1 };
+            }
+            self.exec::<ENERGY>(op, pc);
             if ENERGY {
-                let d = self.cycles - before;
-                if in_flash {
-                    // SAFETY: `slot` points into a counter array that is still alive: a task
-                    // switch during `exec` moves the Vec that owns it into `EnergyState::tasks`
-                    // (its heap buffer stays put), and arrays are never freed while running.
-                    unsafe {
-                        (*slot)[0] += d;
-                        (*slot)[1] += 1;
-                    }
-                } else {
-                    self.energy_charge_other(op.kind(), d);
+                last = (pc, before);
+                if !in_flash {
+                    self.energy_charge_other(op.kind(), self.cycles - before);
                 }
             }
+        }
+        if ENERGY && (last.0.wrapping_sub(self.flash_base) as usize) < self.flash.len() {
+            self.energy_settle(last.0, last.1);
         }
         self.instructions = self.instructions.wrapping_add(executed);
     }
@@ -255,7 +254,11 @@ impl Machine {
             return;
         };
         self.flash_ops[off >> 1] = op;
-        self.exec(op, pc);
+        if self.energy.is_some() {
+            self.exec::<true>(op, pc);
+        } else {
+            self.exec::<false>(op, pc);
+        }
     }
 
     fn peek_halfword(&self, addr: u32, needed: bool) -> Option<u16> {
@@ -348,8 +351,10 @@ impl Machine {
         }
     }
 
+    /// Execute one instruction. With ENERGY, a taken conditional branch in flash records
+    /// its cycle beyond the static cost (energy/cost.rs).
     #[inline(always)]
-    fn exec(&mut self, op: Op, pc: u32) {
+    fn exec<const ENERGY: bool>(&mut self, op: Op, pc: u32) {
         let next = pc.wrapping_add(2);
         match op.kind() {
             Kind::LslImm => {
@@ -502,7 +507,7 @@ impl Machine {
             }
             Kind::Blx => {
                 let target = r!(self, op.b());
-                if self.energy.is_some() {
+                if ENERGY {
                     self.energy_note_call(target & !1);
                 }
                 self.r[14] = next | 1;
@@ -510,7 +515,7 @@ impl Machine {
                 self.blx_write(target);
             }
             Kind::LdrLit => {
-                r!(self, op.a()) = try_mem!(self, self.read32(op.imm()));
+                r!(self, op.a()) = try_mem!(self, self.read32_literal(op.imm()));
                 self.pc = next;
                 self.cycles += 2;
             }
@@ -637,6 +642,9 @@ impl Machine {
                 if self.cond(op.a()) {
                     self.pc = op.imm();
                     self.cycles += 2;
+                    if ENERGY {
+                        self.energy_branch_taken(pc);
+                    }
                 } else {
                     self.pc = next;
                     self.cycles += 1;
@@ -848,7 +856,11 @@ impl Machine {
         if self.resume_from == Some(pc) {
             self.resume_from = None;
             if let Some(op) = self.decode_at(pc) {
-                self.exec(op, pc);
+                if self.energy.is_some() {
+                    self.exec::<true>(op, pc);
+                } else {
+                    self.exec::<false>(op, pc);
+                }
                 return;
             }
         }

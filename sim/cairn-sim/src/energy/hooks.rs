@@ -4,7 +4,7 @@
 use super::categories::{categorize, FuncInfo, Rule};
 use super::profile::Profile;
 use super::rates::Rates;
-use super::{class_of, zeroed_counters, EnergyState, Function, Meter, TaskAcc, IRQ_TASK};
+use super::{class_of, EnergyState, Function, Meter, TaskAcc, IRQ_TASK};
 use crate::cpu::op::Kind;
 use crate::machine::Machine;
 
@@ -42,7 +42,8 @@ impl Machine {
             };
             funcs.push(Function { name: f.name.clone(), addr: f.addr, size: f.size, category: ci });
         }
-        self.meter = Meter { acc: zeroed_counters(self.flash.len() / 2) };
+        self.meter = Meter::zeroed(self.flash.len() / 2);
+        self.flash_reads_end_block = self.config.flash_wait_states != 0;
         let mut tasks = std::collections::BTreeMap::new();
         tasks.insert(0u16, TaskAcc::default());
         self.energy = Some(Box::new(EnergyState {
@@ -68,6 +69,8 @@ impl Machine {
     }
 
     /// Make the counters of the task that now runs current: handlers count as `irq`.
+    /// A switch ends the run loop's block, so that the instruction that caused it (a
+    /// trace-port store, an exception return) is settled to the task that executed it.
     pub fn energy_sync_task(&mut self) {
         let in_handler = self.in_handler();
         let Some(e) = self.energy.as_deref_mut() else { return };
@@ -75,15 +78,56 @@ impl Machine {
         if want == e.cur {
             return;
         }
-        let n = self.meter.acc.len();
+        let n = self.meter.exec.len();
         let old = e.tasks.entry(e.cur).or_default();
-        std::mem::swap(&mut old.active, &mut self.meter.acc);
+        std::mem::swap(&mut old.exec, &mut self.meter.exec);
+        std::mem::swap(&mut old.extra, &mut self.meter.extra);
         let new = e.tasks.entry(want).or_default();
-        if new.active.len() != n {
-            new.active = zeroed_counters(n);
+        if new.exec.len() != n {
+            new.exec = vec![0; n];
+            new.extra = vec![0; n];
         }
-        std::mem::swap(&mut new.active, &mut self.meter.acc);
+        std::mem::swap(&mut new.exec, &mut self.meter.exec);
+        std::mem::swap(&mut new.extra, &mut self.meter.extra);
+        self.meter.switched_from.get_or_insert(e.cur);
         e.cur = want;
+        self.next_event = 0;
+    }
+
+    /// A conditional branch in flash at `pc` was taken: one cycle beyond its static cost
+    /// (2 cycles taken, 1 not taken on the Cortex-M0+).
+    #[inline(always)]
+    pub fn energy_branch_taken(&mut self, pc: u32) {
+        let off = pc.wrapping_sub(self.flash_base) as usize >> 1;
+        if let Some(x) = self.meter.extra.get_mut(off) {
+            *x += 1;
+        }
+    }
+
+    /// After a block: charge the last instruction (at `pc`, started at cycle `before`)
+    /// whatever its cycles differ from its static cost and the taken-branch record, to the
+    /// task that executed it.
+    #[cold]
+    #[inline(never)]
+    pub fn energy_settle(&mut self, pc: u32, before: u64) {
+        let from = self.meter.switched_from.take();
+        let off = pc.wrapping_sub(self.flash_base) as usize >> 1;
+        let op = self.executed_op_at(pc);
+        if op.map(|op| op.kind()) == Some(Kind::BCond) {
+            return;
+        }
+        let diff = (self.cycles - before).wrapping_sub(op.map_or(0, |op| self.static_cycles(op)));
+        if diff == 0 {
+            return;
+        }
+        let Some(e) = self.energy.as_deref_mut() else { return };
+        let extra = match from {
+            Some(t) if t != e.cur => &mut e.tasks.entry(t).or_default().extra,
+            _ => &mut self.meter.extra,
+        };
+        if let Some(x) = extra.get_mut(off) {
+            *x = x.wrapping_add(diff);
+        }
     }
 
     /// A word written to the trace port: follow the kernel's current task.

@@ -1,13 +1,20 @@
 //! Energy accounting (issue 4): an instruction-level (Tiwari) model per core profile,
 //! attributed to power state, code category, task and function.
 //!
-//! The run loop's energy variant (`run_loop::<_, _, true>`) adds, per instruction, the
-//! cycles it took and one to a `Counter` indexed by (function, instruction class) in the
-//! current task's array (`Meter::acc`). Everything else (sleep, wake-up, task switches,
-//! calls into handlers) happens at cold points. Joules are only computed when reporting,
-//! as exact integer femtojoules per counter (`rates.rs`), so totals equal sums of parts.
+//! The run loop's energy variant (`run_loop::<_, _, true>`) only counts executions: one
+//! increment per instruction in the current task's array (`Meter::exec`, one counter per
+//! flash halfword). An instruction's cycles are its static cost (`cost.rs`, from the decoded
+//! instruction and the configuration) plus whatever varied: a taken conditional branch adds
+//! its extra cycle to `Meter::extra`, and everything else that can vary (exception entry and
+//! return inside an instruction, faults, flash data reads with wait states, breakpoints,
+//! task switches) ends the run loop's block, after which the last instruction is settled
+//! exactly (`cycles - before - static`). So cycles per address = executions x static +
+//! extra, exactly. Everything else (sleep, wake-up, task switches, calls into handlers)
+//! happens at cold points. Joules are only computed when reporting, as exact integer
+//! femtojoules per counter (`rates.rs`), so totals equal sums of parts.
 
 pub mod categories;
+pub mod cost;
 pub mod hooks;
 pub mod profile;
 pub mod rates;
@@ -60,12 +67,29 @@ pub fn class_of(kind: Kind) -> Class {
 /// Cycles and executions of one instruction address (or one bucket): [cycles, count].
 pub type Counter = [u64; 2];
 
-/// The array the hot loop touches: empty unless energy accounting is on.
+/// The arrays the hot loop touches: empty unless energy accounting is on.
 #[derive(Default)]
 pub struct Meter {
-    /// The current task's counters, one per flash halfword (calloc'd: only pages of code
+    /// The current task's executions per flash halfword (calloc'd: only pages of code
     /// that runs are ever touched).
-    pub acc: Vec<Counter>,
+    pub exec: Vec<u64>,
+    /// The current task's cycles beyond executions x static cost, per flash halfword
+    /// (wrapping: an instruction that faulted took fewer cycles than its static cost).
+    pub extra: Vec<u64>,
+    /// The task whose counters were current when the first task switch of the running
+    /// block happened (a switch ends the block, so it is the last instruction's task).
+    pub switched_from: Option<u16>,
+}
+
+impl Meter {
+    pub fn zeroed(n: usize) -> Meter {
+        Meter { exec: vec![0; n], extra: vec![0; n], switched_from: None }
+    }
+
+    /// Both arrays have one counter per flash halfword of a flash of `flash_len` bytes.
+    pub fn fits(&self, flash_len: usize) -> bool {
+        self.exec.len() == flash_len / 2 && self.extra.len() == flash_len / 2
+    }
 }
 
 /// Power states of the report.
@@ -82,10 +106,12 @@ pub fn task_name(t: u16) -> String {
     }
 }
 
-/// Everything a task accumulated (its flash counters live in `Meter::acc` while it runs).
+/// Everything a task accumulated (its flash counters live in `Meter` while it runs).
 #[derive(Clone, Debug, Default)]
 pub struct TaskAcc {
-    pub active: Vec<Counter>,
+    /// Executions and extra cycles per flash halfword (`Meter::exec`, `Meter::extra`).
+    pub exec: Vec<u64>,
+    pub extra: Vec<u64>,
     /// Instructions outside flash (SRAM code) and fetch faults, per class.
     pub other: [Counter; Class::COUNT],
     /// Exception-entry cycles outside instructions, by handler address.
@@ -112,7 +138,7 @@ pub struct EnergyState {
     pub funcs: Vec<Function>,
     pub categories: Vec<String>,
     pub tasks: std::collections::BTreeMap<u16, TaskAcc>,
-    /// Task whose counters are in `Meter::acc`.
+    /// Task whose counters are in `Meter`.
     pub cur: u16,
     /// Task reported by the kernel (START/CURRENT/END words); `cur` is IRQ_TASK in handlers.
     pub thread_task: u16,
@@ -147,9 +173,4 @@ impl EnergyState {
             0
         }
     }
-}
-
-/// A zeroed counter vector from calloc (untouched pages cost nothing).
-pub fn zeroed_counters(n: usize) -> Vec<Counter> {
-    vec![[0u64; 2]; n]
 }

@@ -92,20 +92,22 @@ pub fn breakdown_with_calls(m: &Machine) -> Option<(Breakdown, Vec<u64>)> {
     let empty = TaskAcc::default();
     for t in tasks {
         let acc = e.tasks.get(&t).unwrap_or(&empty);
-        let flash: &[Counter] = if t == e.cur { &m.meter.acc } else { &acc.active };
+        let (exec, extra): (&[u64], &[u64]) =
+            if t == e.cur { (&m.meter.exec, &m.meter.extra) } else { (&acc.exec, &acc.extra) };
         let mut task_fj = 0u128;
-        for (i, c) in flash.iter().enumerate() {
-            if c[1] == 0 && c[0] == 0 {
+        for (i, (&n, &x)) in exec.iter().zip(extra).enumerate() {
+            if n == 0 && x == 0 {
                 continue;
             }
             let addr = m.flash_base.wrapping_add(2 * i as u32);
-            let op = m.flash_ops.get(i).copied().unwrap_or(crate::cpu::op::Op::UNDECODED);
+            let op = m.executed_op_at(addr).unwrap_or(crate::cpu::op::Op::UNDECODED);
+            let cycles = n.wrapping_mul(m.static_cycles(op)).wrapping_add(x);
             let f = e.func_at(addr);
-            task_fj = task_fj.saturating_add(a.bucket(f, super::class_of(op.kind()) as usize, *c));
+            task_fj = task_fj.saturating_add(a.bucket(f, super::class_of(op.kind()) as usize, [cycles, n]));
             if op.kind() == Kind::Bl {
                 let tf = e.func_at(op.imm());
                 if tf != 0 && e.funcs[tf].addr == op.imm() {
-                    a.calls[tf] += c[1];
+                    a.calls[tf] += n;
                 }
             }
         }
