@@ -83,9 +83,14 @@ impl Machine {
         let mut executed = 0u64;
         // (pc, cycles before) of the last instruction, settled after the block if in flash.
         let mut last = (self.flash_base.wrapping_sub(2), 0u64);
-        if ENERGY {
+        // A task switch (which swaps the counter arrays) ends the block, and the switching
+        // instruction was counted before it ran: the whole block counts in this array.
+        let exec_counts: *mut u64 = if ENERGY {
             self.meter.switched_from = None;
-        }
+            self.meter.exec.as_mut_ptr()
+        } else {
+            std::ptr::null_mut()
+        };
         while self.cycles < self.next_event && (!LIMITED || executed < budget) {
             executed += 1;
             let pc = self.pc;
@@ -113,10 +118,11 @@ impl Machine {
                 }
             };
             if ENERGY && in_flash {
-                // SAFETY: while energy accounting is on, `meter.exec` has one counter per
-                // flash halfword (run_block checks; task switches only swap in arrays of
-                // the same length), and off < flash.len().
-                unsafe { *self.meter.exec.as_mut_ptr().add(off >> 1) += 1 };
+                // SAFETY: `exec_counts` is `meter.exec` at block start, which has one counter
+                // per flash halfword (run_block checks), and off < flash.len(). A task switch
+                // moves that Vec into `EnergyState::tasks` without freeing or reallocating it,
+                // and ends the block before the next increment.
+                unsafe { *exec_counts.add(off >> 1) += 1 };
             }
             self.exec::<ENERGY>(op, pc);
             if ENERGY {
