@@ -110,8 +110,13 @@ impl Machine {
             }
             0x40004 => {
                 if let Some(b) = self.uarts[0].write(off, value) {
+                    let bauddiv = self.uarts[0].bauddiv as u64;
                     if let Some(e) = self.energy.as_deref_mut() {
-                        e.uart_bytes += 1;
+                        if bauddiv >= 16 {
+                            e.uart_busy_cycles += 10 * bauddiv;
+                        } else {
+                            e.uart_bytes += 1;
+                        }
                     }
                     self.emit(Stream::Stdout, b);
                 }

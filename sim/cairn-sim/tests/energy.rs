@@ -225,3 +225,20 @@ fn peripherals_uart_bytes_and_enabled_timers_are_charged() {
     assert_eq!(b.by_task["peripherals"], expected);
     check_sums(&b);
 }
+
+#[test]
+fn uart_bytes_are_charged_at_the_programmed_baud_rate() {
+    let mut m = boot(&[b_to(CODE, CODE)]);
+    enable(&mut m, "stm32l053");
+    let uart0 = 0x4000_4000;
+    m.write32(uart0 + 0x10, 217).unwrap(); // BAUDDIV: 25 MHz / 217 = 115207 baud
+    m.write32(uart0 + 8, 1).unwrap();
+    m.write32(uart0, b'a' as u32).unwrap();
+    m.write32(uart0 + 0x10, 2604).unwrap(); // 9600 baud
+    m.write32(uart0, b'b' as u32).unwrap();
+    step(&mut m, 10);
+    let b = breakdown(&m).unwrap();
+    let r = &m.energy.as_deref().unwrap().rates;
+    assert_eq!(b.by_state["peripherals"], r.fj(10 * 217 + 10 * 2604, r.uart.unwrap().0));
+    check_sums(&b);
+}

@@ -57,6 +57,7 @@ impl Machine {
             dyn_calls: Default::default(),
             sleep_state: 0,
             uart_bytes: 0,
+            uart_busy_cycles: 0,
             timer_cycles: 0,
             timer_since: [None, None],
             timer_paused: 0,

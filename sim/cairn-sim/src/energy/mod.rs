@@ -147,8 +147,12 @@ pub struct EnergyState {
     pub dyn_calls: std::collections::BTreeMap<u32, u64>,
     /// State index (0 sleep, 1 deep) of the sleep in progress.
     pub sleep_state: usize,
-    /// Bytes written to UART data registers (peripheral energy).
+    /// Bytes written to UART0's data register while its BAUDDIV was unprogrammed (< 16,
+    /// below the CMSDK minimum): charged at the profile's baud rate.
     pub uart_bytes: u64,
+    /// Transmitter-busy cycles of bytes sent with a programmed BAUDDIV (10 bit times of
+    /// BAUDDIV cycles each).
+    pub uart_busy_cycles: u64,
     /// Cycles during which a CMSDK timer was enabled, summed over timers.
     pub timer_cycles: u64,
     /// Cycle since which each timer has been enabled.

@@ -153,13 +153,15 @@ pub fn breakdown_with_calls(m: &Machine) -> Option<(Breakdown, Vec<u64>)> {
     Some((b, a.calls))
 }
 
-/// UART: each byte keeps the transmitter busy for 10 bit times at the profile's baud rate.
-/// Timers: the time each CMSDK timer was enabled, except in deep sleep.
+/// UART: each byte keeps the transmitter busy for 10 bit times at the baud rate the firmware
+/// programmed (BAUDDIV cycles per bit), or at the profile's baud rate when BAUDDIV was left
+/// unprogrammed. Timers: the time each CMSDK timer was enabled, except in deep sleep.
 fn peripheral_fj(m: &Machine, e: &EnergyState) -> u128 {
     let r = &e.rates;
     let mut fj = 0;
     if let Some((cur, baud)) = r.uart {
-        let cycles = (e.uart_bytes as u128 * 10 * r.clock_hz as u128 / baud as u128).min(u64::MAX as u128) as u64;
+        let at_profile_baud = e.uart_bytes as u128 * 10 * r.clock_hz as u128 / baud as u128;
+        let cycles = (at_profile_baud + e.uart_busy_cycles as u128).min(u64::MAX as u128) as u64;
         fj = r.fj(cycles, cur);
     }
     if let Some(cur) = r.timer {
