@@ -31,6 +31,8 @@ TARGET_ENERGY_OVERHEAD_PERCENT = 15.0
 ENERGY_PROFILE = "stm32l053"
 #: The I/O scenario of the measurement-overhead variant.
 IO_LOAD = repo_root() / "experiments/bench/io_load.toml"
+#: Instructions of bench_cpu.elf run under callgrind (the whole 1.8 G would take an hour).
+CALLGRIND_CPU_INSTRUCTIONS = 50_000_000
 
 
 def wall(cmd: list[str], timeout: float = 600) -> tuple[float, subprocess.CompletedProcess[bytes]]:
@@ -77,14 +79,16 @@ def host_instructions(cmd: list[str]) -> int | None:
     return int(m.group(1))
 
 
-def measurement_overheads(sim: str, elf: Path) -> dict[str, Any] | None:
-    """The same three variants as the wall-clock ones, in host instructions (callgrind)."""
+def measurement_overheads(sim: str, elf: Path, limit: list[str] | None = None) -> dict[str, Any] | None:
+    """The same three variants as the wall-clock ones, in host instructions (callgrind).
+    `limit` (e.g. ["--max-instructions", "N"]) bounds a long firmware's run."""
+    limit = limit or []
     with tempfile.TemporaryDirectory() as tmp:
         energy = ["--energy", ENERGY_PROFILE, "--flash-wait-states", "0"]
         counts = {
-            "plain": host_instructions([sim, "run", "--flash-wait-states", "0", str(elf)]),
-            "energy": host_instructions([sim, "run", *energy, "--stats", f"{tmp}/e.json", str(elf)]),
-            "measured": host_instructions([sim, "run", *energy, "--io", str(IO_LOAD), "--io-log",
+            "plain": host_instructions([sim, "run", *limit, "--flash-wait-states", "0", str(elf)]),
+            "energy": host_instructions([sim, "run", *limit, *energy, "--stats", f"{tmp}/e.json", str(elf)]),
+            "measured": host_instructions([sim, "run", *limit, *energy, "--io", str(IO_LOAD), "--io-log",
                                            f"{tmp}/io.csv", "--stats", f"{tmp}/m.json", str(elf)]),
         }
     plain = counts["plain"]
@@ -92,6 +96,7 @@ def measurement_overheads(sim: str, elf: Path) -> dict[str, Any] | None:
         return None
     return {
         "firmware": str(elf),
+        "limit": limit,
         "host_instructions": counts,
         "energy_percent": (counts["energy"] / plain - 1.0) * 100.0,
         "measured_percent": (counts["measured"] / plain - 1.0) * 100.0,
@@ -146,6 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     qemu_plain, qemu_icount = best["qemu_plain"], best["qemu_icount"]
 
     counted = measurement_overheads(args.sim, args.fw / "demo.elf")
+    counted_cpu = measurement_overheads(args.sim, cpu_elf, ["--max-instructions", str(CALLGRIND_CPU_INSTRUCTIONS)])
+    # The target is judged on exact host-instruction counts (both firmware) when valgrind is
+    # there: on this shared 2-core host the wall clock of one variant moves by +-10 % or more
+    # between runs, as much as the target itself. The wall-clock figures stay beside them.
+    counted_all = [c for c in (counted, counted_cpu) if c is not None]
+    exact_max = max((max(c["energy_percent"], c["measured_percent"]) for c in counted_all), default=None)
     wfi_stats = sim_stats(args.sim, wfi_elf)
     wfi_wall = best_of([args.sim, "run", str(wfi_elf)], args.runs)
     qemu_wfi = best_of([*QEMU, "-kernel", str(wfi_elf)], 1)
@@ -188,6 +199,8 @@ def main(argv: list[str] | None = None) -> int:
         # The same overheads in host instructions (callgrind, demo.elf): exact, where the wall
         # clock of this shared host varies by about +-10 % from run to run.
         "overhead_host_instructions": counted,
+        "overhead_host_instructions_cpu": counted_cpu,
+        "overhead_judged_on": "host instructions" if exact_max is not None else "wall clock",
         "wfi_one_simulated_second": {
             "firmware": str(wfi_elf),
             "simulated_seconds": float(wfi_stats["simulated_seconds"]),
@@ -202,8 +215,10 @@ def main(argv: list[str] | None = None) -> int:
             "mips_met": mips(sim_plain) >= TARGET_MIPS,
             "wfi_met": wfi_wall < TARGET_WFI_HOST_SECONDS,
             "energy_overhead_percent_max": TARGET_ENERGY_OVERHEAD_PERCENT,
-            "energy_overhead_met": energy_overhead_percent <= TARGET_ENERGY_OVERHEAD_PERCENT,
-            "measured_overhead_met": measured_overhead_percent <= TARGET_ENERGY_OVERHEAD_PERCENT,
+            "energy_overhead_met": (exact_max if exact_max is not None else energy_overhead_percent)
+            <= TARGET_ENERGY_OVERHEAD_PERCENT,
+            "measured_overhead_met": (exact_max if exact_max is not None else measured_overhead_percent)
+            <= TARGET_ENERGY_OVERHEAD_PERCENT,
         },
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -218,9 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  --energy {ENERGY_PROFILE} overhead {energy_overhead_percent:+.1f}% "
           f"(vs --stats alone {energy_overhead_vs_stats_percent:+.1f}%; "
           f"target <= {TARGET_ENERGY_OVERHEAD_PERCENT:.0f}%: {'met' if t_energy_met(result) else 'NOT met'})")
-    if counted is not None:
-        print(f"  in host instructions (callgrind, demo.elf): --energy {counted['energy_percent']:+.1f}%, "
-              f"+ I/O scenario and log {counted['measured_percent']:+.1f}%")
+    for c in counted_all:
+        print(f"  in host instructions (callgrind, {Path(c['firmware']).name} {' '.join(c['limit'])}): "
+              f"--energy {c['energy_percent']:+.1f}%, + I/O scenario and log {c['measured_percent']:+.1f}%")
     print(f"  --energy + --io scenario + --io-log + --stats overhead {measured_overhead_percent:+.1f}% "
           f"(target <= {TARGET_ENERGY_OVERHEAD_PERCENT:.0f}%: "
           f"{'met' if result['targets']['measured_overhead_met'] else 'NOT met'})")
