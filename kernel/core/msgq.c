@@ -28,31 +28,24 @@ cairn_ret_t cairn__pool_init(void)
     return CAIRN_OK;
 }
 
-cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port_t port,
-                           const void *payload, uint16_t len, uint8_t flags)
+cairn_ret_t cairn__enqueue(const cairn_msg_t *m)
 {
     uint32_t s = arch_irq_save();
-    cairn_msg_t *m = cairn_k.free;
-    if (!m) {
+    cairn_msg_t *q = cairn_k.free;
+    if (!q) {
         cairn_k.stats.pool_full++;
         arch_irq_restore(s);
-        CAIRN_TRACE(CAIRN_EV_FULL, t->id, port);
+        CAIRN_TRACE(CAIRN_EV_FULL, m->dst, m->port);
         return CAIRN_EFULL;
     }
-    cairn_k.free = m->next;
-    m->payload = payload;
-    m->len = len;
-    m->port = port;
-    m->src = src;
-    m->prio = t->prio;
-    m->dst = t->id;
-    m->flags = flags;
+    cairn_k.free = q->next;
+    *q = *m;
 
     cairn_msg_t **link = &cairn_k.queue;
-    while (*link && (*link)->prio >= m->prio)
+    while (*link && (*link)->prio >= q->prio)
         link = &(*link)->next;
-    m->next = *link;
-    *link = m;
+    q->next = *link;
+    *link = q;
 
     if (++cairn_k.stats.queued > cairn_k.stats.queued_peak)
         cairn_k.stats.queued_peak = cairn_k.stats.queued;

@@ -53,20 +53,20 @@ cairn_prio_t cairn_task_prio(cairn_task_id_t id)
 
 cairn_ret_t cairn_task_init(cairn_task_id_t id, const void *init, size_t len)
 {
+    cairn_frame_t f;
+    cairn__msg_new(&f, cairn_current_task(), init, len);
+    f.msg.dst = id;
+    f.msg.port = CAIRN_PORT_INIT;
     cairn_tcb_t *t = cairn__tcb(id);
-    cairn_task_id_t src = cairn_current_task();
-    uint8_t flags = cairn__claim_payload(init, src);
     cairn_ret_t r = CAIRN_EINVAL;
     if (t && !(t->flags & (TCB_INIT_SENT | TCB_KILLING)) && len <= CAIRN_MSG_MAX_LEN) {
         t->flags |= TCB_INIT_SENT;
-        r = cairn__deliver(src, id, CAIRN_PORT_INIT, init, (uint16_t)len, flags);
+        r = cairn__deliver(&f);
         if (r != CAIRN_OK)
             t->flags &= (uint8_t)~TCB_INIT_SENT;
     }
-    if (r != CAIRN_OK) {
-        cairn_msg_t m = {.payload = init, .flags = flags};
-        cairn__release(&m);
-    }
+    if (r != CAIRN_OK)
+        cairn__release(&f.msg);
     return r;
 }
 
@@ -92,7 +92,11 @@ void cairn__task_finish(cairn_tcb_t *t, bool final_done)
     }
     /* FINAL runs at once, never below the current level; cairn__end calls us
      * again afterwards, with final_done, because the task is marked. */
-    cairn_frame_t f = {.msg = {.port = CAIRN_PORT_FINAL, .prio = t->prio, .dst = t->id}};
+    cairn_frame_t f;
+    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
+    f.msg.port = CAIRN_PORT_FINAL;
+    f.msg.prio = t->prio;
+    f.msg.dst = t->id;
     int cur = cairn__cur_prio();
     uint32_t s = arch_irq_save();
     cairn__enter(t, &f, cur > (int)t->prio ? (unsigned)cur : t->prio);
