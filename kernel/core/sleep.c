@@ -1,34 +1,49 @@
 /*
  * Cairn OS: the choice of sleep state by break-even time (CoMOS appendix;
  * docs/kernel.md, "Idle"). Pure arithmetic on the board's table: 64-bit products
- * and sums, one 64-by-32-bit division (shift and subtract, so no 64-bit division
- * from libgcc) for a break-even time or a conversion to ticks; the choice itself
- * compares products and divides only for the break-even times.
+ * and sums, one division of a 64-bit numerator by a 32-bit divisor for a
+ * break-even time or a conversion to ticks (no 64-bit multiply or division from
+ * libgcc); the choice itself compares products and divides only for the
+ * break-even times.
  */
 #include "cairn/sleep.h"
 
-/* Out of line: each product is one call with two arguments. */
+/* a * b in 64 bits from four 16 x 16-bit products: Cortex-M0+ has a 32-bit MULS
+ * only, and libgcc's general 64 x 64-bit multiply costs ~100 cycles. */
 __attribute__((noinline)) static uint64_t mul(uint32_t a, uint32_t b)
 {
-    return (uint64_t)a * b;
+    uint32_t al = a & 0xFFFFu, ah = a >> 16, bl = b & 0xFFFFu, bh = b >> 16;
+    uint32_t lo = al * bl, m1 = al * bh, m2 = ah * bl, hi = ah * bh;
+    uint32_t mid = m1 + m2;
+    hi += (uint32_t)(mid < m1) << 16 | mid >> 16;
+    uint32_t low = lo + (mid << 16);
+    hi += low < lo;
+    return (uint64_t)hi << 32 | low;
 }
 
-/* n / d rounded up, saturated to 32 bits (d > 0): restoring division on 32-bit
- * halves. The remainder stays below d; a bit shifted out of it means it was at
- * least 2^32 > d, and the 32-bit subtraction still gives the exact remainder. */
+/* n / d rounded up, saturated to 32 bits (d > 0). A numerator below 2^32 (the
+ * usual case) takes one 32-bit division; a larger one a restoring division on
+ * 32-bit halves, whose remainder stays below d: a bit shifted out of it means it
+ * was at least 2^32 > d, and the 32-bit subtraction still gives the exact
+ * remainder. No 64-bit division from libgcc. */
 static uint32_t div_up(uint64_t n, uint32_t d)
 {
     uint32_t r = (uint32_t)(n >> 32), lo = (uint32_t)n, q = 0;
-    if (r >= d)
+    if (r == 0) {
+        q = lo / d;
+        r = lo % d;
+    } else if (r >= d) {
         return UINT32_MAX; /* the quotient needs more than 32 bits */
-    for (unsigned i = 0; i < 32; i++) {
-        uint32_t out = r >> 31;
-        r = r << 1 | lo >> 31;
-        lo <<= 1;
-        q <<= 1;
-        if (out || r >= d) {
-            r -= d;
-            q |= 1;
+    } else {
+        for (unsigned i = 0; i < 32; i++) {
+            uint32_t out = r >> 31;
+            r = r << 1 | lo >> 31;
+            lo <<= 1;
+            q <<= 1;
+            if (out || r >= d) {
+                r -= d;
+                q |= 1;
+            }
         }
     }
     return q + (r != 0 && q != UINT32_MAX);
