@@ -73,7 +73,7 @@ static cairn_ret_t create(const cairn_app_desc_t *app, unsigned i, const cairn_t
     }
     if (state)
         cairn_heap_set_owner(state, id[i]); /* freed with the task */
-    cairn_route_t *rt = cairn__tcb(id[i])->routes;
+    cairn_route_t *rt = cairn_k.tasks[id[i]]->routes;
     for (const cairn_app_route_t *o = d->out; o < d->out + d->num_out; o++, rt++) {
         uint8_t t = o->target;
         if (o->kind == CAIRN_DST_TASK)

@@ -57,7 +57,7 @@ cairn_ret_t cairn__enqueue(const cairn_msg_t *m)
 static cairn_msg_t **first_ready(void)
 {
     for (cairn_msg_t **link = &cairn_k.queue; *link; link = &(*link)->next) {
-        const cairn_tcb_t *t = cairn__tcb((*link)->dst);
+        const cairn_tcb_t *t = cairn_k.tasks[(*link)->dst]; /* checked by the send */
         if (t && cairn__ready(t, (*link)->port))
             return link;
     }
@@ -128,13 +128,13 @@ static bool stack_holds(const cairn_frame_t *f, const void *p, const cairn_msg_t
 
 bool cairn__payload_shared(const void *p, const cairn_msg_t *self)
 {
-    bool shared = false;
     uint32_t s = arch_irq_save();
-    for (const cairn_msg_t *m = cairn_k.queue; m && !shared; m = m->next)
-        shared = holds(m, p, self);
+    const cairn_msg_t *m = cairn_k.queue;
+    while (m && !holds(m, p, self))
+        m = m->next;
     /* In an interrupt handler, the interrupted code's stack too. */
-    shared = shared || stack_holds(cairn_k.top, p, self) ||
-             (cairn_k.isr_depth && stack_holds(cairn_k.isr_top, p, self));
+    bool shared = m || stack_holds(cairn_k.top, p, self) ||
+                  (cairn_k.isr_depth && stack_holds(cairn_k.isr_top, p, self));
     arch_irq_restore(s);
     return shared;
 }

@@ -77,7 +77,7 @@ void cairn_dispatch(void)
 cairn_ret_t cairn__deliver(cairn_frame_t *f)
 {
     cairn_msg_t *m = &f->msg;
-    cairn_tcb_t *t = cairn__tcb(m->dst);
+    cairn_tcb_t *t = cairn__tcb_inline(m->dst);
     if (!t || (t->flags & TCB_KILLING)) {
         cairn_k.stats.no_route++;
         CAIRN_TRACE(CAIRN_EV_DROP, m->src, m->port);

@@ -24,12 +24,21 @@ cairn_ret_t cairn_task_create(cairn_task_id_t id, cairn_handler_t handler, void 
     t->id = id;
     t->flags = flags & CAIRN_TASK_MOVABLE;
     t->num_out = num_out;
-    for (unsigned i = 0; i < num_out; i++)
-        t->routes[i] = routes ? routes[i] : CAIRN_ROUTE_NONE;
+    /* CAIRN_ROUTE_NONE is all zero. */
+    if (routes)
+        __builtin_memcpy(t->routes, routes, num_out * sizeof(cairn_route_t));
+    else
+        __builtin_memset(t->routes, 0, num_out * sizeof(cairn_route_t));
     cairn_k.tasks[id] = t;
     cairn__irq_bindings_refresh(id, t);
     CAIRN_TRACE(CAIRN_EV_CREATE, id, prio);
     return CAIRN_OK;
+}
+
+cairn_tcb_t *cairn__tcb(cairn_task_id_t id)
+{
+    /* Not cairn__tcb_inline: GCC would inline that into this file's callers too. */
+    return id <= CAIRN_MAX_TASKS ? cairn_k.tasks[id] : (cairn_tcb_t *)0;
 }
 
 cairn_task_id_t cairn_task_free_id(void)
