@@ -55,40 +55,34 @@ void cairn__groups_forget(cairn_task_id_t id)
     forget(0, id);
 }
 
-/* The entry (group, task, port) of a valid group, or NULL. */
-static member_t *find(uint8_t group, cairn_task_id_t task, cairn_port_t port)
-{
-    if (group_ok(group))
-        for (member_t *m = members; m < END; m++)
-            if (m->group == group && m->task == task && m->port == port)
-                return m;
-    return 0;
-}
-
 cairn_ret_t cairn_group_join(uint8_t group, cairn_task_id_t task, cairn_port_t in_port)
 {
     if (!group_ok(group) || !cairn__tcb(task) || !cairn__in_port_ok(in_port))
         return CAIRN_EINVAL;
-    if (find(group, task, in_port))
-        return CAIRN_OK;
+    member_t *free = 0;
     for (member_t *m = members; m < END; m++) {
-        if (!m->group) {
-            m->group = group;
-            m->task = task;
-            m->port = in_port;
-            return CAIRN_OK;
-        }
+        if (m->group == group && m->task == task && m->port == in_port)
+            return CAIRN_OK; /* already a member */
+        if (!m->group && !free)
+            free = m;
     }
-    return CAIRN_EFULL;
+    if (!free)
+        return CAIRN_EFULL;
+    free->group = group;
+    free->task = task;
+    free->port = in_port;
+    return CAIRN_OK;
 }
 
 cairn_ret_t cairn_group_leave(uint8_t group, cairn_task_id_t task, cairn_port_t in_port)
 {
-    member_t *m = find(group, task, in_port);
-    if (!m)
-        return CAIRN_EINVAL;
-    m->group = 0;
-    return CAIRN_OK;
+    if (group_ok(group))
+        for (member_t *m = members; m < END; m++)
+            if (m->group == group && m->task == task && m->port == in_port) {
+                m->group = 0;
+                return CAIRN_OK;
+            }
+    return CAIRN_EINVAL;
 }
 
 unsigned cairn_group_size(uint8_t group)
