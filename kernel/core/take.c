@@ -17,7 +17,9 @@ void cairn__msg_new(cairn_frame_t *f, cairn_task_id_t src, const void *payload, 
     /* Field by field: a compound literal costs a memset call. */
     cairn_msg_t *m = &f->msg;
     uint8_t flags = 0;
-    if (payload && cairn_alloc_size(payload) != 0) {
+    /* Inside the heap at all (a quick test that passes static payloads by)? */
+    if (payload && (uintptr_t)payload - (uintptr_t)cairn_k.heap.base < cairn_k.heap.size &&
+        cairn_alloc_size(payload) != 0) {
         const cairn_tcb_t *t = cairn__tcb(src);
         if (!t || t->state != payload) { /* a task's own state is never given away */
             cairn_heap_set_owner((void *)(uintptr_t)payload, CAIRN_TASK_NONE);
