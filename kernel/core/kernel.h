@@ -199,7 +199,7 @@ cairn_ret_t cairn__enqueue(const cairn_msg_t *m);
 /* With interrupts off: moves the first queued message whose task is ready to
  *out and returns its task, when its priority is above min_prio; else NULL. */
 cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out);
-/* Whether a queued ready message outranks min_prio. */
+/* With interrupts off: whether a queued ready message outranks min_prio. */
 bool cairn__pending_above(int min_prio);
 /* Discards every queued message for task id (releasing payloads); returns how many. */
 unsigned cairn__queue_drop(cairn_task_id_t id);

@@ -66,11 +66,8 @@ static cairn_msg_t **first_ready(void)
 
 bool cairn__pending_above(int min_prio)
 {
-    uint32_t s = arch_irq_save();
     cairn_msg_t **link = first_ready();
-    bool above = link && (int)(*link)->prio > min_prio;
-    arch_irq_restore(s);
-    return above;
+    return link && (int)(*link)->prio > min_prio;
 }
 
 cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out)

@@ -126,16 +126,20 @@ void cairn_isr_enter(uint16_t irq)
 void cairn_isr_exit(void)
 {
     uint32_t s = arch_irq_save();
-    if (cairn_k.isr_depth == 0) {
+    uint8_t depth = cairn_k.isr_depth;
+    if (depth == 0) {
         arch_irq_restore(s);
         return;
     }
-    uint8_t depth = --cairn_k.isr_depth;
-    if (depth == 0)
+    cairn_k.isr_depth = --depth;
+    bool dispatch = false;
+    if (depth == 0) {
         cairn_k.top = cairn_k.isr_top;
+        dispatch = cairn__pending_above(cairn__cur_prio());
+    }
     arch_irq_restore(s);
     CAIRN_TRACE(CAIRN_EV_IRQ_EXIT, depth, 0);
-    if (depth == 0 && cairn__pending_above(cairn__cur_prio()))
+    if (dispatch)
         arch_request_dispatch();
 }
 
