@@ -21,8 +21,8 @@
 
 cairn_ret_t cairn_sched_init(void)
 {
-    struct cairn_heap_state heap = cairn_k.heap; /* cairn_heap_init's */
-    cairn_k = (cairn_kernel_t){.heap = heap};
+    /* All but the heap's state (cairn_heap_init's), the first member. */
+    __builtin_memset(&cairn_k.top, 0, sizeof cairn_k - __builtin_offsetof(cairn_kernel_t, top));
     cairn__irq_bindings_forget();
     return cairn__pool_init();
 }

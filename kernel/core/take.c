@@ -63,9 +63,7 @@ void *cairn_take_msg(cairn_msg_t *msg)
         cairn_k.stats.take_nomem++;
         return 0;
     }
-    const uint8_t *src = msg->payload;
-    for (uint16_t i = 0; i < msg->len; i++)
-        copy[i] = src[i];
+    __builtin_memcpy(copy, msg->payload, msg->len);
     /* A shared heap payload stays with the other messages that hold it. */
     msg->payload = copy;
     msg->flags = (uint8_t)((msg->flags & ~CAIRN_MSG_HEAP) | CAIRN_MSG_TAKEN);
