@@ -99,7 +99,7 @@ cairn_ret_t cairn_app_start(const cairn_app_desc_t *app, cairn_task_id_t *ids)
     cairn_task_id_t id[CAIRN_MAX_TASKS];
     uint8_t gid[CAIRN_MAX_GROUPS];
     unsigned tasks = 0, groups = 0, created = 0;
-    cairn_ret_t r = CAIRN_OK;
+    cairn_ret_t r = CAIRN_EFULL;
 
     cairn_frame_t f; /* the manager's level; its message is empty */
     cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
@@ -114,30 +114,32 @@ cairn_ret_t cairn_app_start(const cairn_app_desc_t *app, cairn_task_id_t *ids)
     while (groups < ng && (gid[groups] = cairn_group_alloc()) != 0)
         groups++;
     if (tasks < n || groups < ng)
-        r = CAIRN_EFULL;
+        goto fail;
 
     /* Instantiation. */
-    for (; r == CAIRN_OK && created < n; created++)
+    for (; created < n; created++)
         if ((r = create(app, created, id, gid)) != CAIRN_OK)
-            break;
-    for (const cairn_member_desc_t *m = app->members; r == CAIRN_OK && m < app->members + app->num_members; m++)
-        r = cairn_group_join(gid[m->group], id[m->task], m->port);
+            goto fail;
+    for (const cairn_member_desc_t *m = app->members; m < app->members + app->num_members; m++)
+        if ((r = cairn_group_join(gid[m->group], id[m->task], m->port)) != CAIRN_OK)
+            goto fail;
 
     /* Initialisation: queued behind the manager's level. */
-    for (unsigned i = 0; r == CAIRN_OK && i < n; i++)
-        r = cairn_task_init(id[i], app->tasks[i].init, app->tasks[i].init_len);
+    for (unsigned i = 0; i < n; i++)
+        if ((r = cairn_task_init(id[i], app->tasks[i].init, app->tasks[i].init_len)) != CAIRN_OK)
+            goto fail;
 
-    if (r != CAIRN_OK) {
-        for (unsigned i = 0; i < created; i++)
-            (void)cairn_task_kill(id[i]); /* not initialised: no FINAL */
-        for (unsigned g = 0; g < groups; g++)
-            cairn_group_free(gid[g]);
-    }
     cairn__pop(&f);
-    if (r != CAIRN_OK)
-        return r;
     for (unsigned i = 0; ids && i < n; i++)
         ids[i] = id[i];
     cairn_dispatch();
     return CAIRN_OK;
+
+fail:
+    for (unsigned i = 0; i < created; i++)
+        (void)cairn_task_kill(id[i]); /* not initialised: no FINAL */
+    for (unsigned g = 0; g < groups; g++)
+        cairn_group_free(gid[g]);
+    cairn__pop(&f);
+    return r;
 }
