@@ -49,6 +49,13 @@ static uint32_t div_up(uint64_t n, uint32_t d)
     return q + (r != 0 && q != UINT32_MAX);
 }
 
+/* 1000 e + p t in picojoules (e in nJ, p in uW, t in us), saturated to 2^64 - 1. */
+__attribute__((noinline)) static uint64_t energy(uint32_t e, uint32_t p, uint32_t t)
+{
+    uint64_t x = mul(e, 1000u), sum = x + mul(p, t);
+    return sum < x ? UINT64_MAX : sum;
+}
+
 uint32_t cairn_sleep_breakeven_us(const struct cairn_sleep_table *t, unsigned i)
 {
     const struct cairn_sleep_state *s = &t->states[i];
@@ -61,16 +68,12 @@ uint32_t cairn_sleep_breakeven_us(const struct cairn_sleep_table *t, unsigned i)
     }
     if (s->power_uw >= pj)
         return UINT32_MAX; /* never cheaper per microsecond: never pays off */
-    /* T (Pj - Pi) = (1000 Ei + Pj Tj) - (1000 Ej + Pi Ti), in picojoules, with
-     * saturating sums: a sum a = x + y that overflows (a < x) or is 2^64 - 1 (a + 1
-     * wraps) means "never"; a b that overflows is more than any a. */
-    uint64_t x = mul(s->transition_nj, 1000u);
-    uint64_t a = x + mul(pj, tj);
-    if (a + 1u <= x)
+    /* T (Pj - Pi) = (1000 Ei + Pj Tj) - (1000 Ej + Pi Ti), in picojoules; a
+     * saturated a means "never". */
+    uint64_t a = energy(s->transition_nj, pj, tj), b = energy(ej, s->power_uw, s->wakeup_us);
+    if (a == UINT64_MAX)
         return UINT32_MAX;
-    x = mul(ej, 1000u);
-    uint64_t b = x + mul(s->power_uw, s->wakeup_us);
-    return b < x || a <= b ? 0 : div_up(a - b, pj - s->power_uw);
+    return a <= b ? 0 : div_up(a - b, pj - s->power_uw);
 }
 
 uint32_t cairn_sleep_ticks(const struct cairn_sleep_table *t, uint32_t us)
