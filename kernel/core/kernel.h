@@ -193,8 +193,8 @@ static inline void cairn__pop(cairn_frame_t *f)
 /* Carves the pool of CAIRN_MSG_POOL messages from the heap (kernel-owned).
  * CAIRN_ENOMEM when the heap is too small. */
 cairn_ret_t cairn__pool_init(void);
-/* Queues a copy of m (prio set) in a message from the pool. CAIRN_EFULL when the
- * pool is empty. */
+/* With interrupts off: queues a copy of m (prio set) in a message from the pool.
+ * CAIRN_EFULL when the pool is empty. */
 cairn_ret_t cairn__enqueue(const cairn_msg_t *m);
 /* With interrupts off: moves the first queued message whose task is ready to
  *out and returns its task, when its priority is above min_prio; else NULL. */

@@ -30,11 +30,9 @@ cairn_ret_t cairn__pool_init(void)
 
 cairn_ret_t cairn__enqueue(const cairn_msg_t *m)
 {
-    uint32_t s = arch_irq_save();
     cairn_msg_t *q = cairn_k.free;
     if (!q) {
         cairn_k.stats.pool_full++;
-        arch_irq_restore(s);
         CAIRN_TRACE(CAIRN_EV_FULL, m->dst, m->port);
         return CAIRN_EFULL;
     }
@@ -49,7 +47,6 @@ cairn_ret_t cairn__enqueue(const cairn_msg_t *m)
 
     if (++cairn_k.stats.queued > cairn_k.stats.queued_peak)
         cairn_k.stats.queued_peak = cairn_k.stats.queued;
-    arch_irq_restore(s);
     return CAIRN_OK;
 }
 

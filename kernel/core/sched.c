@@ -85,18 +85,17 @@ cairn_ret_t cairn__deliver(cairn_frame_t *f)
     }
     CAIRN_TRACE(CAIRN_EV_SEND, m->dst, m->port);
     m->prio = t->prio;
-    if (!cairn_k.isr_depth) {
-        uint32_t s = arch_irq_save();
-        if (cairn__ready(t, m->port) && cairn__preempts(cairn_k.top, t->prio)) {
-            cairn__enter(t, f, t->prio);
-            arch_irq_restore(s);
-            cairn__call(t, f);
-            cairn_dispatch();
-            return CAIRN_OK;
-        }
+    uint32_t s = arch_irq_save();
+    if (!cairn_k.isr_depth && cairn__ready(t, m->port) && cairn__preempts(cairn_k.top, t->prio)) {
+        cairn__enter(t, f, t->prio);
         arch_irq_restore(s);
+        cairn__call(t, f);
+        cairn_dispatch();
+        return CAIRN_OK;
     }
-    return cairn__enqueue(m);
+    cairn_ret_t r = cairn__enqueue(m);
+    arch_irq_restore(s);
+    return r;
 }
 
 cairn_ret_t cairn__signal(cairn_task_id_t dst, cairn_port_t port)
