@@ -43,16 +43,16 @@ static uint32_t off_of(const void *b)
     return (uint32_t)((uintptr_t)b - (uintptr_t)heap.base);
 }
 
-/* A 16-bit mix of the block's offset and size (both multiples of 8): their XOR,
- * bits 3..18 folded with bits 19..31. A header copied to another offset (within
- * 512 KiB) never matches. */
+/* A 16-bit mix of the block's address and size (both multiples of 8): their XOR,
+ * bits 3..18 folded with bits 19..31. A header copied to another address less
+ * than 512 KiB away never matches. */
 static uint16_t chk(const struct blk *b, uint32_t size)
 {
-    uint32_t x = off_of(b) ^ size;
+    uint32_t x = (uint32_t)(uintptr_t)b ^ size;
     return (uint16_t)(x >> 3 ^ x >> 19);
 }
 
-static void set_hdr(struct blk *b, uint32_t size, uint8_t magic, cairn_task_id_t owner)
+__attribute__((noinline)) static void set_hdr(struct blk *b, uint32_t size, uint8_t magic, cairn_task_id_t owner)
 {
     b->size = size;
     b->owner = owner;
