@@ -67,18 +67,26 @@ bool cairn__pending_above(int min_prio)
     return link && (int)(*link)->prio > min_prio;
 }
 
+/* With interrupts off: takes the message *link points to out of the queue and
+ * back to the pool, and returns it (its contents stay intact until the next
+ * enqueue, which interrupts cannot run meanwhile). */
+static cairn_msg_t *unqueue(cairn_msg_t **link)
+{
+    cairn_msg_t *m = *link;
+    *link = m->next;
+    m->next = cairn_k.free;
+    cairn_k.free = m;
+    cairn_k.stats.queued--;
+    return m;
+}
+
 cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out)
 {
     cairn_msg_t **link = first_ready();
     if (!link || (int)(*link)->prio <= min_prio)
         return 0;
-    cairn_msg_t *m = *link;
-    *link = m->next;
-    *out = *m;
+    *out = *unqueue(link);
     out->next = 0;
-    m->next = cairn_k.free;
-    cairn_k.free = m;
-    cairn_k.stats.queued--;
     return cairn_k.tasks[out->dst];
 }
 
@@ -88,16 +96,11 @@ unsigned cairn__queue_drop(cairn_task_id_t id)
     uint32_t s = arch_irq_save();
     cairn_msg_t **link = &cairn_k.queue;
     while (*link) {
-        cairn_msg_t *m = *link;
-        if (m->dst != id) {
-            link = &m->next;
+        if ((*link)->dst != id) {
+            link = &(*link)->next;
             continue;
         }
-        *link = m->next;
-        cairn_k.stats.queued--;
-        cairn__release(m);
-        m->next = cairn_k.free;
-        cairn_k.free = m;
+        cairn__release(unqueue(link));
         n++;
     }
     cairn_k.stats.dropped += n;
