@@ -13,24 +13,21 @@
 #include "cairn/app.h"
 #include "cairn/mem.h"
 
-static bool route_ok(const cairn_app_desc_t *app, const cairn_app_route_t *r)
+/* A route of a description with nt tasks and ng groups. */
+static bool route_ok(unsigned nt, unsigned ng, const cairn_app_route_t *r)
 {
-    bool target_ok;
-    switch (r->kind) {
-    case CAIRN_DST_NONE:
+    unsigned k = r->kind, t = r->target;
+    if (k == CAIRN_DST_NONE)
         return true;
-    case CAIRN_DST_GROUP:
-        return r->target < app->num_groups;
-    case CAIRN_DST_TASK:
-        target_ok = r->target < app->num_tasks;
-        break;
-    case CAIRN_DST_GLOBAL:
-        target_ok = r->target - 1u < CAIRN_MAX_TASKS;
-        break;
-    default:
+    if (k == CAIRN_DST_GROUP)
+        return t < ng;
+    if (k == CAIRN_DST_GLOBAL) { /* a global ID, 1..CAIRN_MAX_TASKS */
+        t--;
+        nt = CAIRN_MAX_TASKS;
+    } else if (k != CAIRN_DST_TASK) {
         return false;
     }
-    return target_ok && cairn__in_port_ok(r->port);
+    return t < nt && cairn__in_port_ok(r->port);
 }
 
 static bool app_ok(const cairn_app_desc_t *app)
@@ -38,16 +35,17 @@ static bool app_ok(const cairn_app_desc_t *app)
     if (!app || !app->tasks || app->num_tasks == 0 || !app->programs ||
         (app->num_members && !app->members))
         return false;
-    for (const cairn_task_desc_t *d = app->tasks; d < app->tasks + app->num_tasks; d++) {
+    unsigned nt = app->num_tasks, ng = app->num_groups;
+    for (const cairn_task_desc_t *d = app->tasks; d < app->tasks + nt; d++) {
         if (d->prog >= app->num_programs || !app->programs[d->prog].handler ||
             d->prio > CAIRN_PRIO_MAX || (d->num_out && !d->out) || (d->init_len && !d->init))
             return false;
-        for (unsigned o = 0; o < d->num_out; o++)
-            if (!route_ok(app, &d->out[o]))
+        for (const cairn_app_route_t *r = d->out; r < d->out + d->num_out; r++)
+            if (!route_ok(nt, ng, r))
                 return false;
     }
     for (const cairn_member_desc_t *m = app->members; m < app->members + app->num_members; m++)
-        if (m->group >= app->num_groups || m->task >= app->num_tasks || !cairn__in_port_ok(m->port))
+        if (m->group >= ng || m->task >= nt || !cairn__in_port_ok(m->port))
             return false;
     return true;
 }
