@@ -78,8 +78,8 @@ static cairn_ret_t create(const cairn_app_desc_t *app, unsigned i, const cairn_t
             t = id[t];
         else if (o->kind == CAIRN_DST_GROUP)
             t = CAIRN_TASK_MCAST;
-        *rt = o->kind == CAIRN_DST_NONE ? CAIRN_ROUTE_NONE
-                                        : CAIRN_ROUTE(t, o->kind == CAIRN_DST_GROUP ? gid[o->target] : o->port);
+        uint8_t port = o->kind == CAIRN_DST_GROUP ? gid[o->target] : o->port;
+        *rt = o->kind == CAIRN_DST_NONE ? CAIRN_ROUTE_NONE : CAIRN_ROUTE(t, port);
     }
     return CAIRN_OK;
 }

@@ -52,7 +52,9 @@ static uint16_t chk(const struct blk *b, uint32_t size)
     return (uint16_t)(x >> 3 ^ x >> 19);
 }
 
-__attribute__((noinline)) static void set_hdr(struct blk *b, uint32_t size, uint8_t magic, cairn_task_id_t owner)
+/* Out of line: it is called from eight places. */
+__attribute__((noinline)) static void set_hdr(struct blk *b, uint32_t size, uint8_t magic,
+                                              cairn_task_id_t owner)
 {
     b->size = size;
     b->owner = owner;
@@ -194,8 +196,10 @@ static bool release(struct blk *b, uint8_t ev)
 {
     struct fblk **l = link_to(b);
     struct fblk *next = *l;
-    struct fblk *prev =
-        l == &heap.free ? NULL : (struct fblk *)((uint8_t *)l - __builtin_offsetof(struct fblk, next));
+    /* l is heap.free or the next field of the free block before b */
+    struct fblk *prev = l == &heap.free
+                            ? NULL
+                            : (struct fblk *)((uint8_t *)l - __builtin_offsetof(struct fblk, next));
     if ((prev && blk_end(&prev->h) > b) || (next && blk_end(b) > &next->h))
         return false;
     if (ev)
@@ -328,7 +332,8 @@ void cairn_heap_walk(cairn_heap_walk_fn fn, void *ctx)
 
 void cairn_heap_stats(struct cairn_heap_stats *st)
 {
-    *st = (struct cairn_heap_stats){.alloc_failures = heap.alloc_failures, .bad_frees = heap.bad_frees};
+    *st = (struct cairn_heap_stats){.alloc_failures = heap.alloc_failures,
+                                    .bad_frees = heap.bad_frees};
     for (struct blk *b = walk_next(NULL); b; b = walk_next(b)) {
         size_t usable = b->size - CAIRN_HEAP_HEADER;
         if (b->magic == BLK_USED) {

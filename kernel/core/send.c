@@ -55,5 +55,6 @@ cairn_ret_t cairn_post(cairn_task_id_t dst, cairn_port_t in_port, const void *pa
     cairn__msg_new(&f, cairn_current_task(), payload, len);
     f.msg.dst = dst;
     f.msg.port = in_port;
-    return send(&f, cairn__in_port_ok(in_port) && len <= CAIRN_MSG_MAX_LEN ? CAIRN_OK : CAIRN_EINVAL);
+    bool ok = cairn__in_port_ok(in_port) && len <= CAIRN_MSG_MAX_LEN;
+    return send(&f, ok ? CAIRN_OK : CAIRN_EINVAL);
 }

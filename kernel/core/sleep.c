@@ -83,7 +83,8 @@ uint32_t cairn_sleep_ticks(const struct cairn_sleep_table *t, uint32_t us)
 
 /* ticks of the hardware timer last at least us microseconds. ticks * 10^6 < 2^52
  * and us * tick_hz < 2^64: exact, no overflow. */
-__attribute__((noinline)) static int fits(const struct cairn_sleep_table *t, uint32_t ticks, uint32_t us)
+__attribute__((noinline)) static int fits(const struct cairn_sleep_table *t, uint32_t ticks,
+                                          uint32_t us)
 {
     return mul(ticks, 1000000u) >= mul(us, t->tick_hz);
 }
