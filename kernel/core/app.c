@@ -13,22 +13,21 @@
 #include "cairn/app.h"
 #include "cairn/mem.h"
 
-static bool route_ok(const cairn_app_desc_t *app, const cairn_app_route_t *r)
+/* A route of a description with nt tasks and ng groups. */
+static bool route_ok(unsigned nt, unsigned ng, const cairn_app_route_t *r)
 {
-    switch (r->kind) {
-    case CAIRN_DST_NONE:
+    unsigned k = r->kind, t = r->target;
+    if (k == CAIRN_DST_NONE)
         return true;
-    case CAIRN_DST_TASK:
-        return r->target < app->num_tasks && r->port < CAIRN_PORT_LIMIT &&
-               r->port != CAIRN_PORT_INIT;
-    case CAIRN_DST_GROUP:
-        return r->target < app->num_groups;
-    case CAIRN_DST_GLOBAL:
-        return r->target >= 1 && r->target <= CAIRN_MAX_TASKS && r->port < CAIRN_PORT_LIMIT &&
-               r->port != CAIRN_PORT_INIT;
-    default:
+    if (k == CAIRN_DST_GROUP)
+        return t < ng;
+    if (k == CAIRN_DST_GLOBAL) { /* a global ID, 1..CAIRN_MAX_TASKS */
+        t--;
+        nt = CAIRN_MAX_TASKS;
+    } else if (k != CAIRN_DST_TASK) {
         return false;
     }
+    return t < nt && cairn__in_port_ok(r->port);
 }
 
 static bool app_ok(const cairn_app_desc_t *app)
@@ -36,40 +35,22 @@ static bool app_ok(const cairn_app_desc_t *app)
     if (!app || !app->tasks || app->num_tasks == 0 || !app->programs ||
         (app->num_members && !app->members))
         return false;
-    for (unsigned i = 0; i < app->num_tasks; i++) {
-        const cairn_task_desc_t *d = &app->tasks[i];
+    unsigned nt = app->num_tasks, ng = app->num_groups;
+    for (const cairn_task_desc_t *d = app->tasks; d < app->tasks + nt; d++) {
         if (d->prog >= app->num_programs || !app->programs[d->prog].handler ||
             d->prio > CAIRN_PRIO_MAX || (d->num_out && !d->out) || (d->init_len && !d->init))
             return false;
-        for (unsigned o = 0; o < d->num_out; o++)
-            if (!route_ok(app, &d->out[o]))
+        for (const cairn_app_route_t *r = d->out; r < d->out + d->num_out; r++)
+            if (!route_ok(nt, ng, r))
                 return false;
     }
-    for (unsigned i = 0; i < app->num_members; i++) {
-        const cairn_member_desc_t *m = &app->members[i];
-        if (m->group >= app->num_groups || m->task >= app->num_tasks ||
-            m->port >= CAIRN_PORT_LIMIT || m->port == CAIRN_PORT_INIT)
+    for (const cairn_member_desc_t *m = app->members; m < app->members + app->num_members; m++)
+        if (m->group >= ng || m->task >= nt || !cairn__in_port_ok(m->port))
             return false;
-    }
     return true;
 }
 
-static cairn_route_t patch(const cairn_app_route_t *r, const cairn_task_id_t *id,
-                           const uint8_t *gid)
-{
-    switch (r->kind) {
-    case CAIRN_DST_TASK:
-        return CAIRN_ROUTE(id[r->target], r->port);
-    case CAIRN_DST_GROUP:
-        return CAIRN_ROUTE_GROUP(gid[r->target]);
-    case CAIRN_DST_GLOBAL:
-        return CAIRN_ROUTE(r->target, r->port);
-    default:
-        return CAIRN_ROUTE_NONE;
-    }
-}
-
-/* Creates task i of app as global ID id[i]. */
+/* Creates task i of app as global ID id[i], its routes patched to global IDs. */
 static cairn_ret_t create(const cairn_app_desc_t *app, unsigned i, const cairn_task_id_t *id,
                           const uint8_t *gid)
 {
@@ -80,8 +61,7 @@ static cairn_ret_t create(const cairn_app_desc_t *app, unsigned i, const cairn_t
         state = cairn_malloc(prog->state_size);
         if (!state)
             return CAIRN_ENOMEM;
-        for (unsigned b = 0; b < prog->state_size; b++)
-            state[b] = 0;
+        __builtin_memset(state, 0, prog->state_size);
     }
     cairn_ret_t r =
         cairn_task_create(id[i], prog->handler, state, d->prio, 0, d->num_out, d->flags);
@@ -91,9 +71,16 @@ static cairn_ret_t create(const cairn_app_desc_t *app, unsigned i, const cairn_t
     }
     if (state)
         cairn_heap_set_owner(state, id[i]); /* freed with the task */
-    cairn_tcb_t *t = cairn__tcb(id[i]);
-    for (unsigned o = 0; o < d->num_out; o++)
-        t->routes[o] = patch(&d->out[o], id, gid);
+    cairn_route_t *rt = cairn_k.tasks[id[i]]->routes;
+    for (const cairn_app_route_t *o = d->out; o < d->out + d->num_out; o++, rt++) {
+        uint8_t t = o->target;
+        if (o->kind == CAIRN_DST_TASK)
+            t = id[t];
+        else if (o->kind == CAIRN_DST_GROUP)
+            t = CAIRN_TASK_MCAST;
+        uint8_t port = o->kind == CAIRN_DST_GROUP ? gid[o->target] : o->port;
+        *rt = o->kind == CAIRN_DST_NONE ? CAIRN_ROUTE_NONE : CAIRN_ROUTE(t, port);
+    }
     return CAIRN_OK;
 }
 
@@ -103,51 +90,54 @@ cairn_ret_t cairn_app_start(const cairn_app_desc_t *app, cairn_task_id_t *ids)
         return CAIRN_EBUSY;
     if (!app_ok(app))
         return CAIRN_EINVAL;
-    if (app->num_tasks > CAIRN_MAX_TASKS || app->num_groups > CAIRN_MAX_GROUPS)
+    unsigned n = app->num_tasks, ng = app->num_groups;
+    if (n > CAIRN_MAX_TASKS || ng > CAIRN_MAX_GROUPS)
         return CAIRN_EFULL;
 
     cairn_task_id_t id[CAIRN_MAX_TASKS];
     uint8_t gid[CAIRN_MAX_GROUPS];
     unsigned tasks = 0, groups = 0, created = 0;
-    cairn_ret_t r = CAIRN_OK;
+    cairn_ret_t r = CAIRN_EFULL;
 
-    cairn_frame_t f = {.tcb = 0, .prio = PRIO_KERNEL}; /* its message is empty */
+    cairn_frame_t f; /* the manager's level; its message is empty */
+    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
+    f.tcb = 0;
+    f.prio = PRIO_KERNEL;
     cairn__push(&f);
 
     /* Patch relative IDs to free global ones. */
-    for (unsigned g = 1; g <= CAIRN_MAX_TASKS && tasks < app->num_tasks; g++)
+    for (unsigned g = 1; g <= CAIRN_MAX_TASKS && tasks < n; g++)
         if (!cairn_k.tasks[g])
             id[tasks++] = (cairn_task_id_t)g;
-    while (groups < app->num_groups && (gid[groups] = cairn_group_alloc()) != 0)
+    while (groups < ng && (gid[groups] = cairn_group_alloc()) != 0)
         groups++;
-    if (tasks < app->num_tasks || groups < app->num_groups)
-        r = CAIRN_EFULL;
+    if (tasks < n || groups < ng)
+        goto fail;
 
     /* Instantiation. */
-    for (; r == CAIRN_OK && created < app->num_tasks; created++)
+    for (; created < n; created++)
         if ((r = create(app, created, id, gid)) != CAIRN_OK)
-            break;
-    for (unsigned i = 0; r == CAIRN_OK && i < app->num_members; i++) {
-        const cairn_member_desc_t *m = &app->members[i];
-        r = cairn_group_join(gid[m->group], id[m->task], m->port);
-    }
+            goto fail;
+    for (const cairn_member_desc_t *m = app->members; m < app->members + app->num_members; m++)
+        if ((r = cairn_group_join(gid[m->group], id[m->task], m->port)) != CAIRN_OK)
+            goto fail;
 
     /* Initialisation: queued behind the manager's level. */
-    for (unsigned i = 0; r == CAIRN_OK && i < app->num_tasks; i++)
-        r = cairn_task_init(id[i], app->tasks[i].init, app->tasks[i].init_len);
+    for (unsigned i = 0; i < n; i++)
+        if ((r = cairn_task_init(id[i], app->tasks[i].init, app->tasks[i].init_len)) != CAIRN_OK)
+            goto fail;
 
-    if (r != CAIRN_OK) {
-        for (unsigned i = 0; i < created; i++)
-            (void)cairn_task_kill(id[i]); /* not initialised: no FINAL */
-        for (unsigned g = 0; g < groups; g++)
-            cairn_group_free(gid[g]);
-    }
     cairn__pop(&f);
-    if (r != CAIRN_OK)
-        return r;
-    if (ids)
-        for (unsigned i = 0; i < app->num_tasks; i++)
-            ids[i] = id[i];
+    for (unsigned i = 0; ids && i < n; i++)
+        ids[i] = id[i];
     cairn_dispatch();
     return CAIRN_OK;
+
+fail:
+    for (unsigned i = 0; i < created; i++)
+        (void)cairn_task_kill(id[i]); /* not initialised: no FINAL */
+    for (unsigned g = 0; g < groups; g++)
+        cairn_group_free(gid[g]);
+    cairn__pop(&f);
+    return r;
 }

@@ -22,7 +22,7 @@ struct blk {
     uint32_t size;   /* whole block, header included; a multiple of 8 */
     uint8_t owner;   /* task id of a used block */
     uint8_t magic;   /* BLK_USED or BLK_FREE; 0 once merged into a neighbour */
-    uint16_t check;  /* chk(size, offset): rejects pointers that are not block starts */
+    uint16_t check;  /* chk(block, size): rejects pointers that are not block starts */
 };
 
 struct cairn_fblk {
@@ -43,23 +43,28 @@ static uint32_t off_of(const void *b)
     return (uint32_t)((uintptr_t)b - (uintptr_t)heap.base);
 }
 
-static uint16_t chk(uint32_t size, uint32_t off)
+/* A 16-bit mix of the block's address and size (both multiples of 8): their XOR,
+ * bits 3..18 folded with bits 19..31. A header copied to another address less
+ * than 512 KiB away never matches. */
+static uint16_t chk(const struct blk *b, uint32_t size)
 {
-    uint32_t x = (size >> 3) ^ (off << 5) ^ (off >> 11) ^ (size >> 19) ^ 0xC41Bu;
-    return (uint16_t)(x ^ (x >> 16));
+    uint32_t x = (uint32_t)(uintptr_t)b ^ size;
+    return (uint16_t)(x >> 3 ^ x >> 19);
 }
 
-static void set_hdr(struct blk *b, uint32_t size, uint8_t magic)
+/* Out of line: it is called from eight places. */
+__attribute__((noinline)) static void set_hdr(struct blk *b, uint32_t size, uint8_t magic,
+                                              cairn_task_id_t owner)
 {
     b->size = size;
+    b->owner = owner;
     b->magic = magic;
-    b->check = chk(size, off_of(b));
+    b->check = chk(b, size);
 }
 
 static void wipe(struct blk *b)
 {
     b->magic = 0;
-    b->check = 0;
 }
 
 static struct blk *blk_end(const struct blk *b)
@@ -67,108 +72,116 @@ static struct blk *blk_end(const struct blk *b)
     return (struct blk *)((uint8_t *)b + b->size);
 }
 
-/* A header that is sane for a block at offset off of the heap. */
-static bool hdr_ok(const struct blk *b, uint32_t off)
+/* The block at address a, or NULL when a is not 8-aligned in the heap or its
+ * header is not sane: used or free, a size that fits and a matching check. */
+static struct blk *blk_at(uintptr_t a)
 {
-    return (b->magic == BLK_USED || b->magic == BLK_FREE) && b->size >= CAIRN_HEAP_MIN_BLOCK &&
-           (b->size & ALIGN_MASK) == 0 && b->size <= heap.size - off && b->check == chk(b->size, off);
+    uint32_t off = off_of((const void *)a);
+    struct blk *b = (struct blk *)a;
+    if (off >= heap.size || (off & ALIGN_MASK) || (b->magic != BLK_USED && b->magic != BLK_FREE) ||
+        b->size < CAIRN_HEAP_MIN_BLOCK || (b->size & ALIGN_MASK) || b->size > heap.size - off ||
+        b->check != chk(b, b->size))
+        return NULL;
+    return b;
 }
 
 /* The header of live block p, or NULL when p is not the payload of a used block. */
 static struct blk *live(const void *p)
 {
-    uintptr_t a = (uintptr_t)p;
-    uintptr_t lo = (uintptr_t)heap.base;
-    if (a < lo + CAIRN_HEAP_HEADER || a - lo >= heap.size || ((a - lo) & ALIGN_MASK) != 0)
-        return NULL;
-    struct blk *b = (struct blk *)(a - CAIRN_HEAP_HEADER);
-    if (b->magic != BLK_USED || !hdr_ok(b, off_of(b)))
-        return NULL;
-    return b;
+    struct blk *b = blk_at((uintptr_t)p - CAIRN_HEAP_HEADER);
+    return b && b->magic == BLK_USED ? b : NULL;
 }
 
-/* A request no block of this heap can hold (checked before need_for, which
- * would wrap for n close to 4 GiB). */
-static bool too_big(size_t n)
+/* The block after b (the first for NULL), or NULL at the end or at a broken header. */
+static struct blk *walk_next(const struct blk *b)
 {
-    return heap.size < CAIRN_HEAP_MIN_BLOCK || n > heap.size - CAIRN_HEAP_HEADER;
+    return blk_at(b ? (uintptr_t)blk_end(b) : (uintptr_t)heap.base);
 }
 
+/* The link (heap.free or a free block's next) to the first free block at or
+ * after address a. */
+static struct fblk **link_to(const void *a)
+{
+    struct fblk **l = &heap.free;
+    while (*l && (uintptr_t)*l < (uintptr_t)a)
+        l = &(*l)->next;
+    return l;
+}
+
+static void trace_blk(uint8_t ev, const struct blk *b)
+{
+    CAIRN_TRACE(ev, b->owner, CAIRN_TRACE_SAT16(b->size - CAIRN_HEAP_HEADER));
+    (void)ev;
+    (void)b;
+}
+
+/* The block size for a request of n > 0 bytes, or 0 (counted as a failure) for a
+ * request no block of this heap can hold, checked before the rounding, which
+ * would wrap for n close to 4 GiB. */
 static uint32_t need_for(size_t n)
 {
+    if (heap.size < CAIRN_HEAP_MIN_BLOCK || n > heap.size - CAIRN_HEAP_HEADER) {
+        heap.alloc_failures++;
+        return 0;
+    }
     uint32_t need = (uint32_t)((n + ALIGN_MASK) & ~(size_t)ALIGN_MASK) + CAIRN_HEAP_HEADER;
     return need < CAIRN_HEAP_MIN_BLOCK ? CAIRN_HEAP_MIN_BLOCK : need;
 }
 
 void cairn_heap_init(void *base, size_t size)
 {
-    uintptr_t a = (uintptr_t)base;
-    size_t adj = (size_t)((CAIRN_HEAP_ALIGN - (a & ALIGN_MASK)) & ALIGN_MASK);
-    heap.base = (uint8_t *)base + (size < adj ? 0 : adj);
-    size = size < adj ? 0 : (size - adj) & ~(size_t)ALIGN_MASK;
-    heap.size = size > MAX_HEAP ? MAX_HEAP : (uint32_t)size;
+    size_t adj = (size_t)(-(uintptr_t)base & ALIGN_MASK);
+    heap.base = (uint8_t *)base + adj;
+    size = size < adj ? 0 : size - adj;
+    if (size > MAX_HEAP)
+        size = MAX_HEAP;
+    size &= ~(size_t)ALIGN_MASK;
     heap.free = NULL;
     heap.alloc_failures = 0;
     heap.bad_frees = 0;
-    if (heap.size < CAIRN_HEAP_MIN_BLOCK) {
-        heap.size = 0;
-        return;
+    if (size < CAIRN_HEAP_MIN_BLOCK)
+        size = 0;
+    heap.size = (uint32_t)size;
+    if (size) {
+        struct fblk *f = (struct fblk *)heap.base;
+        set_hdr(&f->h, heap.size, BLK_FREE, 0);
+        f->next = NULL;
+        heap.free = f;
     }
-    struct fblk *f = (struct fblk *)heap.base;
-    set_hdr(&f->h, heap.size, BLK_FREE);
-    f->h.owner = 0;
-    f->next = NULL;
-    heap.free = f;
 }
 
-/* Takes need bytes from free block f (whose predecessor in the list is prev),
- * splitting off the rest as a free block when it is large enough. need may be
- * below the minimum block (realloc growing into f): then the new tail header
- * overlaps f's link, which is why it is read first. */
-static struct blk *take(struct fblk *f, struct fblk *prev, uint32_t need)
+/* Makes free block f (which *link points to) a used block of need bytes,
+ * splitting the rest off as a free block when it makes one. */
+static struct blk *take(struct fblk **link, uint32_t need, cairn_task_id_t owner)
 {
-    struct fblk *rest = f->next;
-    if (f->h.size - need >= CAIRN_HEAP_MIN_BLOCK) {
+    struct fblk *f = *link;
+    uint32_t size = f->h.size;
+    *link = f->next;
+    if (size - need >= CAIRN_HEAP_MIN_BLOCK) {
         struct fblk *tail = (struct fblk *)((uint8_t *)f + need);
-        uint32_t tail_size = f->h.size - need;
-        f->h.size = need;
-        set_hdr(&tail->h, tail_size, BLK_FREE);
-        tail->h.owner = 0;
-        tail->next = rest;
-        rest = tail;
+        set_hdr(&tail->h, size - need, BLK_FREE, 0);
+        tail->next = *link;
+        *link = tail;
+        size = need;
     }
-    if (prev)
-        prev->next = rest;
-    else
-        heap.free = rest;
-    set_hdr(&f->h, f->h.size, BLK_USED);
+    set_hdr(&f->h, size, BLK_USED, owner);
+    trace_blk(CAIRN_EV_ALLOC, &f->h);
     return &f->h;
 }
 
 static void *alloc_for(size_t n, cairn_task_id_t owner)
 {
-    if (n == 0)
+    uint32_t need = n ? need_for(n) : 0;
+    if (!need)
         return NULL;
-    if (too_big(n)) {
+    struct fblk **l = &heap.free;
+    while (*l && (*l)->h.size < need)
+        l = &(*l)->next;
+    if (!*l) {
         heap.alloc_failures++;
         return NULL;
     }
-    uint32_t need = need_for(n);
-    struct fblk *prev = NULL;
-    struct fblk *f = heap.free;
-    while (f && f->h.size < need) {
-        prev = f;
-        f = f->next;
-    }
-    if (!f) {
-        heap.alloc_failures++;
-        return NULL;
-    }
-    struct blk *b = take(f, prev, need);
-    b->owner = owner;
-    void *p = (uint8_t *)b + CAIRN_HEAP_HEADER;
-    CAIRN_TRACE(CAIRN_EV_ALLOC, owner, CAIRN_TRACE_SAT16(b->size - CAIRN_HEAP_HEADER));
-    return p;
+    return (uint8_t *)take(l, need, owner) + CAIRN_HEAP_HEADER;
 }
 
 void *cairn_malloc(size_t n)
@@ -176,38 +189,36 @@ void *cairn_malloc(size_t n)
     return alloc_for(n, cairn_current_task());
 }
 
-/* Returns used block b to the free list, merging it with free neighbours.
- * False (nothing changed) when b overlaps a free block: a corrupted or stale header. */
-static bool release(struct blk *b)
+/* Returns used block b to the free list, merging it with free neighbours, and
+ * logs event ev (0: none). False (nothing changed) when b overlaps a free block:
+ * a corrupted or stale header. */
+static bool release(struct blk *b, uint8_t ev)
 {
-    struct fblk *prev = NULL;
-    struct fblk *next = heap.free;
-    while (next && (uintptr_t)next < (uintptr_t)b) {
-        prev = next;
+    struct fblk **l = link_to(b);
+    struct fblk *next = *l;
+    /* l is heap.free or the next field of the free block before b */
+    struct fblk *prev = l == &heap.free
+                            ? NULL
+                            : (struct fblk *)((uint8_t *)l - __builtin_offsetof(struct fblk, next));
+    if ((prev && blk_end(&prev->h) > b) || (next && blk_end(b) > &next->h))
+        return false;
+    if (ev)
+        trace_blk(ev, b);
+    uint32_t size = b->size;
+    if (next && blk_end(b) == &next->h) { /* next merges into b */
+        size += next->h.size;
+        wipe(&next->h);
         next = next->next;
     }
-    if ((prev && (uintptr_t)blk_end(&prev->h) > (uintptr_t)b) ||
-        (next && (uintptr_t)blk_end(b) > (uintptr_t)next))
-        return false;
-    struct fblk *f = (struct fblk *)b;
-    f->next = next;
-    if (next && blk_end(b) == &next->h) {
-        f->next = next->next;
-        b->size += next->h.size;
-        wipe(&next->h);
-    }
-    b->owner = 0;
-    if (prev && blk_end(&prev->h) == b) {
-        prev->next = f->next;
-        set_hdr(&prev->h, prev->h.size + b->size, BLK_FREE);
+    if (prev && blk_end(&prev->h) == b) { /* b merges into prev */
         wipe(b);
+        b = &prev->h;
+        size += b->size;
     } else {
-        set_hdr(b, b->size, BLK_FREE);
-        if (prev)
-            prev->next = f;
-        else
-            heap.free = f;
+        *l = (struct fblk *)b;
     }
+    set_hdr(b, size, BLK_FREE, 0);
+    ((struct fblk *)b)->next = next;
     return true;
 }
 
@@ -216,46 +227,8 @@ void cairn_free(void *p)
     if (!p)
         return;
     struct blk *b = live(p);
-    cairn_task_id_t owner = b ? b->owner : 0;
-    uint32_t usable = b ? b->size - CAIRN_HEAP_HEADER : 0;
-    if (!b || !release(b)) {
+    if (!b || !release(b, CAIRN_EV_FREE))
         heap.bad_frees++;
-        return;
-    }
-    CAIRN_TRACE(CAIRN_EV_FREE, owner, CAIRN_TRACE_SAT16(usable));
-}
-
-/* Cuts used block b down to need bytes when the rest makes a block of its own. */
-static void shrink(struct blk *b, uint32_t need)
-{
-    if (b->size - need < CAIRN_HEAP_MIN_BLOCK)
-        return;
-    struct blk *tail = (struct blk *)((uint8_t *)b + need);
-    set_hdr(tail, b->size - need, BLK_USED);
-    set_hdr(b, need, BLK_USED);
-    release(tail);
-}
-
-/* Grows used block b in place into the free block right after it, if that is enough. */
-static bool grow(struct blk *b, uint32_t need)
-{
-    struct fblk *nx = (struct fblk *)blk_end(b);
-    uint32_t off = off_of(nx);
-    if (off >= heap.size || nx->h.magic != BLK_FREE || !hdr_ok(&nx->h, off) ||
-        b->size + nx->h.size < need)
-        return false;
-    struct fblk *prev = NULL;
-    struct fblk *f = heap.free;
-    while (f && f != nx) {
-        prev = f;
-        f = f->next;
-    }
-    if (!f)
-        return false;
-    take(nx, prev, need - b->size);
-    set_hdr(b, b->size + nx->h.size, BLK_USED);
-    wipe(&nx->h);
-    return true;
 }
 
 void *cairn_realloc(void *p, size_t n)
@@ -271,33 +244,44 @@ void *cairn_realloc(void *p, size_t n)
         cairn_free(p);
         return NULL;
     }
-    if (too_big(n)) {
-        heap.alloc_failures++;
-        return NULL;
-    }
     uint32_t need = need_for(n);
+    if (!need)
+        return NULL;
+    /* A grow in place takes the whole next block when it is free and enough... */
+    struct blk *nx = walk_next(b);
+    if (need > b->size && nx && nx->magic == BLK_FREE && b->size + nx->size >= need) {
+        struct fblk **l = link_to(nx);
+        if (*l == (struct fblk *)nx) {
+            *l = ((struct fblk *)nx)->next;
+            set_hdr(b, b->size + nx->size, BLK_USED, b->owner);
+            wipe(nx);
+        }
+    }
+    /* ...and, like a shrink, frees what it does not need when that makes a block. */
     if (need <= b->size) {
-        shrink(b, need);
+        if (b->size - need >= CAIRN_HEAP_MIN_BLOCK) {
+            struct blk *tail = (struct blk *)((uint8_t *)b + need);
+            set_hdr(tail, b->size - need, BLK_USED, 0);
+            set_hdr(b, need, BLK_USED, b->owner);
+            release(tail, 0);
+        }
         return p;
     }
-    if (grow(b, need))
-        return p;
     void *q = alloc_for(n, b->owner);
-    if (!q)
-        return NULL;
-    __builtin_memcpy(q, p, b->size - CAIRN_HEAP_HEADER);
-    cairn_free(p);
+    if (q) {
+        __builtin_memcpy(q, p, b->size - CAIRN_HEAP_HEADER);
+        cairn_free(p);
+    }
     return q;
 }
 
 void cairn_heap_set_owner(void *p, cairn_task_id_t owner)
 {
     struct blk *b = live(p);
-    if (!b) {
+    if (b)
+        b->owner = owner;
+    else
         heap.bad_frees++;
-        return;
-    }
-    b->owner = owner;
 }
 
 cairn_task_id_t cairn_heap_owner(const void *p)
@@ -312,42 +296,31 @@ size_t cairn_alloc_size(const void *p)
     return b ? b->size - CAIRN_HEAP_HEADER : 0;
 }
 
-/* Next block after b, or NULL at the end of the heap or at a broken header. */
-static struct blk *walk_next(struct blk *b)
-{
-    struct blk *n = b ? blk_end(b) : (struct blk *)heap.base;
-    uint32_t off = off_of(n);
-    if (heap.size == 0 || off >= heap.size || !hdr_ok(n, off))
-        return NULL;
-    return n;
-}
-
 void cairn_heap_free_all(cairn_task_id_t owner)
 {
-    struct fblk *last = NULL;
-    heap.free = NULL;
-    for (struct blk *b = walk_next(NULL); b;) {
-        struct blk *nb = walk_next(b);
+    /* One pass: the task's blocks become free, and the free list is rebuilt with
+     * every run of free blocks merged. */
+    struct fblk **l = &heap.free;
+    struct blk *last = NULL; /* the last free block so far */
+    for (struct blk *b = walk_next(NULL), *nb; b; b = nb) {
+        nb = walk_next(b);
         if (b->magic == BLK_USED && b->owner == owner) {
-            CAIRN_TRACE(CAIRN_EV_FREE, owner, CAIRN_TRACE_SAT16(b->size - CAIRN_HEAP_HEADER));
-            b->owner = 0;
+            trace_blk(CAIRN_EV_FREE, b);
             b->magic = BLK_FREE;
+            b->owner = 0;
         }
-        if (b->magic == BLK_FREE) {
-            if (last && blk_end(&last->h) == b) {
-                set_hdr(&last->h, last->h.size + b->size, BLK_FREE);
-                wipe(b);
-            } else {
-                if (last)
-                    last->next = (struct fblk *)b;
-                else
-                    heap.free = (struct fblk *)b;
-                last = (struct fblk *)b;
-                last->next = NULL;
-            }
+        if (b->magic != BLK_FREE)
+            continue;
+        if (last && blk_end(last) == b) {
+            set_hdr(last, last->size + b->size, BLK_FREE, 0);
+            wipe(b);
+        } else {
+            *l = (struct fblk *)b;
+            l = &((struct fblk *)b)->next;
+            last = b;
         }
-        b = nb;
     }
+    *l = NULL;
 }
 
 void cairn_heap_walk(cairn_heap_walk_fn fn, void *ctx)
@@ -359,7 +332,8 @@ void cairn_heap_walk(cairn_heap_walk_fn fn, void *ctx)
 
 void cairn_heap_stats(struct cairn_heap_stats *st)
 {
-    *st = (struct cairn_heap_stats){0};
+    *st = (struct cairn_heap_stats){.alloc_failures = heap.alloc_failures,
+                                    .bad_frees = heap.bad_frees};
     for (struct blk *b = walk_next(NULL); b; b = walk_next(b)) {
         size_t usable = b->size - CAIRN_HEAP_HEADER;
         if (b->magic == BLK_USED) {
@@ -372,21 +346,16 @@ void cairn_heap_stats(struct cairn_heap_stats *st)
                 st->largest_free = usable;
         }
     }
-    st->alloc_failures = heap.alloc_failures;
-    st->bad_frees = heap.bad_frees;
 }
 
 cairn_ret_t cairn_heap_check(void)
 {
-    if (heap.size == 0)
-        return heap.free ? CAIRN_EINVAL : CAIRN_OK;
-    uint32_t off = 0;
+    /* The walk stops at a broken header: the blocks tile the heap when it ends at
+     * the heap's end. */
+    uint32_t end = 0;
     bool prev_free = false;
     const struct fblk *fl = heap.free;
-    while (off < heap.size) {
-        const struct blk *b = (const struct blk *)(heap.base + off);
-        if (!hdr_ok(b, off))
-            return CAIRN_EINVAL;
+    for (struct blk *b = walk_next(NULL); b; b = walk_next(b)) {
         bool is_free = b->magic == BLK_FREE;
         if (is_free) {
             if (prev_free || fl != (const struct fblk *)b)
@@ -394,7 +363,7 @@ cairn_ret_t cairn_heap_check(void)
             fl = fl->next;
         }
         prev_free = is_free;
-        off += b->size;
+        end = off_of(b) + b->size;
     }
-    return off == heap.size && fl == NULL ? CAIRN_OK : CAIRN_EINVAL;
+    return end == heap.size && fl == NULL ? CAIRN_OK : CAIRN_EINVAL;
 }

@@ -10,7 +10,7 @@ void cairn_irq_message(cairn_irq_binding_t *b)
     if (b->level)
         arch_irq_mask(b->irq);
     cairn_isr_enter(b->irq);
-    (void)cairn__deliver(CAIRN_TASK_NONE, b->frame.msg.dst, b->frame.msg.port, 0, 0, 0);
+    (void)cairn__signal(b->frame.msg.dst, b->frame.msg.port);
     cairn_isr_exit();
 }
 

@@ -75,6 +75,14 @@ typedef struct cairn_kernel {
     /* By ID; tasks[CAIRN_TASK_NONE] and tasks[CAIRN_TASK_MCAST] stay NULL, so any
      * route's task byte indexes it safely. */
     cairn_tcb_t *tasks[CAIRN_MAX_TASKS + 2];
+    /* Multicast (mcast.c): the members of all groups (group 0 = a free entry) and
+     * the group IDs reserved (bit g-1: group g). */
+    struct cairn_member {
+        uint8_t group;
+        cairn_task_id_t task;
+        cairn_port_t port;
+    } members[CAIRN_MCAST_ENTRIES];
+    uint32_t groups_used;
 } cairn_kernel_t;
 
 extern cairn_kernel_t cairn_k;
@@ -125,10 +133,13 @@ _Static_assert(sizeof(cairn_frame_t) == 28, "frame size");
 /* The run state is the top three flag bits: READY alone means "can run now". */
 _Static_assert(TCB_READY == 0x20u && TCB_ON_STACK == 0x40u && TCB_KILLING == 0x80u, "asm flags");
 
-static inline cairn_tcb_t *cairn__tcb(cairn_task_id_t id)
+/* The TCB of task id, or NULL (any id): inline for the delivery (every send),
+ * out of line (task.c) elsewhere, which saves ~10 bytes per caller. */
+static inline cairn_tcb_t *cairn__tcb_inline(cairn_task_id_t id)
 {
     return id <= CAIRN_MAX_TASKS ? cairn_k.tasks[id] : (cairn_tcb_t *)0;
 }
+cairn_tcb_t *cairn__tcb(cairn_task_id_t id);
 
 /* The task of a level (0 = the kernel). */
 static inline cairn_task_id_t cairn__frame_task(const cairn_frame_t *f)
@@ -156,6 +167,13 @@ static inline bool cairn__ready(const cairn_tcb_t *t, cairn_port_t port)
     return !(t->flags & TCB_ON_STACK) && ((t->flags & TCB_READY) || port == CAIRN_PORT_INIT);
 }
 
+/* An input port a message may be sent to: not INIT (cairn_task_init sends it),
+ * below CAIRN_PORT_LIMIT. */
+static inline bool cairn__in_port_ok(cairn_port_t port)
+{
+    return (unsigned)port - 1u < CAIRN_PORT_LIMIT - 1u;
+}
+
 /* An interrupt's fast path reads the stack: a new level is filled in before it
  * becomes the top (the compiler must not reorder the stores). */
 static inline void cairn__push(cairn_frame_t *f)
@@ -175,13 +193,13 @@ static inline void cairn__pop(cairn_frame_t *f)
 /* Carves the pool of CAIRN_MSG_POOL messages from the heap (kernel-owned).
  * CAIRN_ENOMEM when the heap is too small. */
 cairn_ret_t cairn__pool_init(void);
-/* Queues a message (from the pool) for t. CAIRN_EFULL when the pool is empty. */
-cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port_t port,
-                           const void *payload, uint16_t len, uint8_t flags);
+/* With interrupts off: queues a copy of m (prio set) in a message from the pool.
+ * CAIRN_EFULL when the pool is empty. */
+cairn_ret_t cairn__enqueue(const cairn_msg_t *m);
 /* With interrupts off: moves the first queued message whose task is ready to
  *out and returns its task, when its priority is above min_prio; else NULL. */
 cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out);
-/* Whether a queued ready message outranks min_prio. */
+/* With interrupts off: whether a queued ready message outranks min_prio. */
 bool cairn__pending_above(int min_prio);
 /* Discards every queued message for task id (releasing payloads); returns how many. */
 unsigned cairn__queue_drop(cairn_task_id_t id);
@@ -209,17 +227,22 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f);
 /* cairn_send's general path: cairn_send_from the running task (send.c). */
 cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len);
 
-/* Delivers one message to (dst, port): runs the handler at once when the
- * preemption rules allow, else queues it. The caller keeps responsibility for a
- * heap payload when this fails. */
-cairn_ret_t cairn__deliver(cairn_task_id_t src, cairn_task_id_t dst, cairn_port_t port,
-                           const void *payload, uint16_t len, uint8_t flags);
+/* Fills f->msg, a message from src of payload (len bytes, at most
+ * CAIRN_MSG_MAX_LEN: the caller checks); the caller sets dst and port. A heap
+ * block other than the sender's own state is claimed: CAIRN_MSG_HEAP, and the
+ * block now belongs to the kernel (take.c). */
+void cairn__msg_new(cairn_frame_t *f, cairn_task_id_t src, const void *payload, size_t len);
+
+/* Delivers f->msg to (msg.dst, msg.port): runs the handler at once, with f as
+ * its level, when the preemption rules allow, else queues a copy. The caller
+ * keeps responsibility for a heap payload when this fails. */
+cairn_ret_t cairn__deliver(cairn_frame_t *f);
+
+/* A message without payload from the kernel (src 0) to (dst, port). */
+cairn_ret_t cairn__signal(cairn_task_id_t dst, cairn_port_t port);
 
 /* ---- payloads (take.c) -------------------------------------------------------------- */
 
-/* The send-side check: CAIRN_MSG_HEAP (and the block now belongs to the kernel)
- * when payload is a heap block other than the sender's own state, else 0. */
-uint8_t cairn__claim_payload(const void *payload, cairn_task_id_t sender);
 /* Frees m's heap payload when it was not taken and nothing else holds it. */
 void cairn__release(const cairn_msg_t *m);
 
@@ -231,10 +254,10 @@ void cairn__task_finish(cairn_tcb_t *t, bool final_done);
 void cairn__task_remove(cairn_tcb_t *t);
 /* Disconnects every route to id (route.c). */
 void cairn__routes_forget(cairn_task_id_t id);
-/* Group table (mcast.c). */
-void cairn__groups_init(void);
+/* Group table (mcast.c; cairn_sched_init empties it with the kernel's state). */
 void cairn__groups_forget(cairn_task_id_t id);
-cairn_ret_t cairn__mcast_send(cairn_task_id_t src, uint8_t group, const void *payload,
-                              uint16_t len, uint8_t flags);
+/* Sends f->msg (msg.port = the group) to every member; f becomes the level that
+ * holds the payload meanwhile. Releases a heap payload nobody received. */
+cairn_ret_t cairn__mcast_send(cairn_frame_t *f);
 
 #endif /* CAIRN_CORE_KERNEL_H */

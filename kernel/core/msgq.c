@@ -28,35 +28,25 @@ cairn_ret_t cairn__pool_init(void)
     return CAIRN_OK;
 }
 
-cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port_t port,
-                           const void *payload, uint16_t len, uint8_t flags)
+cairn_ret_t cairn__enqueue(const cairn_msg_t *m)
 {
-    uint32_t s = arch_irq_save();
-    cairn_msg_t *m = cairn_k.free;
-    if (!m) {
+    cairn_msg_t *q = cairn_k.free;
+    if (!q) {
         cairn_k.stats.pool_full++;
-        arch_irq_restore(s);
-        CAIRN_TRACE(CAIRN_EV_FULL, t->id, port);
+        CAIRN_TRACE(CAIRN_EV_FULL, m->dst, m->port);
         return CAIRN_EFULL;
     }
-    cairn_k.free = m->next;
-    m->payload = payload;
-    m->len = len;
-    m->port = port;
-    m->src = src;
-    m->prio = t->prio;
-    m->dst = t->id;
-    m->flags = flags;
+    cairn_k.free = q->next;
+    *q = *m;
 
     cairn_msg_t **link = &cairn_k.queue;
-    while (*link && (*link)->prio >= m->prio)
+    while (*link && (*link)->prio >= q->prio)
         link = &(*link)->next;
-    m->next = *link;
-    *link = m;
+    q->next = *link;
+    *link = q;
 
     if (++cairn_k.stats.queued > cairn_k.stats.queued_peak)
         cairn_k.stats.queued_peak = cairn_k.stats.queued;
-    arch_irq_restore(s);
     return CAIRN_OK;
 }
 
@@ -64,7 +54,7 @@ cairn_ret_t cairn__enqueue(cairn_task_id_t src, const cairn_tcb_t *t, cairn_port
 static cairn_msg_t **first_ready(void)
 {
     for (cairn_msg_t **link = &cairn_k.queue; *link; link = &(*link)->next) {
-        const cairn_tcb_t *t = cairn__tcb((*link)->dst);
+        const cairn_tcb_t *t = cairn_k.tasks[(*link)->dst]; /* checked by the send */
         if (t && cairn__ready(t, (*link)->port))
             return link;
     }
@@ -73,11 +63,21 @@ static cairn_msg_t **first_ready(void)
 
 bool cairn__pending_above(int min_prio)
 {
-    uint32_t s = arch_irq_save();
     cairn_msg_t **link = first_ready();
-    bool above = link && (int)(*link)->prio > min_prio;
-    arch_irq_restore(s);
-    return above;
+    return link && (int)(*link)->prio > min_prio;
+}
+
+/* With interrupts off: takes the message *link points to out of the queue and
+ * back to the pool, and returns it (its contents stay intact until the next
+ * enqueue, which interrupts cannot run meanwhile). */
+static cairn_msg_t *unqueue(cairn_msg_t **link)
+{
+    cairn_msg_t *m = *link;
+    *link = m->next;
+    m->next = cairn_k.free;
+    cairn_k.free = m;
+    cairn_k.stats.queued--;
+    return m;
 }
 
 cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out)
@@ -85,13 +85,8 @@ cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out)
     cairn_msg_t **link = first_ready();
     if (!link || (int)(*link)->prio <= min_prio)
         return 0;
-    cairn_msg_t *m = *link;
-    *link = m->next;
-    *out = *m;
+    *out = *unqueue(link);
     out->next = 0;
-    m->next = cairn_k.free;
-    cairn_k.free = m;
-    cairn_k.stats.queued--;
     return cairn_k.tasks[out->dst];
 }
 
@@ -101,16 +96,11 @@ unsigned cairn__queue_drop(cairn_task_id_t id)
     uint32_t s = arch_irq_save();
     cairn_msg_t **link = &cairn_k.queue;
     while (*link) {
-        cairn_msg_t *m = *link;
-        if (m->dst != id) {
-            link = &m->next;
+        if ((*link)->dst != id) {
+            link = &(*link)->next;
             continue;
         }
-        *link = m->next;
-        cairn_k.stats.queued--;
-        cairn__release(m);
-        m->next = cairn_k.free;
-        cairn_k.free = m;
+        cairn__release(unqueue(link));
         n++;
     }
     cairn_k.stats.dropped += n;
@@ -135,13 +125,13 @@ static bool stack_holds(const cairn_frame_t *f, const void *p, const cairn_msg_t
 
 bool cairn__payload_shared(const void *p, const cairn_msg_t *self)
 {
-    bool shared = false;
     uint32_t s = arch_irq_save();
-    for (const cairn_msg_t *m = cairn_k.queue; m && !shared; m = m->next)
-        shared = holds(m, p, self);
+    const cairn_msg_t *m = cairn_k.queue;
+    while (m && !holds(m, p, self))
+        m = m->next;
     /* In an interrupt handler, the interrupted code's stack too. */
-    shared = shared || stack_holds(cairn_k.top, p, self) ||
-             (cairn_k.isr_depth && stack_holds(cairn_k.isr_top, p, self));
+    bool shared = m || stack_holds(cairn_k.top, p, self) ||
+                  (cairn_k.isr_depth && stack_holds(cairn_k.isr_top, p, self));
     arch_irq_restore(s);
     return shared;
 }

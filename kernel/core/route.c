@@ -35,7 +35,8 @@ cairn_ret_t cairn_route_get(cairn_task_id_t task, cairn_port_t out_port, cairn_r
     const cairn_route_t *r = route_of(task, out_port);
     if (!r || !route)
         return CAIRN_EINVAL;
-    *route = *r;
+    route->task = r->task; /* not a struct copy: that is a memcpy call */
+    route->port = r->port;
     return CAIRN_OK;
 }
 

@@ -21,10 +21,9 @@
 
 cairn_ret_t cairn_sched_init(void)
 {
-    struct cairn_heap_state heap = cairn_k.heap; /* cairn_heap_init's */
-    cairn_k = (cairn_kernel_t){.heap = heap};
+    /* All but the heap's state (cairn_heap_init's), the first member. */
+    __builtin_memset(&cairn_k.top, 0, sizeof cairn_k - __builtin_offsetof(cairn_kernel_t, top));
     cairn__irq_bindings_forget();
-    cairn__groups_init();
     return cairn__pool_init();
 }
 
@@ -75,36 +74,37 @@ void cairn_dispatch(void)
     }
 }
 
-cairn_ret_t cairn__deliver(cairn_task_id_t src, cairn_task_id_t dst, cairn_port_t port,
-                           const void *payload, uint16_t len, uint8_t flags)
+cairn_ret_t cairn__deliver(cairn_frame_t *f)
 {
-    cairn_tcb_t *t = cairn__tcb(dst);
+    cairn_msg_t *m = &f->msg;
+    cairn_tcb_t *t = cairn__tcb_inline(m->dst);
     if (!t || (t->flags & TCB_KILLING)) {
         cairn_k.stats.no_route++;
-        CAIRN_TRACE(CAIRN_EV_DROP, src, port);
+        CAIRN_TRACE(CAIRN_EV_DROP, m->src, m->port);
         return CAIRN_ENOROUTE;
     }
-    CAIRN_TRACE(CAIRN_EV_SEND, dst, port);
-    if (!cairn_k.isr_depth) {
-        uint32_t s = arch_irq_save();
-        if (cairn__ready(t, port) && cairn__preempts(cairn_k.top, t->prio)) {
-            cairn_frame_t f;
-            f.msg = (cairn_msg_t){.payload = payload,
-                                  .len = len,
-                                  .port = port,
-                                  .src = src,
-                                  .prio = t->prio,
-                                  .dst = dst,
-                                  .flags = flags};
-            cairn__enter(t, &f, t->prio);
-            arch_irq_restore(s);
-            cairn__call(t, &f);
-            cairn_dispatch();
-            return CAIRN_OK;
-        }
+    CAIRN_TRACE(CAIRN_EV_SEND, m->dst, m->port);
+    m->prio = t->prio;
+    uint32_t s = arch_irq_save();
+    if (!cairn_k.isr_depth && cairn__ready(t, m->port) && cairn__preempts(cairn_k.top, t->prio)) {
+        cairn__enter(t, f, t->prio);
         arch_irq_restore(s);
+        cairn__call(t, f);
+        cairn_dispatch();
+        return CAIRN_OK;
     }
-    return cairn__enqueue(src, t, port, payload, len, flags);
+    cairn_ret_t r = cairn__enqueue(m);
+    arch_irq_restore(s);
+    return r;
+}
+
+cairn_ret_t cairn__signal(cairn_task_id_t dst, cairn_port_t port)
+{
+    cairn_frame_t f;
+    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
+    f.msg.dst = dst;
+    f.msg.port = port;
+    return cairn__deliver(&f);
 }
 
 /* ---- interrupts ------------------------------------------------------------------ */
@@ -125,16 +125,20 @@ void cairn_isr_enter(uint16_t irq)
 void cairn_isr_exit(void)
 {
     uint32_t s = arch_irq_save();
-    if (cairn_k.isr_depth == 0) {
+    uint8_t depth = cairn_k.isr_depth;
+    if (depth == 0) {
         arch_irq_restore(s);
         return;
     }
-    uint8_t depth = --cairn_k.isr_depth;
-    if (depth == 0)
+    cairn_k.isr_depth = --depth;
+    bool dispatch = false;
+    if (depth == 0) {
         cairn_k.top = cairn_k.isr_top;
+        dispatch = cairn__pending_above(cairn__cur_prio());
+    }
     arch_irq_restore(s);
     CAIRN_TRACE(CAIRN_EV_IRQ_EXIT, depth, 0);
-    if (depth == 0 && cairn__pending_above(cairn__cur_prio()))
+    if (dispatch)
         arch_request_dispatch();
 }
 
@@ -152,7 +156,7 @@ void cairn_timer_fired(cairn_task_id_t task, uint8_t n)
     bool outer = cairn_k.isr_depth == 0; /* called outside an ISR: act as one */
     if (outer)
         cairn_isr_enter(0);
-    (void)cairn__deliver(CAIRN_TASK_NONE, task, CAIRN_PORT_TIMEOUT(n), 0, 0, 0);
+    (void)cairn__signal(task, CAIRN_PORT_TIMEOUT(n));
     if (outer)
         cairn_isr_exit();
 }

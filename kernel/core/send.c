@@ -4,31 +4,35 @@
  */
 #include "kernel.h"
 
-/* A failed send still gives a heap payload away: free it. */
-static cairn_ret_t fail(cairn_ret_t r, const void *payload, uint8_t flags)
+/* Delivers f's message unless a check failed (r); a failed send still gives a
+ * heap payload away: it is freed. */
+static cairn_ret_t send(cairn_frame_t *f, cairn_ret_t r)
 {
-    cairn_msg_t m = {.payload = payload, .flags = flags};
-    cairn__release(&m);
+    if (r == CAIRN_OK)
+        r = cairn__deliver(f);
+    if (r != CAIRN_OK)
+        cairn__release(&f->msg);
     return r;
 }
 
 cairn_ret_t cairn_send_from(cairn_task_id_t from, cairn_port_t out_port, const void *payload,
                             size_t len)
 {
-    uint8_t flags = cairn__claim_payload(payload, from);
+    cairn_frame_t f;
+    cairn__msg_new(&f, from, payload, len);
     cairn_tcb_t *t = cairn__tcb(from);
     if (!t || out_port >= t->num_out || len > CAIRN_MSG_MAX_LEN)
-        return fail(CAIRN_EINVAL, payload, flags);
+        return send(&f, CAIRN_EINVAL);
     cairn_route_t r = t->routes[out_port];
+    f.msg.dst = r.task;
+    f.msg.port = r.port;
     if (r.task == CAIRN_TASK_MCAST)
-        return cairn__mcast_send(from, r.port, payload, (uint16_t)len, flags);
-    if (r.task == CAIRN_TASK_NONE) {
-        cairn_k.stats.no_route++;
-        CAIRN_TRACE(CAIRN_EV_DROP, from, out_port);
-        return fail(CAIRN_ENOROUTE, payload, flags);
-    }
-    cairn_ret_t ret = cairn__deliver(from, r.task, r.port, payload, (uint16_t)len, flags);
-    return ret == CAIRN_OK ? ret : fail(ret, payload, flags);
+        return cairn__mcast_send(&f);
+    /* An unconnected port (task 0, which never exists) is dropped by the delivery,
+     * logged with the output port. */
+    if (r.task == CAIRN_TASK_NONE)
+        f.msg.port = out_port;
+    return send(&f, CAIRN_OK);
 }
 
 cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len)
@@ -47,10 +51,10 @@ cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 
 cairn_ret_t cairn_post(cairn_task_id_t dst, cairn_port_t in_port, const void *payload, size_t len)
 {
-    cairn_task_id_t src = cairn_current_task();
-    uint8_t flags = cairn__claim_payload(payload, src);
-    if (in_port == CAIRN_PORT_INIT || in_port >= CAIRN_PORT_LIMIT || len > CAIRN_MSG_MAX_LEN)
-        return fail(CAIRN_EINVAL, payload, flags);
-    cairn_ret_t ret = cairn__deliver(src, dst, in_port, payload, (uint16_t)len, flags);
-    return ret == CAIRN_OK ? ret : fail(ret, payload, flags);
+    cairn_frame_t f;
+    cairn__msg_new(&f, cairn_current_task(), payload, len);
+    f.msg.dst = dst;
+    f.msg.port = in_port;
+    bool ok = cairn__in_port_ok(in_port) && len <= CAIRN_MSG_MAX_LEN;
+    return send(&f, ok ? CAIRN_OK : CAIRN_EINVAL);
 }

@@ -72,11 +72,13 @@ void cairn_slab_free(cairn_slab_t *s, void *obj)
 {
     if (!obj)
         return;
-    uintptr_t a = (uintptr_t)obj;
-    uintptr_t lo = (uintptr_t)s->base;
+    uintptr_t off = (uintptr_t)obj - (uintptr_t)s->base;
+    uint32_t stride = s->stride;
     struct slot *o = obj;
-    if (a < lo || a - lo >= (uintptr_t)s->stride * s->count || (a - lo) % s->stride != 0 ||
-        s->used == 0 || (o->canary == canary_of(o, o->next) && on_free_list(s, o))) {
+    /* A power-of-two stride (the common case) needs no division. */
+    if (off >= (uintptr_t)stride * s->count ||
+        ((stride & (stride - 1)) ? off % stride : off & (stride - 1)) != 0 || s->used == 0 ||
+        (o->canary == canary_of(o, o->next) && on_free_list(s, o))) {
         bump(&s->bad_frees);
         return;
     }

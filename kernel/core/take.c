@@ -1,6 +1,7 @@
 /*
- * Cairn OS payload ownership: the send-side claim of heap payloads, their
- * release after the last receiver, and cairn_take_msg (CoMOS sched_take_msg).
+ * Cairn OS payload ownership: the send-side claim of heap payloads (building the
+ * message that carries them), their release after the last receiver, and
+ * cairn_take_msg (CoMOS sched_take_msg).
  *
  * A heap payload belongs to the message (owner 0, the kernel) from the send on.
  * Several messages share one payload only after a multicast; a payload is freed
@@ -11,15 +12,29 @@
 
 #include "cairn/mem.h"
 
-uint8_t cairn__claim_payload(const void *payload, cairn_task_id_t sender)
+void cairn__msg_new(cairn_frame_t *f, cairn_task_id_t src, const void *payload, size_t len)
 {
-    if (!payload || cairn_alloc_size(payload) == 0)
-        return 0;
-    const cairn_tcb_t *t = cairn__tcb(sender);
-    if (t && t->state == payload)
-        return 0; /* a task's own state is never given away */
-    cairn_heap_set_owner((void *)(uintptr_t)payload, CAIRN_TASK_NONE);
-    return CAIRN_MSG_HEAP;
+    /* Field by field: a compound literal costs a memset call. */
+    cairn_msg_t *m = &f->msg;
+    uint8_t flags = 0;
+    /* Inside the heap at all (a quick test that passes static payloads by)? */
+    if (payload && (uintptr_t)payload - (uintptr_t)cairn_k.heap.base < cairn_k.heap.size &&
+        cairn_alloc_size(payload) != 0) {
+        const cairn_tcb_t *t = cairn__tcb(src);
+        if (!t || t->state != payload) { /* a task's own state is never given away */
+            cairn_heap_set_owner((void *)(uintptr_t)payload, CAIRN_TASK_NONE);
+            flags = CAIRN_MSG_HEAP;
+        }
+    }
+    m->next = 0;
+    m->payload = payload;
+    m->len = (uint16_t)len;
+    m->port = 0;
+    m->src = src;
+    m->prio = 0;
+    m->dst = 0;
+    m->flags = flags;
+    m->reserved = 0;
 }
 
 void cairn__release(const cairn_msg_t *m)
@@ -48,9 +63,7 @@ void *cairn_take_msg(cairn_msg_t *msg)
         cairn_k.stats.take_nomem++;
         return 0;
     }
-    const uint8_t *src = msg->payload;
-    for (uint16_t i = 0; i < msg->len; i++)
-        copy[i] = src[i];
+    __builtin_memcpy(copy, msg->payload, msg->len);
     /* A shared heap payload stays with the other messages that hold it. */
     msg->payload = copy;
     msg->flags = (uint8_t)((msg->flags & ~CAIRN_MSG_HEAP) | CAIRN_MSG_TAKEN);

@@ -24,12 +24,21 @@ cairn_ret_t cairn_task_create(cairn_task_id_t id, cairn_handler_t handler, void 
     t->id = id;
     t->flags = flags & CAIRN_TASK_MOVABLE;
     t->num_out = num_out;
-    for (unsigned i = 0; i < num_out; i++)
-        t->routes[i] = routes ? routes[i] : CAIRN_ROUTE_NONE;
+    /* CAIRN_ROUTE_NONE is all zero. */
+    if (routes)
+        __builtin_memcpy(t->routes, routes, num_out * sizeof(cairn_route_t));
+    else
+        __builtin_memset(t->routes, 0, num_out * sizeof(cairn_route_t));
     cairn_k.tasks[id] = t;
     cairn__irq_bindings_refresh(id, t);
     CAIRN_TRACE(CAIRN_EV_CREATE, id, prio);
     return CAIRN_OK;
+}
+
+cairn_tcb_t *cairn__tcb(cairn_task_id_t id)
+{
+    /* Not cairn__tcb_inline: GCC would inline that into this file's callers too. */
+    return id <= CAIRN_MAX_TASKS ? cairn_k.tasks[id] : (cairn_tcb_t *)0;
 }
 
 cairn_task_id_t cairn_task_free_id(void)
@@ -53,20 +62,20 @@ cairn_prio_t cairn_task_prio(cairn_task_id_t id)
 
 cairn_ret_t cairn_task_init(cairn_task_id_t id, const void *init, size_t len)
 {
+    cairn_frame_t f;
+    cairn__msg_new(&f, cairn_current_task(), init, len);
+    f.msg.dst = id;
+    f.msg.port = CAIRN_PORT_INIT;
     cairn_tcb_t *t = cairn__tcb(id);
-    cairn_task_id_t src = cairn_current_task();
-    uint8_t flags = cairn__claim_payload(init, src);
     cairn_ret_t r = CAIRN_EINVAL;
     if (t && !(t->flags & (TCB_INIT_SENT | TCB_KILLING)) && len <= CAIRN_MSG_MAX_LEN) {
         t->flags |= TCB_INIT_SENT;
-        r = cairn__deliver(src, id, CAIRN_PORT_INIT, init, (uint16_t)len, flags);
+        r = cairn__deliver(&f);
         if (r != CAIRN_OK)
             t->flags &= (uint8_t)~TCB_INIT_SENT;
     }
-    if (r != CAIRN_OK) {
-        cairn_msg_t m = {.payload = init, .flags = flags};
-        cairn__release(&m);
-    }
+    if (r != CAIRN_OK)
+        cairn__release(&f.msg);
     return r;
 }
 
@@ -92,7 +101,11 @@ void cairn__task_finish(cairn_tcb_t *t, bool final_done)
     }
     /* FINAL runs at once, never below the current level; cairn__end calls us
      * again afterwards, with final_done, because the task is marked. */
-    cairn_frame_t f = {.msg = {.port = CAIRN_PORT_FINAL, .prio = t->prio, .dst = t->id}};
+    cairn_frame_t f;
+    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
+    f.msg.port = CAIRN_PORT_FINAL;
+    f.msg.prio = t->prio;
+    f.msg.dst = t->id;
     int cur = cairn__cur_prio();
     uint32_t s = arch_irq_save();
     cairn__enter(t, &f, cur > (int)t->prio ? (unsigned)cur : t->prio);

@@ -28,9 +28,9 @@ struct vtimer {
     uint32_t delta;  /* delta list: ticks after the predecessor (head: after vt.last);
                         due queue: ticks the deadline lies before vt.last */
     uint32_t period; /* 0: one-shot */
-    cairn_task_id_t task;
-    uint8_t n;
+    uint16_t key;    /* KEY(task, n): the task in the low byte, n in the high byte */
 };
+#define KEY(task, n) ((uint16_t)((task) | (unsigned)(n) << 8))
 
 _Static_assert(sizeof(struct vtimer) == 2 * sizeof(void *) + 8, "16-byte entry on 32-bit targets");
 
@@ -49,10 +49,9 @@ cairn_ret_t cairn_timer_init(void)
     void *storage = cairn_malloc(CAIRN_MAX_TIMERS * CAIRN_SLAB_STRIDE(sizeof(struct vtimer)));
     if (storage)
         cairn_heap_set_owner(storage, CAIRN_TASK_NONE);
-    cairn_slab_init(&vt_pool, storage, sizeof(struct vtimer), storage ? CAIRN_MAX_TIMERS : 0);
+    cairn_slab_init(&vt_pool, storage, sizeof(struct vtimer), CAIRN_MAX_TIMERS);
     vt.head = NULL;
     vt.due = NULL;
-    vt.last = 0;
     vt.dispatching = false;
     arch_timer_disarm();
     return storage ? CAIRN_OK : CAIRN_ENOMEM;
@@ -89,26 +88,29 @@ static void insert_due(struct vtimer *t, uint32_t overdue)
     *pp = t;
 }
 
-/* Removes and returns timer n of task from whichever list holds it. */
-static struct vtimer *unlink_timer(cairn_task_id_t task, uint8_t n)
+/* The link to the entry with key in the list *pp, or NULL. */
+static struct vtimer **find(struct vtimer **pp, uint16_t key)
 {
-    for (struct vtimer **pp = &vt.head; *pp; pp = &(*pp)->next) {
-        struct vtimer *t = *pp;
-        if (t->task == task && t->n == n) {
-            if (t->next)
-                t->next->delta += t->delta;
-            *pp = t->next;
-            return t;
-        }
-    }
-    for (struct vtimer **pp = &vt.due; *pp; pp = &(*pp)->next) {
-        struct vtimer *t = *pp;
-        if (t->task == task && t->n == n) {
-            *pp = t->next;
-            return t;
-        }
-    }
+    for (; *pp; pp = &(*pp)->next)
+        if ((*pp)->key == key)
+            return pp;
     return NULL;
+}
+
+/* Removes and returns the timer with key from whichever list holds it. */
+static struct vtimer *unlink_timer(uint16_t key)
+{
+    struct vtimer **pp = find(&vt.head, key), *t;
+    if (pp) {
+        t = *pp;
+        if (t->next)
+            t->next->delta += t->delta;
+    } else if (!(pp = find(&vt.due, key))) {
+        return NULL;
+    }
+    t = *pp;
+    *pp = t->next;
+    return t;
 }
 
 /* Programs the hardware for the head's expiry, at most half the counter range
@@ -127,26 +129,23 @@ static void rearm(void)
 
 cairn_ret_t cairn_timer_set(cairn_task_id_t task, uint8_t n, uint32_t ticks, bool periodic)
 {
-    if (task == 0 || n >= CAIRN_TIMERS_PER_TASK || ticks == 0 || ticks > CAIRN_TIMER_MAX_TICKS)
+    if (task == 0 || n >= CAIRN_TIMERS_PER_TASK || ticks - 1u >= CAIRN_TIMER_MAX_TICKS)
         return CAIRN_EINVAL;
     uint32_t s = arch_timer_lock();
-    struct vtimer *t = unlink_timer(task, n);
+    struct vtimer *t = unlink_timer(KEY(task, n));
     if (!t)
         t = cairn_slab_alloc(&vt_pool);
-    if (!t) {
-        arch_timer_unlock(s);
-        return CAIRN_ENOMEM;
+    if (t) {
+        t->key = KEY(task, n);
+        t->period = periodic ? ticks : 0;
+        if (!vt.head && !vt.dispatching)
+            vt.last = arch_timer_now();
+        uint32_t e = elapsed();
+        insert_delta(t, e > UINT32_MAX - ticks ? UINT32_MAX : e + ticks);
+        rearm();
     }
-    t->task = task;
-    t->n = n;
-    t->period = periodic ? ticks : 0;
-    if (!vt.head && !vt.dispatching)
-        vt.last = arch_timer_now();
-    uint32_t e = elapsed();
-    insert_delta(t, e > UINT32_MAX - ticks ? UINT32_MAX : e + ticks);
-    rearm();
     arch_timer_unlock(s);
-    return CAIRN_OK;
+    return t ? CAIRN_OK : CAIRN_ENOMEM;
 }
 
 cairn_ret_t cairn_timer_cancel(cairn_task_id_t task, uint8_t n)
@@ -154,7 +153,7 @@ cairn_ret_t cairn_timer_cancel(cairn_task_id_t task, uint8_t n)
     if (task == 0 || n >= CAIRN_TIMERS_PER_TASK)
         return CAIRN_EINVAL;
     uint32_t s = arch_timer_lock();
-    struct vtimer *t = unlink_timer(task, n);
+    struct vtimer *t = unlink_timer(KEY(task, n));
     if (t) {
         cairn_slab_free(&vt_pool, t);
         rearm();
@@ -186,8 +185,8 @@ static void sync(void)
     uint32_t e = elapsed();
     vt.last = (vt.last + e) & CAIRN_HWTIMER_MASK;
     struct vtimer **tail = &vt.due;
-    while (vt.head && vt.head->delta <= e) {
-        struct vtimer *t = vt.head;
+    struct vtimer *t;
+    while ((t = vt.head) && t->delta <= e) {
         e -= t->delta;
         vt.head = t->next;
         t->delta = e;
@@ -195,16 +194,19 @@ static void sync(void)
         *tail = t;
         tail = &t->next;
     }
-    if (vt.head)
-        vt.head->delta -= e;
+    if (t)
+        t->delta -= e;
 }
 
 void cairn_timer_isr(void)
 {
     uint32_t s = arch_timer_lock();
-    bool outer = !vt.dispatching;
+    if (vt.dispatching) { /* called from a handler the loop below runs */
+        arch_timer_unlock(s);
+        return;
+    }
     vt.dispatching = true;
-    while (outer) {
+    for (;;) {
         if (!vt.due) {
             sync();
             if (!vt.due)
@@ -212,23 +214,20 @@ void cairn_timer_isr(void)
         }
         struct vtimer *t = vt.due;
         vt.due = t->next;
-        cairn_task_id_t task = t->task;
-        uint8_t n = t->n;
+        uint16_t key = t->key;
         if (!t->period)
             cairn_slab_free(&vt_pool, t);
         else if (t->delta >= t->period)
             insert_due(t, t->delta - t->period);
         else
             insert_delta(t, t->period - t->delta);
-        CAIRN_TRACE(CAIRN_EV_TIMER, task, n);
+        CAIRN_TRACE(CAIRN_EV_TIMER, key & 0xFFu, key >> 8);
         arch_timer_unlock(s);
-        cairn_timer_fired(task, n);
+        cairn_timer_fired((cairn_task_id_t)key, (uint8_t)(key >> 8));
         s = arch_timer_lock();
     }
-    if (outer) {
-        vt.dispatching = false;
-        rearm();
-    }
+    vt.dispatching = false;
+    rearm();
     arch_timer_unlock(s);
 }
 
@@ -237,10 +236,9 @@ void cairn_timer_wake_early(uint32_t ticks)
     uint32_t s = arch_timer_lock();
     /* Only when the hardware waits for the head's own expiry (not an intermediate
      * deadline, not inside the interrupt, nothing overdue). */
-    if (vt.head && !vt.due && !vt.dispatching && vt.head->delta <= CAIRN_HWTIMER_HALF) {
-        uint32_t d = vt.head->delta > ticks ? vt.head->delta - ticks : 0;
-        arch_timer_arm((vt.last + d) & CAIRN_HWTIMER_MASK);
-    }
+    struct vtimer *h = vt.head;
+    if (h && !vt.due && !vt.dispatching && h->delta <= CAIRN_HWTIMER_HALF)
+        arch_timer_arm((vt.last + (h->delta > ticks ? h->delta - ticks : 0)) & CAIRN_HWTIMER_MASK);
     arch_timer_unlock(s);
 }
 

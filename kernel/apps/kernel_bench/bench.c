@@ -29,8 +29,8 @@
  *                 cairn-sim's sleep slice (the core wakes exactly at the expiry)
  *   5 alloc_free  DRV handler: cairn_malloc(16) then cairn_free: call -> return of both
  *   6 memset16    main: memset of 16 bytes (the board's memfuncs.c), call -> return: a
- *                 diagnostic, since GCC zeroes the C paths' compound-literal messages with
- *                 calls to memset
+ *                 diagnostic, since GCC zeroes a compound literal with a call to memset
+ *                 (the kernel's message paths fill their structs field by field instead)
  *   7 irq_level   as 3 with IRQ_SOFT1, bound as a level-sensitive source (the line is
  *                 masked on the way; PROBE unmasks it)
  *   8 irq_isr     as 3 with IRQ_SOFT2, whose ordinary ISR does cairn_isr_enter,

@@ -21,6 +21,18 @@ static inline void arch_irq_restore(uint32_t state)
     __asm__ volatile("msr primask, %0" ::"r"(state) : "memory");
 }
 
+/* The virtual timers' lock (cairn/arch_timer.h) is the same PRIMASK section. */
+#define CAIRN_PORT_TIMER_LOCK 1
+static inline uint32_t arch_timer_lock(void)
+{
+    return arch_irq_save();
+}
+
+static inline void arch_timer_unlock(uint32_t state)
+{
+    arch_irq_restore(state);
+}
+
 /* NVIC line masking for interrupts bound to messages (cairn/irq.h). */
 static inline void arch_irq_mask(unsigned irq)
 {

@@ -9,8 +9,9 @@
  * cairn_send: a handler sends a payload that is not a heap block on an output
  *   port routed to one task that is ready and preempts it (PRIMASK clear). The
  *   same checks, frame and message as cairn__deliver. A resolved send that cannot
- *   run now (queued) goes straight to cairn__deliver; anything else (heap payload,
- *   multicast, no route, interrupts off) to cairn__send_general.
+ *   run now (queued) passes its frame straight to cairn__deliver; anything else
+ *   (heap payload, multicast, no route, interrupts off) goes to
+ *   cairn__send_general.
  *
  * cairn__irq_fast / cairn__irq_fast_level (r0 = the binding; the vectors
  *   CAIRN_IRQ_MESSAGE[_EDGE] define): the _level entry first masks the line. When
@@ -196,6 +197,12 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "mrs   r5, primask\n\t"
         "cmp   r5, #0\n\t"
         "bne   8f\n\t" /* the caller has interrupts off: the general path keeps them off */
+        "sub   sp, #32\n\t" /* the frame (28 bytes), 8-byte aligned, and its message */
+        "ldrh  r5, [r7, #" S(CAIRN_TCB_PRIO) "]\n\t" /* prio | id << 8 */
+        "str   r5, [sp, #" S(CAIRN_FRAME_PRIO) "]\n\t" /* prio (and a reserved byte) */
+        "str   r5, [sp, #" S(CAIRN_FRAME_MSG) " + " S(CAIRN_MSG_PRIO) "]\n\t" /* msg.prio, .dst; .flags = 0 */
+        "str   r1, [sp, #" S(CAIRN_FRAME_MSG) " + " S(CAIRN_MSG_PAYLOAD) "]\n\t"  /* msg.payload */
+        "str   r2, [sp, #" S(CAIRN_FRAME_MSG) " + " S(CAIRN_MSG_LEN) "]\n\t"  /* msg.len, .port, .src */
         "cpsid i\n\t"
         "ldrb  r5, [r7, #" S(CAIRN_TCB_FLAGS) "]\n\t"
         "lsrs  r5, #5\n\t"
@@ -205,14 +212,8 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "ldrb  r6, [r4, #" S(CAIRN_FRAME_PRIO) "]\n\t"
         "cmp   r5, r6\n\t"
         "blo   7f\n\t" /* below the running level: queued */
-        "sub   sp, #32\n\t" /* the frame (28 bytes), 8-byte aligned */
         "str   r4, [sp, #0]\n\t" /* below */
         "str   r7, [sp, #" S(CAIRN_FRAME_TCB) "]\n\t"
-        "ldrh  r5, [r7, #" S(CAIRN_TCB_PRIO) "]\n\t" /* prio | id << 8 */
-        "str   r5, [sp, #" S(CAIRN_FRAME_PRIO) "]\n\t" /* prio (and a reserved byte) */
-        "str   r5, [sp, #" S(CAIRN_FRAME_MSG) " + " S(CAIRN_MSG_PRIO) "]\n\t" /* msg.prio, .dst; .flags = 0 */
-        "str   r1, [sp, #" S(CAIRN_FRAME_MSG) " + " S(CAIRN_MSG_PAYLOAD) "]\n\t"  /* msg.payload */
-        "str   r2, [sp, #" S(CAIRN_FRAME_MSG) " + " S(CAIRN_MSG_LEN) "]\n\t"  /* msg.len, .port, .src */
         "mov   r4, sp\n\t"
         "str   r4, [r3, #" S(CAIRN_K_TOP) " - 8]\n\t"
         "movs  r5, #0x60\n\t"
@@ -243,20 +244,11 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "add   sp, #32\n\t"
         "movs  r0, #0\n\t"
         "pop   {r4-r7, pc}\n\t"
-        "7:\n\t" /* resolved, not run now: cairn__deliver(src, dst, port, payload, len, 0) */
+        "7:\n\t" /* resolved, not run now: cairn__deliver(the frame) queues the message */
         "cpsie i\n\t"
-        "sub   sp, #8\n\t"
-        "uxth  r0, r2\n\t"
-        "str   r0, [sp, #0]\n\t" /* len */
-        "movs  r0, #0\n\t"
-        "str   r0, [sp, #4]\n\t" /* flags: not a heap payload */
-        "mov   r3, r1\n\t"
-        "ldrb  r1, [r7, #" S(TCB_ID) "]\n\t"
-        "lsrs  r0, r2, #24\n\t"
-        "lsls  r2, #8\n\t"
-        "lsrs  r2, #24\n\t"
+        "mov   r0, sp\n\t"
         "bl    cairn__deliver\n\t"
-        "add   sp, #8\n\t"
+        "add   sp, #32\n\t"
         "pop   {r4-r7, pc}\n\t"
         "8:\n\t"
         "uxth  r2, r2\n\t" /* len again */

@@ -67,16 +67,6 @@ void arch_timer_disarm(void)
     COMPARE->intstatus = CMSDK_TIMER_INT;
 }
 
-uint32_t arch_timer_lock(void)
-{
-    return arch_irq_save();
-}
-
-void arch_timer_unlock(uint32_t state)
-{
-    arch_irq_restore(state);
-}
-
 void irq8_handler(void)
 {
     /* One shot: stop the compare (cairn_timer_isr re-arms it) and drop the line. */

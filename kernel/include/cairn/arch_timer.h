@@ -40,9 +40,13 @@ void arch_timer_disarm(void);
 
 /* Keep the timer interrupt (and anything else that may call the timer API) from
  * running; nests. Returns the previous state for arch_timer_unlock. On
- * Cortex-M0+ this is PRIMASK; on the host port it defers the simulated ISR. */
+ * Cortex-M0+ this is PRIMASK, inline from the port's cairn_port.h (which then
+ * defines CAIRN_PORT_TIMER_LOCK); on the host port it defers the simulated ISR. */
+#include "cairn_port.h"
+#ifndef CAIRN_PORT_TIMER_LOCK
 uint32_t arch_timer_lock(void);
 void arch_timer_unlock(uint32_t state);
+#endif
 
 /* Implemented by the kernel (kernel/core/vtimer.c); the port calls it from the
  * timer interrupt. */

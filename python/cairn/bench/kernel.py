@@ -339,8 +339,9 @@ METHOD = {
     "alloc_free_cycles": "in a task handler: `bl cairn_malloc` (16 bytes) then `bl cairn_free` of the "
                          "result, call -> return of both, heap holding only the bench's TCBs",
     "memset16_cycles": "diagnostic: `bl memset` of 16 bytes (kernel/boards/mps2-an385/memfuncs.c, a "
-                       "byte loop), call -> return; GCC zeroes the kernel's compound-literal "
-                       "messages (cairn__deliver) and frames (cairn__mcast_send) with memset calls",
+                       "byte loop), call -> return; GCC zeroes a compound literal with a memset "
+                       "call, which is why the kernel's message and frame paths fill their "
+                       "structs field by field (cairn__msg_new)",
     "kernel_core_text_bytes": "kernel_text_bytes without the services (SERVICE_OBJECTS: heap, slab, "
                               "virtual timers and their hardware timer, application manager, multicast, "
                               "sleep-state choice): the message scheduler, tasks, routes, payload ownership, "

@@ -143,7 +143,7 @@ fn category_map_from_a_scenario_overrides_the_defaults() {
     assert_eq!(cat("hello_task").unwrap(), "app");
     assert_eq!(cat("memset").unwrap(), "libc");
     // file: patterns see the STT_FILE of local (static) functions.
-    assert_eq!(cat("take").unwrap(), "heap");
+    assert_eq!(cat("alloc_for").unwrap(), "heap");
     // ... and DWARF's compilation units give global functions their file.
     assert_eq!(cat("cairn_sched_init").unwrap(), "sched");
     assert_eq!(s["clock_hz"], 16_000_000);
