@@ -282,13 +282,17 @@ impl Measure {
 
 /// Whether the run has anything to report under `io`.
 pub fn has_io(m: &Machine) -> bool {
-    m.io.installed || !m.io.events.is_empty()
+    m.io.installed || !m.io.events.is_empty() || m.io.streamed_events() > 0
 }
 
-/// The `io` stats section, from the event log.
+/// The `io` stats section. With streamed outputs (`Machine::stream_io`) the measurements
+/// were made during the run; otherwise they are made now from the retained event log.
 pub fn io_json(m: &Machine) -> Value {
     let sc = &m.io.scenario;
-    let mut meas = Measure::new(sc, m.config.clock_hz);
+    let mut meas = match m.io.streamed_measure() {
+        Some(meas) => meas.clone(),
+        None => Measure::new(sc, m.config.clock_hz),
+    };
     for e in sorted(&m.io.events) {
         meas.feed(&e);
     }
