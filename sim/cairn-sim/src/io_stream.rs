@@ -46,6 +46,11 @@ fn cannot_write(path: &Path, e: impl std::fmt::Display) -> String {
     format!("cannot write {}: {e}", path.display())
 }
 
+/// An error of the VCD's temporary body file, as the reason of a `cannot write` line.
+fn temporary(e: std::io::Error) -> String {
+    format!("temporary file in {}: {e}", std::env::temp_dir().display())
+}
+
 /// A temporary file for the VCD body, removed from the directory at once (it lives until
 /// closed).
 fn spill_file() -> std::io::Result<File> {
@@ -90,7 +95,7 @@ impl IoStream {
             self.record(r);
         }
         if let Some(o) = self.vcd.as_mut() {
-            let r = o.body.feed(events, power, exceptions).map_err(|e| cannot_write(&o.path, e));
+            let r = o.body.feed(events, power, exceptions).map_err(|e| cannot_write(&o.path, temporary(e)));
             self.record(r);
         }
     }
@@ -105,9 +110,10 @@ impl IoStream {
         }
         if let Some(VcdOut { path, mut w, body }) = self.vcd {
             let err = |e| cannot_write(&path, e);
-            let (spill, signals) = body.finish().map_err(err)?;
-            let mut file = spill.into_inner().map_err(|e| err(e.into_error()))?;
-            file.rewind().map_err(err)?;
+            let spill_err = |e| cannot_write(&path, temporary(e));
+            let (spill, signals) = body.finish().map_err(spill_err)?;
+            let mut file = spill.into_inner().map_err(|e| spill_err(e.into_error()))?;
+            file.rewind().map_err(spill_err)?;
             signals.render(sc, clock_hz, power, &mut BufReader::new(file), &mut w).map_err(err)?;
             w.flush().map_err(err)?;
         }
@@ -134,9 +140,7 @@ impl Machine {
         let vcd = match vcd {
             Some(p) => {
                 let w = create(p)?;
-                let spill = spill_file().map_err(|e| {
-                    cannot_write(p, format_args!("temporary file in {}: {e}", std::env::temp_dir().display()))
-                })?;
+                let spill = spill_file().map_err(|e| cannot_write(p, temporary(e)))?;
                 Some(VcdOut { path: p.to_path_buf(), w, body: VcdBody::new(BufWriter::new(spill), sc, clock) })
             }
             None => None,

@@ -234,12 +234,18 @@ fn tiny_elf(path: &Path) {
 fn unwritable_outputs_exit_2_with_one_line() {
     let elf = tmp("tiny.elf");
     tiny_elf(&elf);
+    let missing_dir = tmp("no-such-dir");
+    let default_tmp = std::env::temp_dir();
+    let missing = missing_dir.join("out");
     let sc = tmp("fast.toml");
     std::fs::write(&sc, "[[stimulus]]\nname = 'fast'\nkind = 'periodic'\nperiod = '1ns'\n").unwrap();
     let run = |max_time: &str, out: &[&str]| {
         let stats = tmp("never.json");
         let _ = std::fs::remove_file(&stats);
+        let tmpdir: &Path = if out.contains(&"TMPDIR") { &missing_dir } else { &default_tmp };
+        let out: Vec<&str> = out.iter().copied().filter(|&a| a != "TMPDIR").collect();
         let o = std::process::Command::new(SIM)
+            .env("TMPDIR", tmpdir)
             .args(["run", "--io", sc.to_str().unwrap(), "--max-time", max_time, "--stats", stats.to_str().unwrap()])
             .args(out)
             .arg(&elf)
@@ -249,7 +255,6 @@ fn unwritable_outputs_exit_2_with_one_line() {
         assert_eq!(stats.exists(), o.status.code() != Some(2), "stats file and exit status disagree: {err}");
         (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), err)
     };
-    let missing = tmp("no-such-dir/out");
     let m = missing.to_str().unwrap();
     for opt in ["--io-log", "--vcd"] {
         let (status, out, err) = run("1s", &[opt, m]);
@@ -267,6 +272,13 @@ fn unwritable_outputs_exit_2_with_one_line() {
             assert_eq!(err, "cairn-sim: cannot write /dev/full: No space left on device (os error 28)\n", "{opt}");
         }
     }
+    // The VCD's temporary body cannot be created.
+    let vcd = tmp("out.vcd");
+    let (status, _, err) = run("1s", &["--vcd", vcd.to_str().unwrap(), "TMPDIR"]);
+    assert_eq!(status, Some(2), "{err}");
+    let want =
+        format!("cairn-sim: cannot write {}: temporary file in {}: No such file", vcd.display(), missing_dir.display());
+    assert!(err.starts_with(&want) && err.lines().count() == 1, "{err}");
     // The same run with writable outputs succeeds (exit 124 at the limit).
     let (status, _, err) = run("10us", &["--io-log", tmp("ok.csv").to_str().unwrap()]);
     assert_eq!(status, Some(124), "{err}");
