@@ -263,10 +263,7 @@ impl Machine {
     #[inline]
     pub fn note_exceptions(&mut self) {
         if let Some(tl) = self.io.timeline.as_mut() {
-            let now = (self.cycles, self.exc.pending, self.exc.active);
-            if tl.exceptions.last().is_none_or(|l| (l.1, l.2) != (now.1, now.2)) {
-                tl.exceptions.push(now);
-            }
+            tl.note_exceptions(self.cycles, self.exc.pending, self.exc.active);
         }
     }
 
@@ -293,6 +290,9 @@ impl Machine {
             self.io.process(now);
         }
         self.update_irq_lines();
+        if self.io.stream.is_some() {
+            self.io_stream_service();
+        }
     }
 }
 

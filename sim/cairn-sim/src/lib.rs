@@ -13,6 +13,7 @@ pub mod gdb;
 pub mod idle;
 pub mod io;
 pub mod io_log;
+pub mod io_stream;
 pub mod machine;
 pub mod measure;
 pub mod periph;

@@ -168,10 +168,12 @@ fn run(args: RunArgs) -> i32 {
     if let Some(sc) = io_scenario {
         m.install_io_scenario(sc, args.seed);
     }
-    if args.vcd.is_some() {
-        m.record_timeline();
+    // The I/O outputs are streamed: their files are created now and written as the run goes.
+    if args.stats.is_some() || args.vcd.is_some() || args.io_log.is_some() {
+        m.stream_io(args.io_log.as_deref(), args.vcd.as_deref()).unwrap_or_else(|e| fail(e));
+    } else {
+        m.io.log_events = false;
     }
-    m.io.log_events = args.stats.is_some() || args.vcd.is_some() || args.io_log.is_some();
     m.echo = true;
     m.reset();
     if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
@@ -195,6 +197,8 @@ fn run(args: RunArgs) -> i32 {
     };
     let host_seconds = start.elapsed().as_secs_f64();
     cairn_sim::console::flush();
+    // A write error of --io-log or --vcd (which also ends the run early) is the outcome.
+    m.finish_io_stream().unwrap_or_else(|e| fail(e));
     let status = match &stop {
         Stop::Exit(code) => code & 0xff,
         Stop::Limit => {
@@ -232,26 +236,7 @@ fn run(args: RunArgs) -> i32 {
             fail(format_args!("cannot write {}: {e}", p.display()));
         }
     }
-    if let Some(p) = &args.vcd {
-        write_output(p, |w| cairn_sim::vcd::write_vcd(&m, w));
-    }
-    if let Some(p) = &args.io_log {
-        write_output(p, |w| cairn_sim::io_log::write_io_log(&m, w));
-    }
     status
-}
-
-/// Write an output file through a buffer; a write error is a usage error (exit 2).
-fn write_output(p: &std::path::Path, f: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>) {
-    use std::io::Write as _;
-    let r = std::fs::File::create(p).and_then(|file| {
-        let mut w = std::io::BufWriter::new(file);
-        f(&mut w)?;
-        w.flush()
-    });
-    if let Err(e) = r {
-        fail(format_args!("cannot write {}: {e}", p.display()));
-    }
 }
 
 fn main() {

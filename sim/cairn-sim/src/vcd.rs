@@ -3,13 +3,19 @@
 //! the power state (2-bit: 0 run, 1 sleep, 2 deep sleep). Timescale 1 ps; a change at
 //! cycle n is at n * 10^12 / clock ps (exact when the clock period is a whole number of
 //! ps, as at 25 MHz = 40,000 ps; otherwise rounded down).
+//!
+//! The header lists only the signals the run used, which is known only at its end, so the
+//! changes go first, as they happen, into a body of compact records ([`VcdBody`], a
+//! temporary file for the CLI) that names signals by slot; [`VcdBody::render`] then writes
+//! the header and the body with the final identifiers. Memory does not grow with the run.
 
 use crate::machine::Machine;
 use crate::measure::signals::sorted;
-use crate::periph::cairn_io::IoKind;
-use crate::scenario_io::PortDir;
+use crate::periph::adc::CHANNELS;
+use crate::periph::cairn_io::{IoEvent, IoKind, PowerState};
+use crate::scenario_io::{IoScenario, PortDir};
 use crate::stimuli::cycle_to_ps;
-use std::io::Write;
+use std::io::{Read, Write};
 
 struct Signal {
     scope: &'static str,
@@ -49,159 +55,366 @@ fn clean(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }
 
-pub fn write_vcd(m: &Machine, w: &mut impl Write) -> std::io::Result<()> {
-    let ev = sorted(&m.io.events);
-    let sc = &m.io.scenario;
-    let mut signals: Vec<Signal> = Vec::new();
-    // (cycle, signal, value)
-    let mut changes: Vec<(u64, usize, u64)> = Vec::new();
+/// Exceptions 0..48 can be pending or active.
+const EXCEPTIONS: u32 = 48;
+/// Ports and ADC channels, named in order of first appearance.
+const DYNAMIC: usize = 8 + 8 + CHANNELS;
+const TIME: u8 = 0;
+const VALUE: u8 = 1;
 
-    // GPIO pins: one wire per pin that changed or is named.
-    let mut touched = 0u32;
-    let mut level = 0u32;
-    for e in ev.iter().filter(|e| e.kind == IoKind::Gpio) {
-        touched |= level ^ e.value;
-        level = e.value;
-    }
-    for p in &sc.pins {
-        touched |= 1 << p.index;
-    }
-    let mut pin_sig = [usize::MAX; 32];
-    for (pin, slot) in pin_sig.iter_mut().enumerate() {
-        if touched >> pin & 1 != 0 {
-            *slot = signals.len();
-            signals.push(Signal { scope: "gpio", name: clean(&sc.pin_name(pin as u8)), width: 1 });
+#[derive(Clone, Copy)]
+enum Dynamic {
+    Out(u8),
+    In(u8),
+    Adc(u8),
+}
+
+/// The changes of a run, fed in time order. Signals are numbered by slot, in the order of
+/// the final header: pins 0..32, stimuli, ports and ADC channels (by first appearance),
+/// the power state, then pending/active pairs of exceptions 0..48.
+pub struct VcdBody<W: Write> {
+    out: W,
+    clock_hz: u64,
+    nstim: usize,
+    level: u32,
+    touched: u32,
+    dynamic: Vec<Dynamic>,
+    out_slot: [u8; 8],
+    in_slot: [u8; 8],
+    adc_slot: [u8; CHANNELS],
+    seen: u64,
+    exc: (u64, u64),
+    /// The instant being collected: its cycle and the last value of each signal changed.
+    cycle: u64,
+    group: Vec<(u32, u64)>,
+    /// Value of each slot as last written.
+    current: Vec<u64>,
+    written_ps: u64,
+}
+
+impl<W: Write> VcdBody<W> {
+    pub fn new(out: W, sc: &IoScenario, clock_hz: u64) -> VcdBody<W> {
+        let nstim = sc.stimuli.len();
+        VcdBody {
+            out,
+            clock_hz,
+            nstim,
+            level: 0,
+            touched: 0,
+            dynamic: Vec::new(),
+            out_slot: [u8::MAX; 8],
+            in_slot: [u8::MAX; 8],
+            adc_slot: [u8::MAX; CHANNELS],
+            seen: 0,
+            exc: (0, 0),
+            cycle: 0,
+            group: Vec::new(),
+            current: vec![0; 32 + nstim + DYNAMIC + 1 + 2 * EXCEPTIONS as usize],
+            written_ps: 0,
         }
     }
-    let mut out_sig = [usize::MAX; 8];
-    let mut in_sig = [usize::MAX; 8];
-    let mut adc_sig = [usize::MAX; crate::periph::adc::CHANNELS];
-    let mut stim_sig: Vec<usize> = Vec::new();
-    for (i, s) in sc.stimuli.iter().enumerate() {
-        stim_sig.push(signals.len());
-        signals.push(Signal { scope: "stimulus", name: clean(&s.name), width: 32 });
-        let _ = i;
+
+    fn dynamic_base(&self) -> u32 {
+        (32 + self.nstim) as u32
     }
-    for e in &ev {
+
+    fn power_slot(&self) -> u32 {
+        self.dynamic_base() + DYNAMIC as u32
+    }
+
+    /// Signals the body holds (bounded: it does not grow with the run), for tests.
+    pub fn slots(&self) -> usize {
+        self.current.len() + self.group.capacity()
+    }
+
+    fn at(&mut self, cycle: u64) -> std::io::Result<()> {
+        if cycle != self.cycle {
+            self.flush()?;
+            self.cycle = cycle;
+        }
+        Ok(())
+    }
+
+    fn set(&mut self, slot: u32, v: u64) {
+        match self.group.iter_mut().find(|(s, _)| *s == slot) {
+            Some(e) => e.1 = v,
+            None => self.group.push((slot, v)),
+        }
+    }
+
+    /// Write the collected instant: the signals whose final value differs, in slot order.
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.group.is_empty() {
+            return Ok(());
+        }
+        self.group.sort_unstable_by_key(|&(s, _)| s);
+        let mut time_written = false;
+        for i in 0..self.group.len() {
+            let (slot, v) = self.group[i];
+            if self.current[slot as usize] == v {
+                continue;
+            }
+            if !time_written {
+                time_written = true;
+                let t = cycle_to_ps(self.cycle, self.clock_hz);
+                if t != self.written_ps {
+                    self.written_ps = t;
+                    self.out.write_all(&[TIME])?;
+                    self.out.write_all(&t.to_le_bytes())?;
+                }
+            }
+            self.current[slot as usize] = v;
+            let mut rec = [0u8; 13];
+            rec[0] = VALUE;
+            rec[1..5].copy_from_slice(&slot.to_le_bytes());
+            rec[5..].copy_from_slice(&v.to_le_bytes());
+            self.out.write_all(&rec)?;
+        }
+        self.group.clear();
+        Ok(())
+    }
+
+    fn dynamic_slot(&mut self, d: Dynamic) -> u32 {
+        let table = match d {
+            Dynamic::Out(i) => &mut self.out_slot[i as usize],
+            Dynamic::In(i) => &mut self.in_slot[i as usize],
+            Dynamic::Adc(i) => &mut self.adc_slot[i as usize],
+        };
+        if *table == u8::MAX {
+            *table = self.dynamic.len() as u8;
+            self.dynamic.push(d);
+        }
+        let rank = *table as u32;
+        self.dynamic_base() + rank
+    }
+
+    pub fn io_event(&mut self, e: &IoEvent) -> std::io::Result<()> {
+        self.at(e.cycle)?;
         let i = e.index as usize;
         match e.kind {
             IoKind::Gpio => {
-                for (pin, &sig) in pin_sig.iter().enumerate() {
-                    if sig != usize::MAX {
-                        changes.push((e.cycle, sig, (e.value >> pin & 1) as u64));
-                    }
+                let changed = self.level ^ e.value;
+                self.touched |= changed;
+                self.level = e.value;
+                let mut bits = changed;
+                while bits != 0 {
+                    let pin = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    self.set(pin, (e.value >> pin & 1) as u64);
                 }
             }
-            IoKind::Output | IoKind::Input => {
-                let (table, dir) =
-                    if e.kind == IoKind::Output { (&mut out_sig, PortDir::Out) } else { (&mut in_sig, PortDir::In) };
-                if table[i] == usize::MAX {
-                    table[i] = signals.len();
-                    signals.push(Signal { scope: "ports", name: clean(&sc.port_name(e.index, dir)), width: 32 });
-                }
-                changes.push((e.cycle, table[i], e.value as u64));
+            IoKind::Output | IoKind::Input if i < 8 => {
+                let d = if e.kind == IoKind::Output { Dynamic::Out(e.index) } else { Dynamic::In(e.index) };
+                let slot = self.dynamic_slot(d);
+                self.set(slot, e.value as u64);
             }
-            IoKind::Stimulus => {
-                if let Some(&sig) = stim_sig.get(i) {
-                    changes.push((e.cycle, sig, e.value as u64));
-                }
+            IoKind::Stimulus if i < self.nstim => self.set(32 + i as u32, e.value as u64),
+            IoKind::Adc if i < CHANNELS => {
+                let slot = self.dynamic_slot(Dynamic::Adc(e.index));
+                self.set(slot, e.value as u64);
             }
-            IoKind::Adc => {
-                if let Some(slot) = adc_sig.get_mut(i) {
-                    if *slot == usize::MAX {
-                        *slot = signals.len();
-                        let width = sc.adc.as_ref().map_or(32, |a| a.bits);
-                        signals.push(Signal { scope: "adc", name: format!("ch{i}"), width });
-                    }
-                    changes.push((e.cycle, *slot, e.value as u64));
-                }
-            }
+            _ => {}
         }
+        Ok(())
     }
-    if let Some(tl) = &m.io.timeline {
-        let power = signals.len();
-        signals.push(Signal { scope: "power", name: "state".into(), width: 2 });
-        for &(c, s) in &tl.power {
-            changes.push((c, power, s as u64));
-        }
-        let mut seen = 0u64;
-        for &(_, p, a) in &tl.exceptions {
-            seen |= p | a;
-        }
-        for n in (0..48u32).filter(|n| seen >> n & 1 != 0) {
-            let pend = signals.len();
-            signals.push(Signal { scope: "irq", name: format!("{}_pending", exception_name(n)), width: 1 });
-            signals.push(Signal { scope: "irq", name: format!("{}_active", exception_name(n)), width: 1 });
-            for &(c, p, a) in &tl.exceptions {
-                changes.push((c, pend, p >> n & 1));
-                changes.push((c, pend + 1, a >> n & 1));
-            }
-        }
-    }
-    // Stable: at one cycle the last recorded value of a signal wins.
-    changes.sort_by_key(|c| c.0);
 
-    writeln!(w, "$date cairn-sim $end")?;
-    writeln!(w, "$version cairn-sim {} $end", env!("CARGO_PKG_VERSION"))?;
-    writeln!(w, "$comment clock {} Hz; time = cycle * 1e12 / clock $end", m.config.clock_hz)?;
-    writeln!(w, "$timescale 1ps $end")?;
-    writeln!(w, "$scope module cairn $end")?;
-    for scope in ["gpio", "ports", "adc", "stimulus", "irq", "power"] {
-        let members: Vec<usize> = (0..signals.len()).filter(|&i| signals[i].scope == scope).collect();
-        if members.is_empty() {
-            continue;
+    pub fn power(&mut self, cycle: u64, state: PowerState) -> std::io::Result<()> {
+        self.at(cycle)?;
+        self.set(self.power_slot(), state as u64);
+        Ok(())
+    }
+
+    pub fn exceptions(&mut self, cycle: u64, pending: u64, active: u64) -> std::io::Result<()> {
+        self.at(cycle)?;
+        let mask = (1u64 << EXCEPTIONS) - 1;
+        let (p, a) = (pending & mask, active & mask);
+        self.seen |= p | a;
+        let base = self.power_slot() + 1;
+        for (bits, now, off) in [(p ^ self.exc.0, p, 0), (a ^ self.exc.1, a, 1)] {
+            let mut b = bits;
+            while b != 0 {
+                let n = b.trailing_zeros();
+                b &= b - 1;
+                self.set(base + 2 * n + off, now >> n & 1);
+            }
         }
-        writeln!(w, "$scope module {scope} $end")?;
-        for i in members {
-            let s = &signals[i];
-            writeln!(w, "$var wire {} {} {} $end", s.width, ident(i), s.name)?;
+        self.exc = (p, a);
+        Ok(())
+    }
+
+    /// Feed one batch of changes, each source in time order and none earlier than what was
+    /// fed before; merged by cycle.
+    pub fn feed(
+        &mut self,
+        events: &[IoEvent],
+        power: &[(u64, PowerState)],
+        exceptions: &[(u64, u64, u64)],
+    ) -> std::io::Result<()> {
+        let (mut i, mut j, mut k) = (0, 0, 0);
+        loop {
+            let ce = events.get(i).map_or(u64::MAX, |e| e.cycle);
+            let cp = power.get(j).map_or(u64::MAX, |p| p.0);
+            let cx = exceptions.get(k).map_or(u64::MAX, |x| x.0);
+            if i < events.len() && ce <= cp && ce <= cx {
+                self.io_event(&events[i])?;
+                i += 1;
+            } else if j < power.len() && cp <= cx {
+                self.power(cp, power[j].1)?;
+                j += 1;
+            } else if k < exceptions.len() {
+                let (_, p, a) = exceptions[k];
+                self.exceptions(cx, p, a)?;
+                k += 1;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    /// End the body: write the last instant and hand back the record stream.
+    pub fn finish(mut self) -> std::io::Result<(W, VcdSignals)> {
+        self.flush()?;
+        let signals = VcdSignals { touched: self.touched, dynamic: self.dynamic, seen: self.seen, nstim: self.nstim };
+        Ok((self.out, signals))
+    }
+}
+
+/// What the header needs to know at the end of the run.
+pub struct VcdSignals {
+    touched: u32,
+    dynamic: Vec<Dynamic>,
+    seen: u64,
+    nstim: usize,
+}
+
+impl VcdSignals {
+    /// Write the VCD: header, initial values, then the body's records with final identifiers.
+    /// `power` says whether the power state was recorded (`Machine::record_timeline`).
+    pub fn render(
+        &self,
+        sc: &IoScenario,
+        clock_hz: u64,
+        power: bool,
+        body: &mut impl Read,
+        w: &mut impl Write,
+    ) -> std::io::Result<()> {
+        let mut signals: Vec<Signal> = Vec::new();
+        let slots = 32 + self.nstim + DYNAMIC + 1 + 2 * EXCEPTIONS as usize;
+        let mut index = vec![usize::MAX; slots];
+        let mut touched = self.touched;
+        for p in &sc.pins {
+            touched |= 1 << p.index;
+        }
+        for pin in 0..32u8 {
+            if touched >> pin & 1 != 0 {
+                index[pin as usize] = signals.len();
+                signals.push(Signal { scope: "gpio", name: clean(&sc.pin_name(pin)), width: 1 });
+            }
+        }
+        for (i, s) in sc.stimuli.iter().enumerate() {
+            index[32 + i] = signals.len();
+            signals.push(Signal { scope: "stimulus", name: clean(&s.name), width: 32 });
+        }
+        let dynamic_base = 32 + self.nstim;
+        for (rank, d) in self.dynamic.iter().enumerate() {
+            index[dynamic_base + rank] = signals.len();
+            signals.push(match *d {
+                Dynamic::Out(i) => Signal { scope: "ports", name: clean(&sc.port_name(i, PortDir::Out)), width: 32 },
+                Dynamic::In(i) => Signal { scope: "ports", name: clean(&sc.port_name(i, PortDir::In)), width: 32 },
+                Dynamic::Adc(i) => {
+                    Signal { scope: "adc", name: format!("ch{i}"), width: sc.adc.as_ref().map_or(32, |a| a.bits) }
+                }
+            });
+        }
+        let power_slot = dynamic_base + DYNAMIC;
+        if power {
+            index[power_slot] = signals.len();
+            signals.push(Signal { scope: "power", name: "state".into(), width: 2 });
+            for n in (0..EXCEPTIONS).filter(|n| self.seen >> n & 1 != 0) {
+                let slot = power_slot + 1 + 2 * n as usize;
+                index[slot] = signals.len();
+                index[slot + 1] = signals.len() + 1;
+                signals.push(Signal { scope: "irq", name: format!("{}_pending", exception_name(n)), width: 1 });
+                signals.push(Signal { scope: "irq", name: format!("{}_active", exception_name(n)), width: 1 });
+            }
+        }
+        let idents: Vec<String> = (0..signals.len()).map(ident).collect();
+
+        writeln!(w, "$date cairn-sim $end")?;
+        writeln!(w, "$version cairn-sim {} $end", env!("CARGO_PKG_VERSION"))?;
+        writeln!(w, "$comment clock {clock_hz} Hz; time = cycle * 1e12 / clock $end")?;
+        writeln!(w, "$timescale 1ps $end")?;
+        writeln!(w, "$scope module cairn $end")?;
+        for scope in ["gpio", "ports", "adc", "stimulus", "irq", "power"] {
+            let members: Vec<usize> = (0..signals.len()).filter(|&i| signals[i].scope == scope).collect();
+            if members.is_empty() {
+                continue;
+            }
+            writeln!(w, "$scope module {scope} $end")?;
+            for i in members {
+                let s = &signals[i];
+                writeln!(w, "$var wire {} {} {} $end", s.width, idents[i], s.name)?;
+            }
+            writeln!(w, "$upscope $end")?;
         }
         writeln!(w, "$upscope $end")?;
-    }
-    writeln!(w, "$upscope $end")?;
-    writeln!(w, "$enddefinitions $end")?;
-    let value = |w: &mut dyn Write, sig: usize, v: u64| -> std::io::Result<()> {
-        if signals[sig].width == 1 {
-            writeln!(w, "{}{}", v & 1, ident(sig))
-        } else {
-            writeln!(w, "b{v:b} {}", ident(sig))
-        }
-    };
-    let mut current = vec![0u64; signals.len()];
-    writeln!(w, "#0")?;
-    writeln!(w, "$dumpvars")?;
-    for (sig, _) in signals.iter().enumerate() {
-        value(w, sig, 0)?;
-    }
-    writeln!(w, "$end")?;
-    let mut written_ps = 0u64;
-    let mut i = 0;
-    while i < changes.len() {
-        let cycle = changes[i].0;
-        let mut j = i;
-        while j < changes.len() && changes[j].0 == cycle {
-            j += 1;
-        }
-        // Final value of each signal at this instant, in signal order.
-        let mut last: std::collections::BTreeMap<usize, u64> = Default::default();
-        for &(_, sig, v) in &changes[i..j] {
-            last.insert(sig, v);
-        }
-        let diff: Vec<(usize, u64)> = last.into_iter().filter(|&(s, v)| current[s] != v).collect();
-        if !diff.is_empty() {
-            let t = cycle_to_ps(cycle, m.config.clock_hz);
-            if t != written_ps {
-                writeln!(w, "#{t}")?;
-                written_ps = t;
+        writeln!(w, "$enddefinitions $end")?;
+        let value = |w: &mut dyn Write, sig: usize, v: u64| -> std::io::Result<()> {
+            if signals[sig].width == 1 {
+                writeln!(w, "{}{}", v & 1, idents[sig])
+            } else {
+                writeln!(w, "b{v:b} {}", idents[sig])
             }
-            for (sig, v) in diff {
-                current[sig] = v;
-                value(w, sig, v)?;
+        };
+        writeln!(w, "#0")?;
+        writeln!(w, "$dumpvars")?;
+        for sig in 0..signals.len() {
+            value(w, sig, 0)?;
+        }
+        writeln!(w, "$end")?;
+        let mut tag = [0u8; 1];
+        let mut rec = [0u8; 12];
+        loop {
+            match body.read_exact(&mut tag) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(()),
+                Err(e) => return Err(e),
+            }
+            if tag[0] == TIME {
+                let mut t = [0u8; 8];
+                body.read_exact(&mut t)?;
+                writeln!(w, "#{}", u64::from_le_bytes(t))?;
+            } else {
+                body.read_exact(&mut rec)?;
+                let slot = u32::from_le_bytes([rec[0], rec[1], rec[2], rec[3]]) as usize;
+                let v = u64::from_le_bytes([rec[4], rec[5], rec[6], rec[7], rec[8], rec[9], rec[10], rec[11]]);
+                match index.get(slot) {
+                    Some(&sig) if sig != usize::MAX => value(w, sig, v)?,
+                    _ => return Err(std::io::Error::other(format!("VCD body names unknown slot {slot}"))),
+                }
             }
         }
-        i = j;
     }
-    Ok(())
+}
+
+/// Write the VCD of a retained event log and timeline at once.
+pub fn write_vcd(m: &Machine, w: &mut impl Write) -> std::io::Result<()> {
+    let sc = &m.io.scenario;
+    let clock = m.config.clock_hz;
+    let mut body = VcdBody::new(Vec::new(), sc, clock);
+    let events = sorted(&m.io.events);
+    match &m.io.timeline {
+        Some(tl) => {
+            let mut power = tl.power.clone();
+            power.sort_by_key(|p| p.0);
+            let mut exceptions = tl.exceptions.clone();
+            exceptions.sort_by_key(|x| x.0);
+            body.feed(&events, &power, &exceptions)?;
+        }
+        None => body.feed(&events, &[], &[])?,
+    }
+    let (records, signals) = body.finish()?;
+    signals.render(sc, clock, m.io.timeline.is_some(), &mut &records[..], w)
 }
 
 #[cfg(test)]

@@ -2,11 +2,17 @@
 //! controller), their schedule of future scenario events, and the log of everything that
 //! happened at the pins. The machine asks `next_at` only between instructions (through
 //! `next_device_event`), so a run without a scenario pays nothing per instruction.
+//!
+//! The log is either retained whole (the library's default, for tests and short runs) or,
+//! with a stream attached (`Machine::stream_io`, what the CLI does), a small buffer that
+//! [`IoSystem::drain`] hands to the stream's consumers in time order.
 
 use super::adc::{self, AdcRegs};
 use super::gpio::Gpio;
 use super::io_ports::{IoPorts, PORTS};
 use super::stim_ctrl::{StimCtrl, LINES};
+use crate::io_stream::{IoStream, EVENT_BUFFER};
+use crate::measure::report::Measure;
 use crate::scenario_io::{IoScenario, PortDir};
 use crate::stimuli::irq_gen::Generator;
 use crate::stimuli::{cycle_to_ps, ps_to_cycle};
@@ -62,12 +68,26 @@ pub enum PowerState {
     DeepSleep = 2,
 }
 
-/// Changes recorded only when a waveform is wanted (`--vcd`).
+/// Changes recorded only when a waveform is wanted (`--vcd`). With a stream attached these
+/// hold only what was not drained yet.
 #[derive(Clone, Debug, Default)]
 pub struct Timeline {
     pub power: Vec<(u64, PowerState)>,
     /// (cycle, pending, active) exception bitmaps whenever they changed.
     pub exceptions: Vec<(u64, u64, u64)>,
+    /// The last (pending, active) recorded.
+    last_exceptions: Option<(u64, u64)>,
+}
+
+impl Timeline {
+    /// Record the exception bitmaps if they changed.
+    #[inline]
+    pub fn note_exceptions(&mut self, cycle: u64, pending: u64, active: u64) {
+        if self.last_exceptions != Some((pending, active)) {
+            self.last_exceptions = Some((pending, active));
+            self.exceptions.push((cycle, pending, active));
+        }
+    }
 }
 
 #[derive(Default)]
@@ -89,11 +109,16 @@ pub struct IoSystem {
     adc_k: u64,
     /// Earliest cycle at which a scheduled scenario event is due (u64::MAX = none).
     pub next_at: u64,
+    /// The event log: every event (retained), or those not yet drained to the stream.
     pub events: Vec<IoEvent>,
     /// Keep the event log (on by default). The CLI turns it off when no output
-    /// (stats, io-log, VCD) would read it, so long runs do not grow memory for nothing.
+    /// (stats, io-log, VCD) would read it.
     pub log_events: bool,
     pub timeline: Option<Timeline>,
+    /// Consumers of the streamed log (`Machine::stream_io`).
+    pub(crate) stream: Option<Box<IoStream>>,
+    /// Events drained to the stream so far.
+    streamed: u64,
 }
 
 impl IoSystem {
@@ -185,6 +210,8 @@ impl IoSystem {
             if cycle > now {
                 break;
             }
+            // Nothing logged from here on is earlier than this (see `log`).
+            self.next_at = cycle;
             let n = self.gens.len();
             if src < n {
                 let line = self.gens[src].spec.line as usize;
@@ -207,8 +234,55 @@ impl IoSystem {
 
     fn log(&mut self, cycle: u64, kind: IoKind, index: u8, value: u32) {
         if self.log_events {
+            if self.events.len() >= EVENT_BUFFER && self.stream.is_some() {
+                // Scheduled events not yet logged are at `next_at` or later (during
+                // `process`, at the one being logged or later), stores at the current
+                // cycle or later: nothing earlier than this watermark can still come.
+                self.drain(cycle.min(self.next_at));
+            }
             self.events.push(IoEvent { cycle, kind, index, value });
         }
+    }
+
+    /// Hand everything logged at or before cycle `upto` to the stream, in time order
+    /// (events stable-sorted by cycle, then merged with the timeline for the VCD), and drop
+    /// it from the buffers. The caller guarantees nothing earlier than `upto` is logged
+    /// later. Does nothing without a stream.
+    pub fn drain(&mut self, upto: u64) {
+        let Some(stream) = self.stream.as_deref_mut() else { return };
+        self.events.sort_by_key(|e| e.cycle);
+        let k = self.events.partition_point(|e| e.cycle <= upto);
+        match self.timeline.as_mut() {
+            Some(tl) => {
+                tl.power.sort_by_key(|p| p.0);
+                tl.exceptions.sort_by_key(|x| x.0);
+                let kp = tl.power.partition_point(|p| p.0 <= upto);
+                let kx = tl.exceptions.partition_point(|x| x.0 <= upto);
+                stream.feed(&self.events[..k], &tl.power[..kp], &tl.exceptions[..kx]);
+                tl.power.drain(..kp);
+                tl.exceptions.drain(..kx);
+            }
+            None => stream.feed(&self.events[..k], &[], &[]),
+        }
+        self.events.drain(..k);
+        self.streamed += k as u64;
+    }
+
+    /// Events drained to the stream so far.
+    pub fn streamed_events(&self) -> u64 {
+        self.streamed
+    }
+
+    /// The streamed measurements, when a stream is attached.
+    pub fn streamed_measure(&self) -> Option<&Measure> {
+        self.stream.as_deref().map(|s| &s.measure)
+    }
+
+    /// Capacity of the in-memory buffers (events, power timeline, exception timeline): the
+    /// most each ever held, as they never shrink. Bounded with a stream attached.
+    pub fn buffer_capacity(&self) -> (usize, usize, usize) {
+        let (p, x) = self.timeline.as_ref().map_or((0, 0), |t| (t.power.capacity(), t.exceptions.capacity()));
+        (self.events.capacity(), p, x)
     }
 
     fn convert(&mut self, ch: usize, cycle: u64) -> u32 {

@@ -1,0 +1,179 @@
+//! Streamed I/O outputs: the CLI's `--stats` measurements, `--io-log` and `--vcd` consume
+//! the I/O events (and, for the VCD, the power and exception timeline) during the run, so
+//! memory does not grow with its length. Devices log events into a small buffer
+//! (`IoSystem::events`); at instruction boundaries, or when it is full, the buffer is drained
+//! up to a watermark: a cycle before which nothing more can be logged (a stimulus is logged
+//! at its scheduled cycle, which can precede a store logged before the machine noticed the
+//! stimulus). Drained events go out in time order, exactly the order of the whole log sorted.
+
+use crate::io_log::{IoLogRows, HEADER};
+use crate::machine::Machine;
+use crate::measure::report::Measure;
+use crate::periph::cairn_io::{IoEvent, PowerState};
+use crate::scenario_io::IoScenario;
+use crate::vcd::VcdBody;
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// Events buffered between drains (16 bytes each).
+pub const EVENT_BUFFER: usize = 4096;
+/// Power and exception timeline entries buffered between drains, each.
+pub const TIMELINE_BUFFER: usize = 4096;
+
+struct IoLogOut {
+    path: PathBuf,
+    w: BufWriter<File>,
+    rows: IoLogRows,
+}
+
+struct VcdOut {
+    path: PathBuf,
+    w: BufWriter<File>,
+    body: VcdBody<BufWriter<File>>,
+}
+
+/// The consumers of a streamed run.
+pub struct IoStream {
+    pub(crate) measure: Measure,
+    io_log: Option<IoLogOut>,
+    vcd: Option<VcdOut>,
+    /// The first write error, as the line the CLI prints.
+    error: Option<String>,
+}
+
+fn cannot_write(path: &Path, e: impl std::fmt::Display) -> String {
+    format!("cannot write {}: {e}", path.display())
+}
+
+/// An error of the VCD's temporary body file, as the reason of a `cannot write` line.
+fn temporary(e: std::io::Error) -> String {
+    format!("temporary file in {}: {e}", std::env::temp_dir().display())
+}
+
+/// A temporary file for the VCD body, removed from the directory at once (it lives until
+/// closed).
+fn spill_file() -> std::io::Result<File> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = std::env::temp_dir();
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let p = dir.join(format!(".cairn-sim-{}-{n}.vcd-body", std::process::id()));
+        match std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&p) {
+            Ok(f) => {
+                let _ = std::fs::remove_file(&p);
+                return Ok(f);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 1000 => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+impl IoStream {
+    fn record(&mut self, r: Result<(), String>) {
+        if let Err(e) = r {
+            self.error.get_or_insert(e);
+        }
+    }
+
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// One drained batch: events in time order, and the timeline entries of the same span.
+    pub fn feed(&mut self, events: &[IoEvent], power: &[(u64, PowerState)], exceptions: &[(u64, u64, u64)]) {
+        for e in events {
+            self.measure.feed(e);
+        }
+        if self.error.is_some() {
+            return;
+        }
+        if let Some(o) = self.io_log.as_mut() {
+            let r = events.iter().try_for_each(|e| o.rows.row(&mut o.w, e)).map_err(|e| cannot_write(&o.path, e));
+            self.record(r);
+        }
+        if let Some(o) = self.vcd.as_mut() {
+            let r = o.body.feed(events, power, exceptions).map_err(|e| cannot_write(&o.path, temporary(e)));
+            self.record(r);
+        }
+    }
+
+    /// Flush the io-log and write the VCD (header, then the body with final identifiers).
+    fn finish(self, sc: &IoScenario, clock_hz: u64, power: bool) -> Result<(), String> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        if let Some(mut o) = self.io_log {
+            o.w.flush().map_err(|e| cannot_write(&o.path, e))?;
+        }
+        if let Some(VcdOut { path, mut w, body }) = self.vcd {
+            let err = |e| cannot_write(&path, e);
+            let spill_err = |e| cannot_write(&path, temporary(e));
+            let (spill, signals) = body.finish().map_err(spill_err)?;
+            let mut file = spill.into_inner().map_err(|e| spill_err(e.into_error()))?;
+            file.rewind().map_err(spill_err)?;
+            signals.render(sc, clock_hz, power, &mut BufReader::new(file), &mut w).map_err(err)?;
+            w.flush().map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+impl Machine {
+    /// Stream the I/O outputs of this run: measurements for the stats (always), the io-log
+    /// CSV and the VCD to these files, created now (an error is the CLI's one-line message).
+    /// Call after the I/O scenario is installed.
+    pub fn stream_io(&mut self, io_log: Option<&Path>, vcd: Option<&Path>) -> Result<(), String> {
+        let sc = &self.io.scenario;
+        let clock = self.config.clock_hz;
+        let create = |p: &Path| File::create(p).map(BufWriter::new).map_err(|e| cannot_write(p, e));
+        let io_log = match io_log {
+            Some(p) => {
+                let mut w = create(p)?;
+                w.write_all(HEADER.as_bytes()).map_err(|e| cannot_write(p, e))?;
+                Some(IoLogOut { path: p.to_path_buf(), w, rows: IoLogRows::new(sc, clock) })
+            }
+            None => None,
+        };
+        let vcd = match vcd {
+            Some(p) => {
+                let w = create(p)?;
+                let spill = spill_file().map_err(|e| cannot_write(p, temporary(e)))?;
+                Some(VcdOut { path: p.to_path_buf(), w, body: VcdBody::new(BufWriter::new(spill), sc, clock) })
+            }
+            None => None,
+        };
+        let measure = Measure::new(sc, clock);
+        if vcd.is_some() {
+            self.record_timeline();
+        }
+        self.io.log_events = true;
+        self.io.stream = Some(Box::new(IoStream { measure, io_log, vcd, error: None }));
+        Ok(())
+    }
+
+    /// Drain what is left and complete the streamed outputs. Returns the first write error
+    /// as the CLI's one-line message. The measurements stay for `io_json`.
+    pub fn finish_io_stream(&mut self) -> Result<(), String> {
+        self.io.drain(u64::MAX);
+        let Some(stream) = self.io.stream.as_deref_mut() else { return Ok(()) };
+        // Keep the measurements (for the stats) in a stream with no outputs left.
+        let measure = stream.measure.clone();
+        let done = std::mem::replace(stream, IoStream { measure, io_log: None, vcd: None, error: None });
+        done.finish(&self.io.scenario, self.config.clock_hz, self.io.timeline.is_some())
+    }
+
+    /// At an instruction boundary with streamed outputs: drain the buffers once they are
+    /// half full; after a write error, end the run here (the CLI then reports the error).
+    pub(crate) fn io_stream_service(&mut self) {
+        let tl = self.io.timeline.as_ref().map_or(0, |t| t.power.len().max(t.exceptions.len()));
+        if self.io.events.len() >= EVENT_BUFFER / 2 || tl >= TIMELINE_BUFFER / 2 {
+            self.io.drain(self.cycles.min(self.io.next_at));
+        }
+        if self.io.stream.as_ref().is_some_and(|s| s.failed()) {
+            self.cycle_limit = self.cycle_limit.min(self.cycles);
+        }
+    }
+}
