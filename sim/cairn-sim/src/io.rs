@@ -293,6 +293,10 @@ impl Machine {
         if self.io.stream.is_some() {
             self.io_stream_service();
         }
+        if self.trace.as_ref().is_some_and(|t| t.failed()) {
+            // The CLI reports the write error when the run ends.
+            self.cycle_limit = self.cycle_limit.min(self.cycles);
+        }
     }
 }
 
@@ -304,7 +308,7 @@ mod tests {
     #[test]
     fn trace_port_counts_and_records_words() {
         let mut m = Machine::new(BoardConfig::mps2_an385());
-        m.trace = Some(crate::trace::TraceLog::new(m.config.clock_hz));
+        m.trace = Some(crate::trace::TraceLog::in_memory(m.config.clock_hz));
         m.cycles = 25;
         m.write32(TRACE_PORT, 0x0203_0004).unwrap();
         assert_eq!(m.trace_port_words, 1);
@@ -314,7 +318,7 @@ mod tests {
         m.write32(CAIRN_BASE + 0x100, 7).unwrap();
         m.write8(crate::periph::cairn_io::GPIO_BASE + 0x800, 7).unwrap();
         assert_eq!(m.trace_port_words, 1);
-        let json = m.trace.as_ref().unwrap().to_json(m.cycles);
+        let json = String::from_utf8(m.trace.take().unwrap().finish(m.cycles, "trace").unwrap()).unwrap();
         assert!(json.contains("\"ts\":1.000000,\"name\":\"event 2\",\"args\":{\"a\":3,\"b\":4}"), "{json}");
         // Just past the window is unmapped.
         assert_eq!(m.read32(CAIRN_END), Err(FaultKind::BusError(CAIRN_END)));

@@ -162,8 +162,9 @@ fn run(args: RunArgs) -> i32 {
         let cycles = ps.saturating_mul(m.config.clock_hz as u128).div_ceil(1_000_000_000_000);
         m.cycle_limit = cycles.min(u64::MAX as u128) as u64;
     }
-    if args.trace.is_some() {
-        m.trace = Some(cairn_sim::trace::TraceLog::new(m.config.clock_hz));
+    if let Some(p) = &args.trace {
+        // Created before the run and written as it goes (like --io-log and --vcd).
+        m.trace = Some(cairn_sim::trace::TraceLog::create(p, m.config.clock_hz).unwrap_or_else(|e| fail(e)));
     }
     if let Some(sc) = io_scenario {
         m.install_io_scenario(sc, args.seed);
@@ -199,6 +200,9 @@ fn run(args: RunArgs) -> i32 {
     cairn_sim::console::flush();
     // A write error of --io-log or --vcd (which also ends the run early) is the outcome.
     m.finish_io_stream().unwrap_or_else(|e| fail(e));
+    if let (Some(p), Some(t)) = (&args.trace, m.trace.take()) {
+        t.finish(m.cycles, &p.display().to_string()).unwrap_or_else(|e| fail(e));
+    }
     let status = match &stop {
         Stop::Exit(code) => code & 0xff,
         Stop::Limit => {
@@ -228,11 +232,6 @@ fn run(args: RunArgs) -> i32 {
         }
         let text = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
         if let Err(e) = std::fs::write(p, text) {
-            fail(format_args!("cannot write {}: {e}", p.display()));
-        }
-    }
-    if let (Some(p), Some(t)) = (&args.trace, &m.trace) {
-        if let Err(e) = std::fs::write(p, t.to_json(m.cycles)) {
             fail(format_args!("cannot write {}: {e}", p.display()));
         }
     }

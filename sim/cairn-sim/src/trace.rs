@@ -3,27 +3,35 @@
 //! kernel task handlers as slices on one track per task (from the trace port's START/END
 //! words), power state and supply current as counter tracks, faults as instants.
 //! Timestamps are derived from the exact cycle counter.
+//!
+//! The trace is written as the run goes (memory stays bounded however long the run): each
+//! event is rendered to the output when it happens, a task's track is named when its first
+//! slice starts, and `finish` closes what is still open and the JSON itself.
 
 use crate::machine::FaultKind;
-use std::fmt::Write as _;
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
 
-enum Event {
-    Enter { at: u64, n: u32 },
-    Exit { at: u64, n: u32 },
-    Sleep { from: u64, to: u64, deep: bool },
-    Wakeup { from: u64, to: u64 },
-    Fault { at: u64, what: String },
-    Kernel { at: u64, word: u32 },
+/// Where the trace goes: a file for the CLI, memory for tests.
+enum Sink {
+    File(BufWriter<File>),
+    Memory(Vec<u8>),
 }
-
-/// Upper bound on recorded events, so a firmware stuck in an interrupt or fault loop
-/// cannot exhaust host memory; the trace says when it was cut.
-const MAX_EVENTS: usize = 4_000_000;
 
 pub struct TraceLog {
     clock_hz: u64,
-    events: Vec<Event>,
-    dropped: u64,
+    out: Sink,
+    /// The first write error; nothing more is written after it.
+    error: Option<std::io::Error>,
+    /// Whether the first events (the initial counters) have been written.
+    started: bool,
+    /// Exception handlers entered and not yet returned from, innermost last.
+    open: Vec<u32>,
+    /// Tasks whose handler slice is open, and tasks whose track has been named.
+    open_tasks: BTreeSet<u32>,
+    named_tasks: BTreeSet<u32>,
     /// Supply current in uA when awake, asleep, deeply asleep and waking (energy profile
     /// active): the current counter track is drawn only then.
     currents: Option<[f64; 4]>,
@@ -47,61 +55,179 @@ fn exception_name(n: u32) -> String {
     }
 }
 
+const HEADER: &str = concat!(
+    "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n",
+    "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"cpu0\"}},\n",
+    "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"exceptions\"}},\n",
+    "{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"power\"}},\n",
+    "{\"ph\":\"M\",\"pid\":1,\"tid\":3,\"name\":\"thread_name\",\"args\":{\"name\":\"kernel events\"}},\n",
+    "{\"ph\":\"M\",\"pid\":1,\"tid\":4,\"name\":\"thread_name\",\"args\":{\"name\":\"interrupts\"}}",
+);
+
 impl TraceLog {
-    pub fn new(clock_hz: u64) -> TraceLog {
-        TraceLog { clock_hz, events: Vec::new(), dropped: 0, currents: None }
+    /// A trace written to `path`, created now (before the run).
+    pub fn create(path: &Path, clock_hz: u64) -> Result<TraceLog, String> {
+        let f = File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(TraceLog::with_sink(Sink::File(BufWriter::new(f)), clock_hz))
+    }
+
+    /// A trace kept in memory (`finish` returns it).
+    pub fn in_memory(clock_hz: u64) -> TraceLog {
+        TraceLog::with_sink(Sink::Memory(Vec::new()), clock_hz)
+    }
+
+    fn with_sink(out: Sink, clock_hz: u64) -> TraceLog {
+        let mut t = TraceLog {
+            clock_hz,
+            out,
+            error: None,
+            started: false,
+            open: Vec::new(),
+            open_tasks: BTreeSet::new(),
+            named_tasks: BTreeSet::new(),
+            currents: None,
+        };
+        t.emit(format_args!("{HEADER}"));
+        t
     }
 
     /// Draw a supply-current counter track with these currents (uA): awake, sleep, deep
-    /// sleep, wake-up.
+    /// sleep, wake-up. Call before the first event.
     pub fn set_currents(&mut self, currents: [f64; 4]) {
         self.currents = Some(currents);
     }
 
+    /// Whether writing the trace failed (the run should end; `finish` says why).
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
     pub fn exception_entry(&mut self, at: u64, n: u32) {
-        if self.room() {
-            self.events.push(Event::Enter { at, n });
-        }
+        self.begin();
+        self.open.push(n);
+        let (ts, name) = (self.us(at), exception_name(n));
+        self.emit(format_args!(
+            ",\n{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":4,\"ts\":{ts},\"name\":\"{name}\"}},\n\
+             {{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":{ts},\"name\":\"{name}\"}}"
+        ));
     }
 
     pub fn exception_exit(&mut self, at: u64, n: u32) {
-        if self.room() {
-            self.events.push(Event::Exit { at, n });
-        }
+        self.begin();
+        self.open.pop();
+        let (ts, name) = (self.us(at), exception_name(n));
+        self.emit(format_args!(",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{ts},\"name\":\"{name}\"}}"));
     }
 
     pub fn sleep(&mut self, from: u64, to: u64, deep: bool) {
-        if self.room() {
-            self.events.push(Event::Sleep { from, to, deep });
-        }
+        self.begin();
+        let (ts, dur) = (self.us(from), self.us(to - from));
+        let name = if deep { "deep sleep" } else { "sleep" };
+        self.emit(format_args!(
+            ",\n{{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":{ts},\"dur\":{dur},\"name\":\"{name}\"}}"
+        ));
+        self.counters(from, 1 + deep as usize);
+        self.counters(to, 0);
     }
 
     /// The core is delayed by an energy profile's wake-up latency.
     pub fn wakeup(&mut self, from: u64, to: u64) {
-        if self.room() {
-            self.events.push(Event::Wakeup { from, to });
-        }
+        self.begin();
+        let (ts, dur) = (self.us(from), self.us(to - from));
+        self.emit(format_args!(
+            ",\n{{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":{ts},\"dur\":{dur},\"name\":\"wake-up\"}}"
+        ));
+        self.counters(from, 3);
+        self.counters(to, 0);
     }
 
     /// A word from the kernel's trace port (event << 24 | a << 16 | b).
     pub fn kernel_event(&mut self, at: u64, word: u32) {
-        if self.room() {
-            self.events.push(Event::Kernel { at, word });
+        self.begin();
+        let ts = self.us(at);
+        let task = (word >> 16) & 0xff;
+        if word >> 24 == EV_START && self.open_tasks.insert(task) {
+            if self.named_tasks.insert(task) {
+                self.emit(format_args!(
+                    ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":\"task {task}\"}}}}",
+                    TASK_TID + task
+                ));
+            }
+            self.emit(format_args!(
+                ",\n{{\"ph\":\"B\",\"pid\":1,\"tid\":{},\"ts\":{ts},\"name\":\"task {task}\",\"args\":{{\"port\":{}}}}}",
+                TASK_TID + task,
+                word & 0xffff
+            ));
+        } else if word >> 24 == EV_END && self.open_tasks.remove(&task) {
+            self.emit(format_args!(
+                ",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":{},\"ts\":{ts},\"name\":\"task {task}\"}}",
+                TASK_TID + task
+            ));
         }
+        self.emit(format_args!(
+            ",\n{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":3,\"ts\":{ts},\"name\":\"event {}\",\"args\":{{\"a\":{},\"b\":{}}}}}",
+            word >> 24,
+            task,
+            word & 0xffff
+        ));
     }
 
     pub fn fault(&mut self, at: u64, kind: FaultKind, pc: u32) {
-        if self.room() {
-            self.events.push(Event::Fault { at, what: format!("{kind} at 0x{pc:08x}") });
+        self.begin();
+        let ts = self.us(at);
+        let what = serde_json::to_string(&format!("{kind} at 0x{pc:08x}")).unwrap_or_default();
+        self.emit(format_args!(
+            ",\n{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"ts\":{ts},\"name\":\"fault\",\"args\":{{\"what\":{what}}}}}"
+        ));
+    }
+
+    /// Close the slices still open at cycle `end` and the JSON. Returns the trace for an
+    /// in-memory one (empty for a file), or the first write error as the CLI's one-line
+    /// message naming `what` (the file).
+    pub fn finish(mut self, end: u64, what: &str) -> Result<Vec<u8>, String> {
+        self.begin();
+        let ts = self.us(end);
+        for task in std::mem::take(&mut self.open_tasks) {
+            self.emit(format_args!(
+                ",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":{},\"ts\":{ts},\"name\":\"task {task}\"}}",
+                TASK_TID + task
+            ));
+        }
+        while let Some(n) = self.open.pop() {
+            let name = exception_name(n);
+            self.emit(format_args!(",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{ts},\"name\":\"{name}\"}}"));
+        }
+        self.emit(format_args!("\n]}}\n"));
+        if let (None, Sink::File(w)) = (&self.error, &mut self.out) {
+            if let Err(e) = w.flush() {
+                self.error = Some(e);
+            }
+        }
+        match (self.error, self.out) {
+            (Some(e), _) => Err(format!("cannot write {what}: {e}")),
+            (None, Sink::Memory(v)) => Ok(v),
+            (None, Sink::File(_)) => Ok(Vec::new()),
         }
     }
 
-    fn room(&mut self) -> bool {
-        if self.events.len() < MAX_EVENTS {
-            true
-        } else {
-            self.dropped += 1;
-            false
+    /// The power-state (and current) counters at cycle 0, before the first event.
+    fn begin(&mut self) {
+        if !self.started {
+            self.started = true;
+            self.counters(0, 0);
+        }
+    }
+
+    fn emit(&mut self, args: std::fmt::Arguments) {
+        if self.error.is_some() {
+            return;
+        }
+        let r = match &mut self.out {
+            Sink::File(w) => w.write_fmt(args),
+            Sink::Memory(v) => v.write_fmt(args),
+        };
+        if let Err(e) = r {
+            self.error = Some(e);
         }
     }
 
@@ -112,165 +238,17 @@ impl TraceLog {
     }
 
     /// Counter events at `at`: power state (0 awake, 1 sleep, 2 deep sleep, 3 waking) and,
-    /// with an energy profile, the supply current. Each is preceded by ",\n".
-    fn counters(&self, out: &mut String, at: u64, state: usize) {
-        let _ = write!(
-            out,
-            ",\n{{\"ph\":\"C\",\"pid\":1,\"ts\":{},\"name\":\"power state\",\"args\":{{\"state\":{state}}}}}",
-            self.us(at)
-        );
+    /// with an energy profile, the supply current.
+    fn counters(&mut self, at: u64, state: usize) {
+        let ts = self.us(at);
+        self.emit(format_args!(
+            ",\n{{\"ph\":\"C\",\"pid\":1,\"ts\":{ts},\"name\":\"power state\",\"args\":{{\"state\":{state}}}}}"
+        ));
         if let Some(c) = self.currents {
-            let _ = write!(
-                out,
-                ",\n{{\"ph\":\"C\",\"pid\":1,\"ts\":{},\"name\":\"supply current (uA)\",\"args\":{{\"uA\":{}}}}}",
-                self.us(at),
-                c[state.min(3)]
-            );
+            let ua = c[state.min(3)];
+            self.emit(format_args!(
+                ",\n{{\"ph\":\"C\",\"pid\":1,\"ts\":{ts},\"name\":\"supply current (uA)\",\"args\":{{\"uA\":{ua}}}}}"
+            ));
         }
-    }
-
-    /// Render as Chrome trace-event JSON. `end` closes slices still open.
-    pub fn to_json(&self, end: u64) -> String {
-        let mut out = String::from("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
-        out.push_str("{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"cpu0\"}},\n");
-        out.push_str(
-            "{\"ph\":\"M\",\"pid\":1,\"tid\":1,\"name\":\"thread_name\",\"args\":{\"name\":\"exceptions\"}},\n",
-        );
-        out.push_str("{\"ph\":\"M\",\"pid\":1,\"tid\":2,\"name\":\"thread_name\",\"args\":{\"name\":\"power\"}},\n");
-        out.push_str(
-            "{\"ph\":\"M\",\"pid\":1,\"tid\":3,\"name\":\"thread_name\",\"args\":{\"name\":\"kernel events\"}}",
-        );
-        out.push_str(
-            ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":4,\"name\":\"thread_name\",\"args\":{\"name\":\"interrupts\"}}",
-        );
-        let tasks: std::collections::BTreeSet<u32> = self
-            .events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Kernel { word, .. } if word >> 24 == EV_START => Some((word >> 16) & 0xff),
-                _ => None,
-            })
-            .collect();
-        for t in &tasks {
-            let _ = write!(
-                out,
-                ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{},\"name\":\"thread_name\",\"args\":{{\"name\":\"task {t}\"}}}}",
-                TASK_TID + t
-            );
-        }
-        self.counters(&mut out, 0, 0);
-        let mut open: Vec<u32> = Vec::new();
-        let mut open_tasks: std::collections::BTreeSet<u32> = Default::default();
-        for e in &self.events {
-            out.push_str(",\n");
-            match e {
-                Event::Enter { at, n } => {
-                    open.push(*n);
-                    let _ = writeln!(
-                        out,
-                        "{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":4,\"ts\":{},\"name\":\"{}\"}},",
-                        self.us(*at),
-                        exception_name(*n)
-                    );
-                    let _ = write!(
-                        out,
-                        "{{\"ph\":\"B\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}",
-                        self.us(*at),
-                        exception_name(*n)
-                    );
-                }
-                Event::Exit { at, n } => {
-                    open.pop();
-                    let _ = write!(
-                        out,
-                        "{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}",
-                        self.us(*at),
-                        exception_name(*n)
-                    );
-                }
-                Event::Sleep { from, to, deep } => {
-                    let _ = write!(
-                        out,
-                        "{{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":{},\"dur\":{},\"name\":\"{}\"}}",
-                        self.us(*from),
-                        self.us(to - from),
-                        if *deep { "deep sleep" } else { "sleep" }
-                    );
-                    self.counters(&mut out, *from, 1 + *deep as usize);
-                    self.counters(&mut out, *to, 0);
-                }
-                Event::Wakeup { from, to } => {
-                    let _ = write!(
-                        out,
-                        "{{\"ph\":\"X\",\"pid\":1,\"tid\":2,\"ts\":{},\"dur\":{},\"name\":\"wake-up\"}}",
-                        self.us(*from),
-                        self.us(to - from)
-                    );
-                    self.counters(&mut out, *from, 3);
-                    self.counters(&mut out, *to, 0);
-                }
-                Event::Kernel { at, word } => {
-                    let task = (word >> 16) & 0xff;
-                    if word >> 24 == EV_START && open_tasks.insert(task) {
-                        let _ = writeln!(
-                            out,
-                            "{{\"ph\":\"B\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":\"task {task}\",\"args\":{{\"port\":{}}}}},",
-                            TASK_TID + task,
-                            self.us(*at),
-                            word & 0xffff
-                        );
-                    } else if word >> 24 == EV_END && open_tasks.remove(&task) {
-                        let _ = writeln!(
-                            out,
-                            "{{\"ph\":\"E\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":\"task {task}\"}},",
-                            TASK_TID + task,
-                            self.us(*at)
-                        );
-                    }
-                    let _ = write!(
-                        out,
-                        "{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":3,\"ts\":{},\"name\":\"event {}\",\"args\":{{\"a\":{},\"b\":{}}}}}",
-                        self.us(*at),
-                        word >> 24,
-                        (word >> 16) & 0xff,
-                        word & 0xffff
-                    );
-                }
-                Event::Fault { at, what } => {
-                    let _ = write!(
-                        out,
-                        "{{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"fault\",\"args\":{{\"what\":{}}}}}",
-                        self.us(*at),
-                        serde_json::to_string(what).unwrap_or_default()
-                    );
-                }
-            }
-        }
-        for task in open_tasks {
-            let _ = write!(
-                out,
-                ",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":{},\"ts\":{},\"name\":\"task {task}\"}}",
-                TASK_TID + task,
-                self.us(end)
-            );
-        }
-        while let Some(n) = open.pop() {
-            let _ = write!(
-                out,
-                ",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"{}\"}}",
-                self.us(end),
-                exception_name(n)
-            );
-        }
-        if self.dropped > 0 {
-            let _ = write!(
-                out,
-                ",\n{{\"ph\":\"i\",\"s\":\"g\",\"pid\":1,\"tid\":1,\"ts\":{},\"name\":\"trace truncated\",\"args\":{{\"dropped_events\":{}}}}}",
-                self.us(end),
-                self.dropped
-            );
-        }
-        out.push_str("\n]}\n");
-        out
     }
 }

@@ -256,7 +256,7 @@ fn unwritable_outputs_exit_2_with_one_line() {
         (o.status.code(), String::from_utf8_lossy(&o.stdout).into_owned(), err)
     };
     let m = missing.to_str().unwrap();
-    for opt in ["--io-log", "--vcd"] {
+    for opt in ["--io-log", "--vcd", "--trace"] {
         let (status, out, err) = run("1s", &[opt, m]);
         assert_eq!(status, Some(2), "{opt}: {err}");
         assert_eq!(out, "");
@@ -265,8 +265,9 @@ fn unwritable_outputs_exit_2_with_one_line() {
     if Path::new("/dev/full").exists() {
         // Created fine, full on the first write. The io-log is written during the run, which
         // then stops (40 firings per cycle for a simulated second would take minutes); the
-        // VCD's file is written at the end.
-        for (max_time, opt) in [("1s", "--io-log"), ("20us", "--vcd")] {
+        // VCD's file is written at the end, and so is this trace (too few events to fill its
+        // buffer before).
+        for (max_time, opt) in [("1s", "--io-log"), ("20us", "--vcd"), ("20us", "--trace")] {
             let (status, _, err) = run(max_time, &[opt, "/dev/full"]);
             assert_eq!(status, Some(2), "{opt}: {err}");
             assert_eq!(err, "cairn-sim: cannot write /dev/full: No space left on device (os error 28)\n", "{opt}");
