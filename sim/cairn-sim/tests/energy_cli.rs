@@ -7,16 +7,8 @@ use std::process::Command;
 
 const SIM: &str = env!("CARGO_BIN_EXE_cairn-sim");
 
-fn fw(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/fw").join(name);
-    if p.exists() {
-        Some(p)
-    } else {
-        // `make test` builds the firmware first; plain `cargo test` may run without it.
-        eprintln!("skipping: {} not built (run `make build`)", p.display());
-        None
-    }
-}
+mod firmware;
+use firmware::fw_path as fw;
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cairn-energy-cli-{}", std::process::id()));

@@ -13,19 +13,9 @@ use cairn_sim::energy::profile::Profile;
 use cairn_sim::energy::report::{breakdown, Breakdown};
 use cairn_sim::{Machine, Stop};
 use common::*;
-use std::path::PathBuf;
 
-fn fw(name: &str) -> Option<Vec<u8>> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/fw").join(name);
-    match std::fs::read(&p) {
-        Ok(b) => Some(b),
-        Err(_) => {
-            // `make test` builds the firmware first; plain `cargo test` may run without it.
-            eprintln!("skipping: {} not built (run `make build`)", p.display());
-            None
-        }
-    }
-}
+mod firmware;
+use firmware::fw_bytes as fw;
 
 fn machine(elf: &[u8], wait_states: u32, cycles: u64) -> Machine {
     let mut cfg = BoardConfig::mps2_an385();

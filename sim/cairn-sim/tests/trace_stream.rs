@@ -8,18 +8,10 @@ use cairn_sim::trace::TraceLog;
 use cairn_sim::Machine;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn fw(name: &str) -> Option<Vec<u8>> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/fw").join(name);
-    match std::fs::read(&p) {
-        Ok(b) => Some(b),
-        Err(_) => {
-            eprintln!("skipping: {} not built (run `make build`)", p.display());
-            None
-        }
-    }
-}
+mod firmware;
+use firmware::fw_bytes as fw;
 
 fn machine(elf: &[u8], trace: TraceLog, cycles: u64) -> Machine {
     let mut m = Machine::new(BoardConfig::mps2_an385());
