@@ -242,3 +242,39 @@ fn uart_bytes_are_charged_at_the_programmed_baud_rate() {
     assert_eq!(b.by_state["peripherals"], r.fj(10 * 217 + 10 * 2604, r.uart.unwrap().0));
     check_sums(&b);
 }
+
+#[test]
+fn adc_conversions_are_charged_per_conversion_from_enable_on() {
+    use cairn_sim::periph::cairn_io::{IoKind, ADC_BASE};
+    let mut m = boot(&[b_to(CODE, CODE)]);
+    let io = "[adc]\nrate_hz = 1000000\n[[adc.channel]]\nsource = 'step'\n[[adc.channel]]\nsource = 'ramp'\nslope_per_s = 1.0\n";
+    let sc = cairn_sim::scenario_io::parse_io_scenario(&io.parse::<toml::Table>().unwrap(), std::path::Path::new("."));
+    m.install_io_scenario(sc.unwrap(), 0);
+    m.read32(ADC_BASE + 0x20).unwrap(); // before accounting starts: not charged
+                                        // 100 uA for 2 us at 3 V: 600 pJ = 600,000 fJ per conversion.
+    let profile = format!("{TEST_PROFILE}[peripherals.adc]\nua = 100.0\nconversion_us = 2.0\nsource = \"test\"\n");
+    enable(&mut m, &profile);
+    assert_eq!(m.energy.as_deref().unwrap().rates.adc_fj_per_conversion, Some(600_000));
+    m.read32(ADC_BASE + 0x20).unwrap();
+    m.read32(ADC_BASE + 0x24).unwrap();
+    m.io.events.clear();
+    m.write32(ADC_BASE, 1).unwrap(); // CTRL.PERIODIC: both channels every 25 cycles
+    step(&mut m, 500); // 1000 cycles of B .
+    let periodic = m.io.events.iter().filter(|e| e.kind == IoKind::Adc).count() as u128;
+    assert_eq!(periodic, 2 * 40, "two channels at every 25th cycle of 1000");
+    let b = breakdown(&m).unwrap();
+    assert_eq!(b.by_state["peripherals"], (2 + periodic) * 600_000);
+    assert_eq!(b.by_category["peripherals"], (2 + periodic) * 600_000);
+    check_sums(&b);
+}
+
+#[test]
+fn negative_peripheral_figures_are_rejected() {
+    for section in [
+        "[peripherals.adc]\nua = -1.0\nconversion_us = 1.0\nsource = \"x\"\n",
+        "[peripherals.timer]\nua_per_mhz = -1.0\nsource = \"x\"\n",
+    ] {
+        let err = Profile::parse(&format!("{TEST_PROFILE}{section}")).unwrap_err();
+        assert!(err.contains("non-negative"), "{err}");
+    }
+}

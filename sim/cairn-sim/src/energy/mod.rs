@@ -161,6 +161,8 @@ pub struct EnergyState {
     pub timer_paused: u64,
     /// First cycle counted (accounting starts at `enable_energy`).
     pub start_cycle: u64,
+    /// ADC conversions done before accounting started (not charged).
+    pub adc_conversions_before: u64,
 }
 
 impl EnergyState {

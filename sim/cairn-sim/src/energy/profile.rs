@@ -86,6 +86,7 @@ pub struct SleepState {
 pub struct Peripherals {
     pub uart: Option<Uart>,
     pub timer: Option<Timer>,
+    pub adc: Option<Adc>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -100,6 +101,16 @@ pub struct Uart {
 #[serde(deny_unknown_fields)]
 pub struct Timer {
     pub ua_per_mhz: f64,
+    pub source: String,
+}
+
+/// The ADC draws `ua` for `conversion_us` per conversion (sampling + conversion at the
+/// part's ADC clock); it is charged per conversion, whatever the sampling rate.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct Adc {
+    pub ua: f64,
+    pub conversion_us: f64,
     pub source: String,
 }
 
@@ -142,7 +153,14 @@ impl Profile {
             p.deep_sleep.static_ua,
             p.deep_sleep.wakeup_us,
         ];
-        if all.iter().any(|v| !v.is_finite() || *v < 0.0 || *v > 1e6) {
+        let per = &p.peripherals;
+        let peripherals = [
+            per.uart.as_ref().map_or(0.0, |u| u.ua_per_mhz),
+            per.timer.as_ref().map_or(0.0, |t| t.ua_per_mhz),
+            per.adc.as_ref().map_or(0.0, |a| a.ua),
+            per.adc.as_ref().map_or(0.0, |a| a.conversion_us),
+        ];
+        if all.iter().chain(&peripherals).any(|v| !v.is_finite() || *v < 0.0 || *v > 1e6) {
             return Err("currents, voltages and times must be finite, non-negative and below 1e6".into());
         }
         if c.overhead_fj > 1_000_000_000_000 {

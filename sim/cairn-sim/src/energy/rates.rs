@@ -47,6 +47,8 @@ pub struct Rates {
     pub wakeup_current: [Current; 2],
     pub uart: Option<(Current, u64)>,
     pub timer: Option<Current>,
+    /// Energy of one ADC conversion, fJ, at `voltage_mv`.
+    pub adc_fj_per_conversion: Option<u128>,
 }
 
 impl Rates {
@@ -90,6 +92,11 @@ impl Rates {
             wakeup_current: [wcs, wcd],
             uart: p.peripherals.uart.as_ref().map(|u| (Current::per_mhz(u.ua_per_mhz), u.baud.max(1))),
             timer: p.peripherals.timer.as_ref().map(|t| Current::per_mhz(t.ua_per_mhz)),
+            // pA x mV x ps = 1e-27 J = 1e-12 fJ.
+            adc_fj_per_conversion: p.peripherals.adc.as_ref().map(|a| {
+                let ps = (a.conversion_us * 1e6).round().max(0.0) as u128;
+                pa(a.ua).saturating_mul(voltage_mv as u128).saturating_mul(ps) / 1_000_000_000_000
+            }),
         }
     }
 

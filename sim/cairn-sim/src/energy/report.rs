@@ -7,7 +7,7 @@ use crate::cpu::op::Kind;
 use crate::machine::Machine;
 use std::collections::BTreeMap;
 
-/// Category and task name under which peripheral energy (UART, timers) is reported.
+/// Category and task name under which peripheral energy (UART, timers, ADC) is reported.
 pub const PERIPHERALS: &str = "peripherals";
 /// Category of the energy spent asleep, and of wake-ups.
 pub const SLEEP_CATEGORY: &str = "idle";
@@ -155,7 +155,8 @@ pub fn breakdown_with_calls(m: &Machine) -> Option<(Breakdown, Vec<u64>)> {
 
 /// UART: each byte keeps the transmitter busy for 10 bit times at the baud rate the firmware
 /// programmed (BAUDDIV cycles per bit), or at the profile's baud rate when BAUDDIV was left
-/// unprogrammed. Timers: the time each CMSDK timer was enabled, except in deep sleep.
+/// unprogrammed. Timers: the time each CMSDK timer was enabled, except in deep sleep. ADC:
+/// a fixed energy per conversion (on read or periodic), each counted by the Cairn ADC.
 fn peripheral_fj(m: &Machine, e: &EnergyState) -> u128 {
     let r = &e.rates;
     let mut fj = 0;
@@ -171,6 +172,10 @@ fn peripheral_fj(m: &Machine, e: &EnergyState) -> u128 {
         }
         let cycles = cycles.saturating_sub(e.timer_paused);
         fj = fj.saturating_add(r.fj(cycles, cur));
+    }
+    if let Some(per) = r.adc_fj_per_conversion {
+        let done = m.io.adc_conversions.saturating_sub(e.adc_conversions_before);
+        fj = fj.saturating_add(per.saturating_mul(done as u128));
     }
     fj
 }

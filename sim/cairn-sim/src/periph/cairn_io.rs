@@ -119,6 +119,8 @@ pub struct IoSystem {
     pub(crate) stream: Option<Box<IoStream>>,
     /// Events drained to the stream so far.
     streamed: u64,
+    /// ADC conversions performed (on read and periodic), for energy accounting.
+    pub adc_conversions: u64,
 }
 
 impl IoSystem {
@@ -291,6 +293,7 @@ impl IoSystem {
         let v = c.value(cycle_to_ps(cycle, self.clock_hz), self.seed);
         let code = adc::to_code(v, a.range.0, a.range.1, a.bits);
         self.adc.data[ch] = code;
+        self.adc_conversions += 1;
         self.log(cycle, IoKind::Adc, ch as u8, code);
         code
     }
