@@ -117,7 +117,7 @@ FW_KTEST_SRCS := $(sort $(wildcard $(FW_MK_DIR)/tests/armv6m/*.c))
 FW_KTEST_OBJS := $(call fw_obj,$(FW_KTEST_SRCS))
 FW_KTEST_ELFS := $(patsubst %,$(FW_OUT)/kernel-%.elf,$(basename $(notdir $(FW_KTEST_SRCS))))
 
-# Kernel benchmark (issue 3 part 11, `make bench` -> build/bench/kernel.json):
+# Kernel benchmark (`make bench` -> build/bench/kernel.json):
 # build/fw/kernel-bench.elf from kernel/apps/kernel_bench/. Linked with -u for every global
 # symbol the kernel objects define, so --gc-sections keeps the whole kernel and the link
 # map's kernel sections are "the kernel alone, everything enabled".

@@ -34,7 +34,7 @@ typedef struct cairn_tcb {
 } cairn_tcb_t;
 
 _Static_assert(sizeof(void *) != 4 || sizeof(cairn_tcb_t) == 12,
-               "TCB is 12 bytes on 32-bit targets (issue 3 target: <= 16)");
+               "TCB is 12 bytes on 32-bit targets (the target is <= 16)");
 _Static_assert(sizeof(void *) != 8 || sizeof(cairn_tcb_t) == 24, "TCB is 24 bytes on 64-bit hosts");
 _Static_assert(sizeof(void *) != 4 || sizeof(cairn_msg_t) == 16,
                "a message is 16 bytes on 32-bit targets");

@@ -7,35 +7,13 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+
+from cairn.summary import print_energy, print_run
 
 # Energy profile of the demo run (sim/profiles/, docs/energy.md).
 PROFILE = "stm32l053"
 REPO = Path(__file__).resolve().parents[2]
 HELLO_SCENARIO = REPO / "experiments" / "hello-energy" / "scenario.toml"
-
-
-def print_energy(stats: dict[str, Any], title: str) -> None:
-    """Energy breakdown by power state, code category and task, largest first."""
-    e = stats.get("energy_joules")
-    if not e:
-        return
-    total = float(e["total"])
-    model = stats.get("energy_model", {})
-    print(f"== energy: {title} (profile {model.get('profile', '?')}, {model.get('voltage_v', 0):g} V)")
-    print(f"  total              {total * 1e6:>14.3f} uJ  (average {model.get('average_power_w', 0) * 1e3:.3f} mW)")
-    for key in ("by_state", "by_category", "by_task"):
-        parts = sorted(((float(v), k) for k, v in e[key].items() if float(v) > 0), reverse=True)
-        shown = ", ".join(f"{k} {v * 1e6:.3f} uJ ({100 * v / total:.1f}%)" for v, k in parts[:6]) if total else ""
-        print(f"  {key:<18} {shown}")
-    idle = stats.get("idle", {})
-    if idle:
-        print(f"  idle               {idle['percent']:.2f}% in {idle['periods']} periods "
-              f"(mean {idle['mean_s'] * 1e3:.3f} ms, stddev {idle['stddev_s'] * 1e3:.3f} ms)")
-    top = stats.get("profile", [])[:5]
-    if top:
-        print("  top functions      " + ", ".join(
-            f"{r['symbol']} {r['energy_joules'] * 1e6:.3f} uJ/{r['calls']} calls" for r in top))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,9 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         return proc.returncode
     stats = json.loads(stats_path.read_text())
     print("== summary")
-    print(f"  instructions       {stats['instructions']:>14,}")
-    print(f"  cycles             {stats['cycles']:>14,}  (sleeping {stats['sleep_cycles']:,})")
-    print(f"  simulated time     {stats['simulated_seconds']:>14.6f} s at {stats['clock_hz'] / 1e6:g} MHz")
+    print_run(stats)
     print(f"  host time          {stats['host_seconds']:>14.3f} s  ({stats['mips']:.0f} MIPS)")
     print(f"  stats: {stats_path}   trace (open in ui.perfetto.dev): {trace_path}")
     print_energy(stats, args.firmware.name)

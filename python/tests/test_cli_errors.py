@@ -1,6 +1,6 @@
 """The cairn-sim command line on bad input, and its other exit statuses.
 
-The contract (shared/design.md, "cairn-sim CLI"): exit 2 on usage, file, ELF or config
+The contract (docs/architecture.md, "The cairn-sim command"): exit 2 on usage, file, ELF or config
 errors with one clear line on stderr; 124 when --max-time/--max-instructions ends the run;
 125 on a lockup (stderr: fault kind, PC, symbol+offset, registers, stacked frame); never a
 Rust panic message; runs are deterministic.

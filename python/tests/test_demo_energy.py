@@ -1,4 +1,4 @@
-"""`make run`'s demo prints an energy breakdown by state, category and task (issue 4)."""
+"""`make run`'s demo prints an energy breakdown by state, category and task."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cairn.demo import print_energy
+from cairn.summary import print_energy
 
 ROOT = Path(__file__).resolve().parents[2]
 SIM = ROOT / "build" / "bin" / "cairn-sim"

@@ -35,7 +35,7 @@ def test_kernel_bench_figures_are_exact_and_deterministic() -> None:
 
 
 def test_kernel_fast_paths_meet_the_issue_targets() -> None:
-    """Issue 3's latency targets, on the production build (event log compiled out). cairn-sim is
+    """The kernel's latency targets, on the production build (event log compiled out). cairn-sim is
     cycle-exact, so this is a deterministic regression guard, not a timing test."""
     figures, breakdowns, _ = kernel.measure(str(sim_binary()), _elf("kernel-bench-notrace.elf"))
     assert figures["send_preempt_cycles"] <= kernel.TARGETS["send_preempt_cycles_max"], figures

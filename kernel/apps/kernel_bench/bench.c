@@ -1,5 +1,5 @@
 /*
- * Cairn OS kernel benchmark (issue 3, part 11): build/fw/kernel-bench.elf, run by
+ * Cairn OS kernel benchmark: build/fw/kernel-bench.elf, run by
  * python/cairn/bench/kernel.py (`make bench` -> build/bench/kernel.json) on cairn-sim with
  * --trace. The firmware only marks instants; the driver turns the cycle stamps that
  * cairn-sim gives every trace-port word into figures.

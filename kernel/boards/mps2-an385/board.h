@@ -2,7 +2,7 @@
  * Board mps2-an385: memory map, clock and interrupt numbers.
  *
  * The same numbers hold on QEMU's `-M mps2-an385` and on cairn-sim's default
- * board (see /work/shared/design.md and docs/firmware-tests.md).
+ * board (see docs/board-mps2-an385.md and docs/firmware-tests.md).
  */
 #ifndef CAIRN_BOARD_MPS2_AN385_H
 #define CAIRN_BOARD_MPS2_AN385_H

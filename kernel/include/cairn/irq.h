@@ -1,6 +1,6 @@
 /*
  * Cairn OS: interrupts bound to messages — the fastest way from an interrupt
- * into a task (issue 3, "irq_to_handler").
+ * into a task ("irq_to_handler").
  *
  *     CAIRN_IRQ_MESSAGE(irq24_handler, IRQ_SOFT0, SENSOR_TASK, CAIRN_PORT(0));
  *

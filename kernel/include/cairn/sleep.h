@@ -1,5 +1,5 @@
 /*
- * Cairn OS: sleep states and their choice by break-even time (issue 3 part 7).
+ * Cairn OS: sleep states and their choice by break-even time.
  *
  * A board describes its sleep states in a table, shallowest first; when nothing
  * can run, cairn_idle picks the deepest state whose break-even time and wake-up

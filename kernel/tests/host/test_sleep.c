@@ -1,5 +1,5 @@
 /*
- * Sleep-state choice by break-even time (issue 3 part 7; cairn/sleep.h,
+ * Sleep-state choice by break-even time (cairn/sleep.h,
  * docs/kernel.md "Idle"): the arithmetic on hand-computed tables, its boundaries,
  * and the state cairn_idle hands to arch_idle for timers at various distances.
  */

@@ -1,4 +1,4 @@
-"""Cairn OS kernel benchmark (issue 3, part 11): cycles on cairn-sim and sizes.
+"""Cairn OS kernel benchmark: cycles on cairn-sim and sizes.
 
 Runs build/fw/kernel-bench.elf (kernel/apps/kernel_bench/bench.c) on cairn-sim with
 ``--trace`` and turns the exact cycle stamps of its trace-port words into figures; reads the

@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
             # would add the part's flash wait states at this clock, so they are pinned to 0.
             "sim_energy": [args.sim, "run", "--energy", ENERGY_PROFILE, "--flash-wait-states", "0",
                            "--stats", f"{tmp}/e.json", str(cpu_elf)],
-            # Everything issue 4 measures at once: energy and attribution, stats, an I/O
+            # Everything the measurements offer at once: energy and attribution, stats, an I/O
             # scenario with its event log (experiments/bench/io_load.toml).
             "sim_measured": [args.sim, "run", "--energy", ENERGY_PROFILE, "--flash-wait-states", "0",
                              "--io", str(IO_LOAD), "--io-log", f"{tmp}/io.csv",
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                     internal_mips = max(internal_mips, float(json.loads(Path(f"{tmp}/s.json").read_text())["mips"]))
     sim_plain, sim_with_stats, sim_with_trace = best["sim_plain"], best["sim_stats"], best["sim_trace"]
     sim_with_energy = best["sim_energy"]
-    # Against the plain run, as issue 4's target is stated; --stats alone (which writes the
+    # Against the plain run, as the overhead target is stated; --stats alone (which writes the
     # same file) is reported beside it to show how much of the figure is host noise.
     energy_overhead_percent = (sim_with_energy / sim_plain - 1.0) * 100.0
     energy_overhead_vs_stats_percent = (sim_with_energy / sim_with_stats - 1.0) * 100.0

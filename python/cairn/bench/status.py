@@ -68,7 +68,7 @@ def render_kernel(d: dict[str, Any]) -> list[str]:
         f"**{d['alloc_free_cycles']}** [{tr['alloc_free_cycles']}]",
         f"- Kernel size (kernel/core + arch/armv6m, event log on): kernel core text "
         f"**{d['kernel_core_text_bytes']} B** (scheduler, messaging, tasks, routes, ownership, interrupts, idle, "
-        f"port paths; issue 3's \"kernel core ≤ {t['kernel_text_bytes_max']}\": {met('kernel_core_text_met')}); "
+        f"port paths; target \"kernel core ≤ {t['kernel_text_bytes_max']}\": {met('kernel_core_text_met')}); "
         f"everything linked `kernel_text_bytes` **{d['kernel_text_bytes']} B** = core + services "
         f"{d['kernel_services_text_bytes']} B (heap, slab, timers, app manager, multicast, sleep choice; "
         f"≤ {t['kernel_text_bytes_max']}: {met('kernel_text_met')}); "

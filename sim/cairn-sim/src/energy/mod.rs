@@ -1,4 +1,4 @@
-//! Energy accounting (issue 4): an instruction-level (Tiwari) model per core profile,
+//! Energy accounting: an instruction-level (Tiwari) model per core profile,
 //! attributed to power state, code category, task and function.
 //!
 //! The run loop's energy variant (`run_loop::<_, _, true>`) only counts executions: one
