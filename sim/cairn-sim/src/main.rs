@@ -125,8 +125,12 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     // that runs the clock; a clock no range runs is an error.
     cfg.voltage_range = args.voltage_range.or(sc.voltage_range);
     let range = match &sc.profile {
-        Some(p) => Some(p.range(cfg.clock_hz, cfg.voltage_range).unwrap_or_else(|e| fail(format_args!("{}: {e}", p.name)))),
-        None if cfg.voltage_range.is_some() => fail("--voltage-range: needs an energy profile (--energy or [energy] profile)"),
+        Some(p) => {
+            Some(p.range(cfg.clock_hz, cfg.voltage_range).unwrap_or_else(|e| fail(format_args!("{}: {e}", p.name))))
+        }
+        None if cfg.voltage_range.is_some() => {
+            fail("--voltage-range: needs an energy profile (--energy or [energy] profile)")
+        }
         None => None,
     };
     // Flash wait states: the option, else the scenario, else what the energy profile's part

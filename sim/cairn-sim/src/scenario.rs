@@ -167,7 +167,11 @@ impl Scenario {
             if let Some(r) = e.voltage_range {
                 if !p.ranges.iter().any(|x| x.id == r) {
                     let ids: Vec<String> = p.ranges.iter().map(|x| x.id.to_string()).collect();
-                    return Err(format!("energy.voltage_range: {} has no range {r} (it has {})", p.name, ids.join(", ")));
+                    return Err(format!(
+                        "energy.voltage_range: {} has no range {r} (it has {})",
+                        p.name,
+                        ids.join(", ")
+                    ));
                 }
             }
             s.voltage_v = e.voltage_v;

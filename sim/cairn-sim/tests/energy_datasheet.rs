@@ -16,7 +16,11 @@ use firmware::fw_path;
 /// (status, stdout, stderr) of `cairn-sim run ARGS`.
 fn run(args: &[&str]) -> (i32, String, String) {
     let o = Command::new(SIM).arg("run").args(args).output().unwrap();
-    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
 }
 
 /// Runs build/fw/test-`name`.elf with the profile at `clock`, extra `args`; the stats and
@@ -63,7 +67,16 @@ fn table_28_run_current_per_voltage_range() {
     for (clock, range, want) in points {
         let args: Vec<&str> = range.map(|r| vec!["--voltage-range", r]).unwrap_or_default();
         let Some((s, _)) = stats("energy_dproc", clock, &args) else { return };
-        let expect_range: u64 = range.map_or(if want < 600.0 { 3 } else if clock == "32MHz" { 1 } else { 2 }, |r| r.parse().unwrap());
+        let expect_range: u64 = range.map_or(
+            if want < 600.0 {
+                3
+            } else if clock == "32MHz" {
+                1
+            } else {
+                2
+            },
+            |r| r.parse().unwrap(),
+        );
         assert_eq!(s["energy_model"]["voltage_range"], expect_range, "{clock}");
         near(&format!("run at {clock}, range {expect_range}"), mean_ua(&s), want);
     }
@@ -86,8 +99,13 @@ fn table_3_flash_wait_states_per_range_keep_cycle_counts_at_the_default_clock() 
 #[test]
 fn table_32_sleep_current_per_voltage_range() {
     // Sleep mode, flash on: WFI loop woken every 100 ms (energy_sleep.c).
-    let points =
-        [("4MHz", None, 150.0), ("16MHz", None, 605.0), ("8MHz", Some("1"), 380.0), ("16MHz", Some("1"), 730.0), ("32MHz", None, 1650.0)];
+    let points = [
+        ("4MHz", None, 150.0),
+        ("16MHz", None, 605.0),
+        ("8MHz", Some("1"), 380.0),
+        ("16MHz", Some("1"), 730.0),
+        ("32MHz", None, 1650.0),
+    ];
     for (clock, range, want) in points {
         let args: Vec<&str> = range.map(|r| vec!["--voltage-range", r]).unwrap_or_default();
         let Some((s, _)) = stats("energy_sleep", clock, &args) else { return };
@@ -159,17 +177,32 @@ fn usage_error(args: &[&str], needle: &str) {
 #[test]
 fn unsupported_clocks_and_bad_ranges_exit_2_with_one_line() {
     let elf = "no-such.elf"; // the range is checked before the ELF is read
-    usage_error(&["--energy", "stm32l053", "--clock", "48MHz", elf], "no voltage range runs a 48 MHz clock (at most 32 MHz)");
-    usage_error(&["--energy", "stm32l053", "--clock", "32MHz", "--voltage-range", "3", elf], "voltage range 3 runs at most 4.2 MHz, not 32 MHz");
-    usage_error(&["--energy", "stm32l053", "--voltage-range", "4", elf], "voltage range 4: no such range (the part has 3, 2, 1)");
-    usage_error(&["--energy", "nrf51822", "--voltage-range", "2", elf], "voltage range 2: no such range (the part has 1)");
+    usage_error(
+        &["--energy", "stm32l053", "--clock", "48MHz", elf],
+        "no voltage range runs a 48 MHz clock (at most 32 MHz)",
+    );
+    usage_error(
+        &["--energy", "stm32l053", "--clock", "32MHz", "--voltage-range", "3", elf],
+        "voltage range 3 runs at most 4.2 MHz, not 32 MHz",
+    );
+    usage_error(
+        &["--energy", "stm32l053", "--voltage-range", "4", elf],
+        "voltage range 4: no such range (the part has 3, 2, 1)",
+    );
+    usage_error(
+        &["--energy", "nrf51822", "--voltage-range", "2", elf],
+        "voltage range 2: no such range (the part has 1)",
+    );
     usage_error(&["--voltage-range", "1", elf], "--voltage-range: needs an energy profile");
     usage_error(&["--energy", "stm32l053", "--voltage-range", "x", elf], "--voltage-range");
     let dir = std::env::temp_dir().join(format!("cairn-ds10152-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let sc = dir.join("range9.toml");
     std::fs::write(&sc, "[energy]\nprofile = \"stm32l053\"\nvoltage_range = 9\n").unwrap();
-    usage_error(&["--device", sc.to_str().unwrap(), elf], "energy.voltage_range: stm32l053 has no range 9 (it has 3, 2, 1)");
+    usage_error(
+        &["--device", sc.to_str().unwrap(), elf],
+        "energy.voltage_range: stm32l053 has no range 9 (it has 3, 2, 1)",
+    );
     let sc = dir.join("range3.toml");
     std::fs::write(&sc, "clock = \"16MHz\"\n[energy]\nprofile = \"stm32l053\"\nvoltage_range = 3\n").unwrap();
     usage_error(&["--device", sc.to_str().unwrap(), elf], "voltage range 3 runs at most 4.2 MHz, not 16 MHz");

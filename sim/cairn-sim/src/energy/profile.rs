@@ -174,10 +174,8 @@ impl Profile {
             d.wakeup_us,
         ];
         let per = &self.peripherals;
-        let mut peripherals = vec![
-            per.adc.as_ref().map_or(0.0, |a| a.ua),
-            per.adc.as_ref().map_or(0.0, |a| a.conversion_us),
-        ];
+        let mut peripherals =
+            vec![per.adc.as_ref().map_or(0.0, |a| a.ua), per.adc.as_ref().map_or(0.0, |a| a.conversion_us)];
         peripherals.extend(per.uart.iter().flat_map(|u| u.ua_per_mhz.values()));
         peripherals.extend(per.timer.iter().flat_map(|t| t.ua_per_mhz.values()));
         if all.iter().chain(&peripherals).any(|v| !v.is_finite() || *v < 0.0 || *v > 1e6) {

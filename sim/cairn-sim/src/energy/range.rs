@@ -44,7 +44,10 @@ pub fn select(ranges: &[Range], clock_hz: u64, forced: Option<u32>) -> Result<&R
     let mhz = clock_hz as f64 / 1e6;
     let ids = || ranges.iter().map(|r| r.id.to_string()).collect::<Vec<_>>().join(", ");
     if let Some(id) = forced {
-        let r = ranges.iter().find(|r| r.id == id).ok_or_else(|| format!("voltage range {id}: no such range (the part has {})", ids()))?;
+        let r = ranges
+            .iter()
+            .find(|r| r.id == id)
+            .ok_or_else(|| format!("voltage range {id}: no such range (the part has {})", ids()))?;
         if !r.runs(clock_hz) {
             let max = r.max_hz.unwrap_or(0) as f64 / 1e6;
             return Err(format!("voltage range {id} runs at most {max} MHz, not {mhz} MHz"));
