@@ -285,3 +285,44 @@ fn negative_peripheral_figures_are_rejected() {
         assert!(err.contains("non-negative"), "{err}");
     }
 }
+
+#[test]
+fn malformed_ranges_and_old_versions_are_rejected_with_one_line() {
+    let range2 = "[[range]]\nid = 1\nzero_wait_max_hz = 1\nwait_states_above = 0\nsource = \"x\"\n[range.run]\nua_per_mhz = 1.0\nsource = \"x\"\n[range.sleep]\nua_per_mhz = 1.0\nsource = \"x\"\n";
+    for (text, needle) in [
+        (format!("{TEST_PROFILE}{range2}"), "id 1 appears twice"),
+        (
+            TEST_PROFILE.replace("[range.run]\nua_per_mhz = 100.0", "[range.run]\npoints = [[2.0, 1.0], [1.0, 2.0]]"),
+            "increasing",
+        ),
+        (
+            TEST_PROFILE
+                .replace("[range.run]\nua_per_mhz = 100.0", "[range.run]\npoints = [[1.0, 1.0]]\nua_per_mhz = 1.0"),
+            "not both",
+        ),
+        (
+            format!("{TEST_PROFILE}[peripherals.uart]\nua_per_mhz = {{ \"2\" = 1.0 }}\nbaud = 9600\nsource = \"x\"\n"),
+            "no value for range 1",
+        ),
+        (TEST_PROFILE.replace("version = 2", "version = 1"), "profile format 1 is no longer read"),
+        (TEST_PROFILE.replace("version = 2", "version = 3"), "unsupported profile version 3"),
+    ] {
+        let err = Profile::parse(&text).unwrap_err();
+        assert!(err.contains(needle), "{needle}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn per_range_peripheral_currents_follow_the_range_in_use() {
+    // stm32l053 USART: 14.5 uA/MHz in range 1 (25 MHz), 9.5 in range 3 (4 MHz, or forced).
+    for (hz, forced, ua_per_mhz) in [(25_000_000, None, 14.5), (4_000_000, None, 9.5), (4_000_000, Some(1), 14.5)] {
+        let mut c = cfg();
+        c.clock_hz = hz;
+        c.voltage_range = forced;
+        let mut m = boot_cfg(c, &[b_to(CODE, CODE)]);
+        enable(&mut m, "stm32l053");
+        let uart = m.energy.as_deref().unwrap().rates.uart.unwrap().0;
+        assert_eq!(uart.pa_per_mhz, (ua_per_mhz * 1e6) as u128, "{hz} Hz, range {forced:?}");
+    }
+}
