@@ -32,6 +32,9 @@ pub struct BoardConfig {
     /// SysTick reference clock (CLKSOURCE = 0).
     pub systick_ref_hz: u64,
     pub exceptions: ExceptionTiming,
+    /// The energy profile's voltage range, when forced (`--voltage-range`); None = the
+    /// lowest-power range that runs `clock_hz`.
+    pub voltage_range: Option<u32>,
 }
 
 pub const BOARD_NAMES: &[&str] = &["mps2-an385"];
@@ -50,6 +53,7 @@ impl BoardConfig {
             mul_cycles: 1,
             systick_ref_hz: 1_000_000,
             exceptions: ExceptionTiming::default(),
+            voltage_range: None,
         }
     }
 

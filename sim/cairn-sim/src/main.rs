@@ -45,6 +45,10 @@ struct RunArgs {
     /// Energy profile: a built-in name (stm32l053, nrf51822) or a profile TOML file.
     #[arg(long, value_name = "NAME|FILE")]
     energy: Option<String>,
+    /// Voltage range of the energy profile's part (STM32L053: 1, 2 or 3); default: the
+    /// lowest-power range that runs the clock.
+    #[arg(long, value_name = "N")]
+    voltage_range: Option<u32>,
     /// Core clock, e.g. 25MHz or 48000000.
     #[arg(long, value_name = "HZ")]
     clock: Option<String>,
@@ -117,14 +121,24 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     if let Some(s) = &args.sram_size {
         cfg.sram_size = parse_size(s).unwrap_or_else(|e| fail(format_args!("--sram-size: {e}")));
     }
+    // The profile's voltage range: the option, else the scenario's, else the lowest-power one
+    // that runs the clock; a clock no range runs is an error.
+    cfg.voltage_range = args.voltage_range.or(sc.voltage_range);
+    let range = match &sc.profile {
+        Some(p) => {
+            Some(p.range(cfg.clock_hz, cfg.voltage_range).unwrap_or_else(|e| fail(format_args!("{}: {e}", p.name))))
+        }
+        None if cfg.voltage_range.is_some() => {
+            fail("--voltage-range: needs an energy profile (--energy or [energy] profile)")
+        }
+        None => None,
+    };
     // Flash wait states: the option, else the scenario, else what the energy profile's part
-    // needs at this clock, else the board's.
+    // needs at this clock in its range, else the board's.
     if let Some(w) = args.flash_wait_states.or(sc.flash_wait_states) {
         cfg.flash_wait_states = w;
-    } else if let Some(p) = &sc.profile {
-        if cfg.clock_hz > p.flash.zero_wait_max_hz {
-            cfg.flash_wait_states = p.flash.wait_states_above;
-        }
+    } else if let Some(r) = range {
+        cfg.flash_wait_states = r.wait_states(cfg.clock_hz);
     }
     if let Some(m) = &args.mul_cycles {
         cfg.mul_cycles = if m == "32" { 32 } else { 1 };
@@ -179,7 +193,7 @@ fn run(args: RunArgs) -> i32 {
     m.reset();
     if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
         cairn_sim::elf::attach_source_files(&mut m, &bytes);
-        m.enable_energy(p, sc.voltage_v, &sc.categories);
+        m.enable_energy(p, sc.voltage_v, &sc.categories).unwrap_or_else(|e| fail(e));
         if let (Some(t), Some(e)) = (m.trace.as_mut(), m.energy.as_deref()) {
             t.set_currents(e.rates.currents_ua());
         }

@@ -23,6 +23,8 @@ pub struct Scenario {
     pub flash_wait_states: Option<u32>,
     pub profile: Option<Profile>,
     pub voltage_v: Option<f64>,
+    /// `[energy] voltage_range`: the profile's voltage range, forced.
+    pub voltage_range: Option<u32>,
     pub categories: Vec<Rule>,
     pub measure: Measure,
     /// The I/O sections (stimulus, pin, port, adc, io) as written.
@@ -65,6 +67,7 @@ struct Memory {
 struct Energy {
     profile: String,
     voltage_v: Option<f64>,
+    voltage_range: Option<u32>,
 }
 
 fn typed<T: for<'de> Deserialize<'de>>(key: &str, v: toml::Value) -> Result<T, String> {
@@ -161,7 +164,18 @@ impl Scenario {
                     return Err(format!("energy.voltage_v: {v} is not a plausible supply voltage"));
                 }
             }
+            if let Some(r) = e.voltage_range {
+                if !p.ranges.iter().any(|x| x.id == r) {
+                    let ids: Vec<String> = p.ranges.iter().map(|x| x.id.to_string()).collect();
+                    return Err(format!(
+                        "energy.voltage_range: {} has no range {r} (it has {})",
+                        p.name,
+                        ids.join(", ")
+                    ));
+                }
+            }
             s.voltage_v = e.voltage_v;
+            s.voltage_range = e.voltage_range;
             s.profile = Some(p);
         } else if energy_measure_given && s.measure.energy {
             return Err("measure.energy: energy accounting needs [energy] profile".into());

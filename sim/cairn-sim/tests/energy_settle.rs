@@ -24,7 +24,7 @@ fn machine(elf: &[u8], wait_states: u32, cycles: u64) -> Machine {
     cairn_sim::elf::load_elf(&mut m, elf).unwrap();
     m.cycle_limit = cycles;
     m.reset();
-    m.enable_energy(&Profile::load("stm32l053").unwrap(), None, &[]);
+    m.enable_energy(&Profile::load("stm32l053").unwrap(), None, &[]).unwrap();
     m
 }
 
@@ -94,7 +94,7 @@ fn exception_firmware_block_runs_match_single_steps() {
 fn static_costs_match_a_loop_of_known_instructions() {
     // L: ADDS r0,#1 ; LDR r1,[pc,#12] ; MULS r1,r0 ; PUSH {r0,r1} ; POP {r0,r1} ; BNE L
     let mut m = boot(&[0x3001, 0x4903, 0x4341, 0xb403, 0xbc03, 0xd1f9, 0xbf00, 0xbf00, 0x1234, 0x0000]);
-    m.enable_energy(&Profile::load("stm32l053").unwrap(), None, &[]);
+    m.enable_energy(&Profile::load("stm32l053").unwrap(), None, &[]).unwrap();
     m.cycle_limit = 10_000;
     m.run(u64::MAX);
     let b = breakdown(&m).unwrap();

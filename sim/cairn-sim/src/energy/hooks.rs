@@ -14,12 +14,15 @@ const EV_END: u32 = 0x03;
 const EV_CURRENT: u32 = 0x09;
 
 impl Machine {
-    /// Turn on energy accounting with `profile` (after loading the ELF, before running).
-    /// `rules` are the user's category rules; the defaults are appended.
-    pub fn enable_energy(&mut self, profile: &Profile, voltage_v: Option<f64>, rules: &[Rule]) {
+    /// Turn on energy accounting with `profile` (after loading the ELF, before running), in
+    /// the voltage range `config.voltage_range` or else the lowest-power one that runs the
+    /// clock. `rules` are the user's category rules; the defaults are appended. The error (no
+    /// range runs the clock) is one line.
+    pub fn enable_energy(&mut self, profile: &Profile, voltage_v: Option<f64>, rules: &[Rule]) -> Result<(), String> {
+        let range = profile.range(self.config.clock_hz, self.config.voltage_range)?;
         let mut all_rules = rules.to_vec();
         all_rules.extend(super::categories::default_rules());
-        let rates = Rates::new(profile, self.config.clock_hz, voltage_v);
+        let rates = Rates::new(profile, range, self.config.clock_hz, voltage_v);
         let mut categories: Vec<String> = vec!["unknown".into()];
         let mut funcs = vec![Function { name: "(unknown)".into(), addr: 0, size: 0, category: 0 }];
         let mut infos: Vec<&FuncInfo> = self.functions.iter().filter(|f| f.size > 0).collect();
@@ -68,6 +71,7 @@ impl Machine {
         if self.cycles == 0 {
             self.energy_note_call(self.pc);
         }
+        Ok(())
     }
 
     /// Make the counters of the task that now runs current: handlers count as `irq`.
@@ -195,12 +199,18 @@ impl Machine {
     }
 
     pub fn energy_sleep(&mut self, cycles: u64) {
+        let systick_wakes = self.systick.enable && self.systick.tickint;
         if let Some(e) = self.energy.as_deref_mut() {
             let s = e.sleep_state;
             e.tasks.entry(e.cur).or_default().sleep[s] += cycles;
             if s == 1 {
-                // Deep sleep stops the peripheral clocks: enabled timers draw nothing.
-                e.timer_paused += cycles * e.timer_since.iter().flatten().count() as u64;
+                // Deep sleep stops the peripheral clocks: enabled timers draw nothing. A timer
+                // that can still wake the core stands for the part's RTC, which does draw.
+                let timers = e.timer_since.iter().flatten().count() as u64;
+                e.timer_paused += cycles * timers;
+                if timers > 0 || systick_wakes {
+                    e.tasks.entry(e.cur).or_default().rtc += cycles;
+                }
             }
         }
     }

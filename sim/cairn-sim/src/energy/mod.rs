@@ -15,8 +15,10 @@
 
 pub mod categories;
 pub mod cost;
+pub mod curve;
 pub mod hooks;
 pub mod profile;
+pub mod range;
 pub mod rates;
 pub mod report;
 
@@ -118,6 +120,8 @@ pub struct TaskAcc {
     pub core: std::collections::BTreeMap<u32, Counter>,
     /// Cycles asleep in [sleep, deep sleep].
     pub sleep: [u64; 2],
+    /// Deep-sleep cycles during which a wake-up timer ran (charged the RTC current too).
+    pub rtc: u64,
     /// Wake-up cycles and wake-up count out of [sleep, deep sleep].
     pub wakeup: [u64; 2],
     pub wakeups: [u64; 2],

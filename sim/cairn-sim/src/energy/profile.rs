@@ -1,6 +1,7 @@
 //! Energy profiles: per-part TOML data files (sim/profiles/*.toml, embedded in the binary)
 //! and their conversion to exact integer rates for one run (clock and supply fixed).
 
+use super::range::{PerRange, Range};
 use serde::Deserialize;
 
 /// Profiles shipped with cairn-sim, by name.
@@ -13,6 +14,9 @@ pub fn embedded_names() -> Vec<&'static str> {
     EMBEDDED.iter().map(|(n, _)| *n).collect()
 }
 
+/// The profile format this build reads (docs/energy.md, "Profile file format").
+pub const VERSION: u32 = 2;
+
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct Profile {
@@ -20,11 +24,12 @@ pub struct Profile {
     pub name: String,
     pub part: String,
     pub supply: Supply,
-    pub run: Run,
     pub classes: Classes,
-    pub flash: Flash,
-    pub sleep: SleepState,
-    pub deep_sleep: SleepState,
+    pub sleep: Wakeup,
+    pub deep_sleep: DeepSleep,
+    /// Voltage ranges, lowest-power first (a part without ranges has one).
+    #[serde(rename = "range")]
+    pub ranges: Vec<Range>,
     #[serde(default)]
     pub peripherals: Peripherals,
 }
@@ -36,15 +41,9 @@ pub struct Supply {
     pub source: String,
 }
 
-#[derive(Deserialize, Debug, Clone)]
-#[serde(deny_unknown_fields)]
-pub struct Run {
-    pub ua_per_mhz: f64,
-    pub source: String,
-}
-
-/// Base current of each instruction class in uA/MHz, plus Tiwari's constant
-/// inter-instruction overhead in fJ per instruction (at the profile's supply voltage).
+/// Current of each instruction class as a factor of the range's run current (1.0 = the run
+/// current), plus Tiwari's constant inter-instruction overhead in fJ per instruction (at the
+/// profile's supply voltage).
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct Classes {
@@ -61,22 +60,30 @@ pub struct Classes {
     pub source: String,
 }
 
+/// Leaving Sleep mode: `wakeup_us` plus `wakeup_cycles` at `wakeup_ua` (negative: the run
+/// current at the clock in use). Its current is per range (`[range.sleep]`).
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub struct Flash {
-    pub zero_wait_max_hz: u64,
-    pub wait_states_above: u32,
+pub struct Wakeup {
+    pub wakeup_us: f64,
+    #[serde(default)]
+    pub wakeup_cycles: u64,
+    pub wakeup_ua: f64,
     pub source: String,
 }
 
-/// A sleep state: current = static_ua + ua_per_mhz * f; leaving it takes `wakeup_us` at
-/// `wakeup_ua` (negative: the run current at the clock in use).
+/// Deep sleep (SLEEPDEEP): current = static_ua + ua_per_mhz * f, plus `rtc_ua` while a timer
+/// that can wake the core runs (the part's RTC); leaving it as for `Wakeup`.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub struct SleepState {
+pub struct DeepSleep {
     pub ua_per_mhz: f64,
     pub static_ua: f64,
+    #[serde(default)]
+    pub rtc_ua: f64,
     pub wakeup_us: f64,
+    #[serde(default)]
+    pub wakeup_cycles: u64,
     pub wakeup_ua: f64,
     pub source: String,
 }
@@ -89,10 +96,11 @@ pub struct Peripherals {
     pub adc: Option<Adc>,
 }
 
+/// `ua_per_mhz`: one figure, or one per range id.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct Uart {
-    pub ua_per_mhz: f64,
+    pub ua_per_mhz: PerRange,
     pub baud: u64,
     pub source: String,
 }
@@ -100,7 +108,7 @@ pub struct Uart {
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 pub struct Timer {
-    pub ua_per_mhz: f64,
+    pub ua_per_mhz: PerRange,
     pub source: String,
 }
 
@@ -129,14 +137,27 @@ impl Profile {
     }
 
     pub fn parse(text: &str) -> Result<Profile, String> {
-        let p: Profile = toml::from_str(text).map_err(|e| one_line(&e.to_string()))?;
-        if p.version != 1 {
-            return Err(format!("version: unsupported profile version {} (expected 1)", p.version));
+        // The version first, so an old file gets a message about its version rather than
+        // about the first key the new format renamed.
+        let table: toml::Table = toml::from_str(text).map_err(|e| one_line(&e.to_string()))?;
+        match table.get("version").and_then(toml::Value::as_integer) {
+            Some(v) if v == VERSION as i64 => {}
+            Some(1) => {
+                return Err("version: profile format 1 is no longer read; version 2 gives currents per voltage range ([[range]]) and class factors (docs/energy.md, \"Profile file format\")".into())
+            }
+            Some(v) => return Err(format!("version: unsupported profile version {v} (expected {VERSION})")),
+            None => return Err(format!("version: missing (expected version = {VERSION})")),
         }
-        let c = &p.classes;
+        let p: Profile = table.try_into().map_err(|e: toml::de::Error| one_line(&e.to_string()))?;
+        p.check()?;
+        Ok(p)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        let c = &self.classes;
+        let d = &self.deep_sleep;
         let all = [
-            p.supply.voltage_v,
-            p.run.ua_per_mhz,
+            self.supply.voltage_v,
             c.alu,
             c.mul,
             c.load,
@@ -146,27 +167,51 @@ impl Profile {
             c.system,
             c.sleep,
             c.exception,
-            p.sleep.ua_per_mhz,
-            p.sleep.static_ua,
-            p.sleep.wakeup_us,
-            p.deep_sleep.ua_per_mhz,
-            p.deep_sleep.static_ua,
-            p.deep_sleep.wakeup_us,
+            self.sleep.wakeup_us,
+            d.ua_per_mhz,
+            d.static_ua,
+            d.rtc_ua,
+            d.wakeup_us,
         ];
-        let per = &p.peripherals;
-        let peripherals = [
-            per.uart.as_ref().map_or(0.0, |u| u.ua_per_mhz),
-            per.timer.as_ref().map_or(0.0, |t| t.ua_per_mhz),
-            per.adc.as_ref().map_or(0.0, |a| a.ua),
-            per.adc.as_ref().map_or(0.0, |a| a.conversion_us),
-        ];
+        let per = &self.peripherals;
+        let mut peripherals =
+            vec![per.adc.as_ref().map_or(0.0, |a| a.ua), per.adc.as_ref().map_or(0.0, |a| a.conversion_us)];
+        peripherals.extend(per.uart.iter().flat_map(|u| u.ua_per_mhz.values()));
+        peripherals.extend(per.timer.iter().flat_map(|t| t.ua_per_mhz.values()));
         if all.iter().chain(&peripherals).any(|v| !v.is_finite() || *v < 0.0 || *v > 1e6) {
             return Err("currents, voltages and times must be finite, non-negative and below 1e6".into());
         }
         if c.overhead_fj > 1_000_000_000_000 {
             return Err("classes.overhead_fj: above 1e12 fJ (1 mJ) per instruction".into());
         }
-        Ok(p)
+        if self.sleep.wakeup_cycles > 1_000_000_000 || d.wakeup_cycles > 1_000_000_000 {
+            return Err("wakeup_cycles: above 1e9".into());
+        }
+        if self.ranges.is_empty() {
+            return Err("range: the profile needs at least one [[range]]".into());
+        }
+        for (i, r) in self.ranges.iter().enumerate() {
+            if self.ranges[..i].iter().any(|q| q.id == r.id) {
+                return Err(format!("range: id {} appears twice", r.id));
+            }
+            r.run.check(&format!("range {} run", r.id))?;
+            r.sleep.check(&format!("range {} sleep", r.id))?;
+            if r.wait_states_above > 15 {
+                return Err(format!("range {}: wait_states_above must be 0..=15", r.id));
+            }
+        }
+        if let Some(u) = &per.uart {
+            u.ua_per_mhz.check("peripherals.uart.ua_per_mhz", &self.ranges)?;
+        }
+        if let Some(t) = &per.timer {
+            t.ua_per_mhz.check("peripherals.timer.ua_per_mhz", &self.ranges)?;
+        }
+        Ok(())
+    }
+
+    /// The voltage range at `clock_hz` (`forced`: the scenario's or command line's choice).
+    pub fn range(&self, clock_hz: u64, forced: Option<u32>) -> Result<&Range, String> {
+        super::range::select(&self.ranges, clock_hz, forced)
     }
 }
 

@@ -122,7 +122,8 @@ pub fn breakdown_with_calls(m: &Machine) -> Option<(Breakdown, Vec<u64>)> {
         let b = &mut a.b;
         for s in 0..2 {
             let cur = if s == 0 { r.sleep } else { r.deep_sleep };
-            let fj = r.fj(acc.sleep[s], cur);
+            let rtc = if s == 1 { r.fj(acc.rtc, r.rtc) } else { 0 };
+            let fj = r.fj(acc.sleep[s], cur).saturating_add(rtc);
             task_fj = task_fj.saturating_add(fj);
             add(&mut b.by_state, STATES[1 + s].into(), fj);
             *b.cycles_by_state.entry(STATES[1 + s].into()).or_insert(0) += acc.sleep[s];
@@ -227,6 +228,7 @@ pub fn stats_entries(m: &Machine, out: &mut serde_json::Map<String, serde_json::
             "profile": e.profile,
             "voltage_v": e.rates.voltage_mv as f64 / 1000.0,
             "clock_hz": e.rates.clock_hz,
+            "voltage_range": e.rates.range_id,
             "cycles_by_state": b.cycles_by_state,
             "wakeups": {
                 "sleep": e.tasks.values().map(|t| t.wakeups[0]).sum::<u64>(),
