@@ -24,8 +24,9 @@ LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
 FENCE = re.compile(r"^```.*?$(.*?)^```", re.S | re.M)
 # Comments and user docs say why, not which planning ticket: those numbers mean nothing to a
-# reader of the repository (docs/STATUS.md, the progress log, is where they belong).
-TICKET = re.compile(r"\b[Ii]ssue #?\d+")
+# reader of the repository (docs/STATUS.md, the progress log, is where they belong). A
+# GitHub reference of another project ("its issue #1") is a citation, not a ticket.
+TICKET = re.compile(r"\b[Ii]ssue \d+")
 PLACEHOLDER = re.compile(r"[<>*{}$\[\]]|\.\.\.|\b[A-Z]{3,}\b")
 
 
