@@ -67,7 +67,8 @@ fn energy_by_task_name_sums_to_the_total_and_trace_tracks_are_named() {
     assert_eq!(keys, ["alpha", "beta", "gamma", "irq", "kernel", "peripherals"]);
     let sum: u64 = by_task.values().map(|v| v.as_u64().unwrap()).sum();
     assert_eq!(sum, st["energy_fj"]["total"].as_u64().unwrap());
-    let names: Vec<&str> = st["rtos"]["tasks"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> =
+        st["rtos"]["tasks"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["alpha", "beta", "gamma"]);
     assert!(st["rtos"]["switches"].as_u64().unwrap() >= 3);
     let tr = json(&t);
@@ -97,8 +98,9 @@ fn scenario_rtos_key_string_and_table_match_the_command_line() {
     assert_eq!(by(&s), by(&f));
     assert!(by(&f).get("alpha").is_some());
     // --rtos wins over the scenario's key.
-    let both = stats(&["--device", string.to_str().unwrap(), "--rtos", "current=pxCurrentTCB,name=pcLabel"], "both.json")
-        .unwrap();
+    let both =
+        stats(&["--device", string.to_str().unwrap(), "--rtos", "current=pxCurrentTCB,name=pcLabel"], "both.json")
+            .unwrap();
     assert!(by(&both).get("lbl-alpha").is_some(), "{}", by(&both));
 }
 

@@ -31,8 +31,6 @@ pub struct Watch {
     pub layout: Layout,
     /// SRAM offset of the pointer.
     off: usize,
-    /// The pointer's value at the last store.
-    ptr: u32,
     /// Key of the current task (0 = none: the pointer is NULL).
     current: u16,
     /// (control block address, name as read) -> key: a block reused for a task of another
@@ -103,7 +101,6 @@ impl Machine {
         self.rtos = Some(Box::new(Watch {
             layout,
             off,
-            ptr: 0,
             current: 0,
             ids: BTreeMap::new(),
             tasks: BTreeMap::new(),
@@ -157,7 +154,6 @@ impl Machine {
         let layout = w.layout;
         let name = if ptr == 0 { String::new() } else { self.read_task_name(&layout, ptr) };
         let Some(w) = self.rtos.as_deref_mut() else { return };
-        w.ptr = ptr;
         let key = if ptr == 0 { 0 } else { w.identify(ptr, name) };
         if key == w.current {
             return;
