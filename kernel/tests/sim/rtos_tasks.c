@@ -10,7 +10,9 @@
  * Second copy of the pointer, for the generic form: `rr_kernel.cpus[1].current`
  * (a member of an array element of a struct, like Zephyr's
  * `_kernel.cpus[0].current`); each TCB also carries `pcLabel`, a pointer to a
- * string, for the pointer-name case.
+ * string, for the pointer-name case. `xSchedulerRunning` (static, as in
+ * FreeRTOS) only becomes 1 after some start-up work done with pxCurrentTCB
+ * already set, for the `freertos` built-in's running gate.
  *
  * The transcript reports each task's switch-in count and the tick count, which
  * the simulator's trace must match (python/tests/test_rtos.py,
@@ -40,6 +42,8 @@ typedef struct tskTaskControlBlock {
 } TCB_t;
 
 TCB_t *volatile pxCurrentTCB;
+/* Like FreeRTOS: 0 until the scheduler starts (the first task is current before that). */
+static volatile long xSchedulerRunning;
 
 struct rr_cpu {
     uint32_t nested;
@@ -120,6 +124,14 @@ static void work_chunk(void)
         sink += i;
 }
 
+/* Start-up work done with pxCurrentTCB already set but the scheduler not yet
+ * running (FreeRTOS does the same between xTaskCreate and vTaskStartScheduler). */
+static void spin_before_start(void)
+{
+    for (uint32_t i = 0; i < 50; i++)
+        sink += i;
+}
+
 static void report(void)
 {
     for (unsigned i = 0; i < N_TASKS; i++) {
@@ -178,6 +190,8 @@ int main(void)
     tcbs[0].ulRuns = 1;
     pxCurrentTCB = &tcbs[0];
     rr_kernel.cpus[1].current = &tcbs[0];
+    spin_before_start();
+    xSchedulerRunning = 1;
     SYST_RVR = TICK_CYCLES - 1;
     SYST_CVR = 0;
     SYST_CSR = SYST_CSR_ENABLE | SYST_CSR_TICKINT | SYST_CSR_CLKSOURCE;

@@ -69,12 +69,14 @@ struct Energy {
     voltage_v: Option<f64>,
 }
 
-/// `rtos = "NAME"` / `"current=..."`, or the table `[rtos] current = "...", name = "..."`.
+/// `rtos = "NAME"` / `"current=..."`, or the table `[rtos] current = "...", name = "...",
+/// running = "..."`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RtosTable {
     current: String,
     name: Option<String>,
+    running: Option<String>,
 }
 
 fn rtos_spec(v: toml::Value) -> Result<crate::rtos::RtosSpec, String> {
@@ -82,11 +84,14 @@ fn rtos_spec(v: toml::Value) -> Result<crate::rtos::RtosSpec, String> {
         toml::Value::String(s) => crate::rtos::RtosSpec::parse(&s),
         toml::Value::Table(_) => {
             let t: RtosTable = typed("rtos", v)?;
-            let label = match &t.name {
-                Some(n) => format!("current={},name={n}", t.current),
-                None => format!("current={}", t.current),
-            };
-            crate::rtos::RtosSpec::generic(&label, &t.current, t.name.as_deref())
+            let mut label = format!("current={}", t.current);
+            if let Some(n) = &t.name {
+                label.push_str(&format!(",name={n}"));
+            }
+            if let Some(r) = &t.running {
+                label.push_str(&format!(",running={r}"));
+            }
+            crate::rtos::RtosSpec::generic(&label, &t.current, t.name.as_deref(), t.running.as_deref())
         }
         other => Err(format!("expected a string or a table, found {}", other.type_str())),
     };

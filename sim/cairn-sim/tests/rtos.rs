@@ -8,7 +8,7 @@ mod common;
 mod firmware;
 use cairn_sim::energy::profile::Profile;
 use cairn_sim::energy::report::{breakdown, Breakdown};
-use cairn_sim::rtos::{resolve, Layout, NameField, NameKind, RtosSpec};
+use cairn_sim::rtos::{resolve, Flag, Layout, NameField, NameKind, RtosSpec};
 use cairn_sim::trace::TraceLog;
 use cairn_sim::{BoardConfig, Machine, Stop};
 use common::*;
@@ -62,7 +62,8 @@ const PTR: u32 = DATA;
 const TCB_A: u32 = DATA + 0x40;
 const TCB_B: u32 = DATA + 0x80;
 const TCB_C: u32 = DATA + 0xc0;
-const LAYOUT: Layout = Layout { addr: PTR, name: Some(NameField { offset: 4, kind: NameKind::Inline(8) }) };
+const LAYOUT: Layout =
+    Layout { addr: PTR, name: Some(NameField { offset: 4, kind: NameKind::Inline(8) }), running: None };
 
 fn put_name(m: &mut Machine, tcb: u32, name: &str) {
     let mut b = name.as_bytes().to_vec();
@@ -206,9 +207,36 @@ fn trace_slices_start_at_the_store_cycle_on_tracks_named_by_task() {
 }
 
 #[test]
+fn no_task_is_current_while_the_scheduler_is_not_running() {
+    const RUNNING: u32 = DATA + 0x20;
+    // kernel: 3 ALU, STR A (not running: still kernel), 4 ALU, STR running=1 | A: 5 ALU,
+    // STR running=0 | kernel: B .
+    let mut code = alu(3);
+    code.push(str_imm(1, 0, 0));
+    code.extend(alu(4));
+    code.push(str_imm(7, 6, 0));
+    code.extend(alu(5));
+    code.push(str_imm(5, 6, 0));
+    let here = CODE + 2 * code.len() as u32;
+    code.push(b_to(here, here));
+    let mut m = boot(&code);
+    put_name(&mut m, TCB_A, "A");
+    (m.r[0], m.r[1], m.r[5], m.r[6], m.r[7]) = (PTR, TCB_A, 0, RUNNING, 1);
+    m.enable_energy(&Profile::parse(FLAT).unwrap(), None, &[]);
+    let layout = Layout { running: Some(Flag { addr: RUNNING, size: 4 }), ..LAYOUT };
+    m.install_rtos(layout).unwrap();
+    step(&mut m, code.len() as u64 - 1 + 10);
+    let b = breakdown(&m).unwrap();
+    assert_eq!(b.by_task["kernel"], (3 + 2 + 4 + 2 + 20) * FJ_PER_CYCLE);
+    assert_eq!(b.by_task["A"], (5 + 2) * FJ_PER_CYCLE);
+    assert_eq!(m.cycles, 3 + 2 + 4 + 2 + 5 + 2 + 20);
+    check_sums(&b);
+}
+
+#[test]
 fn a_pointer_outside_sram_is_refused() {
     let mut m = boot(&program());
-    let e = m.install_rtos(Layout { addr: 0x100, name: None }).unwrap_err();
+    let e = m.install_rtos(Layout { addr: 0x100, name: None, running: None }).unwrap_err();
     assert!(e.contains("not in SRAM"), "{e}");
 }
 
@@ -290,9 +318,22 @@ fn freertos_builtin_follows_the_test_scheduler() {
     assert_eq!(r.by_task.values().sum::<u128>(), r.total);
 }
 
+/// Energy moved from alpha to kernel between two runs whose task sets are otherwise the same
+/// (only the start-up switch differs): kernel gains exactly what alpha loses.
+fn moved_at_start(early: &FwRun, late: &FwRun, early_alpha: &str, late_alpha: &str) -> u128 {
+    assert_eq!(late.total, early.total);
+    assert_eq!(late.by_task["irq"], early.by_task["irq"]);
+    let moved = early.by_task[early_alpha] - late.by_task[late_alpha];
+    assert_eq!(late.by_task["kernel"] - early.by_task["kernel"], moved);
+    assert!(moved.is_multiple_of(FJ_PER_CYCLE), "moved {moved} fJ");
+    moved / FJ_PER_CYCLE
+}
+
 #[test]
 fn generic_form_with_nested_path_and_pointer_names_matches_the_builtin() {
-    let (Some(a), Some(g)) = (run_fw("freertos"), run_fw("current=rr_kernel.cpus[1].current,name=pcLabel")) else {
+    let (Some(a), Some(g)) =
+        (run_fw("current=pxCurrentTCB,name=pcTaskName"), run_fw("current=rr_kernel.cpus[1].current,name=pcLabel"))
+    else {
         return;
     };
     assert_eq!(g.stop, Stop::Exit(0));
@@ -300,17 +341,28 @@ fn generic_form_with_nested_path_and_pointer_names_matches_the_builtin() {
         assert!(g.by_task.contains_key(&format!("lbl-{t}")), "{:?}", g.by_task);
     }
     // The second pointer is stored right after pxCurrentTCB in PendSV (handler mode, where
-    // everything is `irq`), so only the switch made in thread mode at start-up, 2 cycles
-    // later, moves energy: kernel gains exactly what alpha loses.
-    assert_eq!(g.total, a.total);
+    // everything is `irq`), so only the switch made in thread mode at start-up, one store
+    // (2 cycles, here with its address load) later, moves energy.
     assert_eq!(g.by_task["lbl-beta"], a.by_task["beta"]);
     assert_eq!(g.by_task["lbl-gamma"], a.by_task["gamma"]);
-    assert_eq!(g.by_task["irq"], a.by_task["irq"]);
-    let moved = a.by_task["alpha"] - g.by_task["lbl-alpha"];
-    assert_eq!(g.by_task["kernel"] - a.by_task["kernel"], moved);
-    assert!(moved > 0 && moved % FJ_PER_CYCLE == 0 && moved / FJ_PER_CYCLE <= 8, "moved {moved} fJ");
+    let moved = moved_at_start(&a, &g, "alpha", "lbl-alpha");
+    assert!((1..=8).contains(&moved), "moved {moved} cycles");
     let names: Vec<String> = begins(&g.trace).into_iter().map(|b| b.0).collect();
     assert!(names.iter().all(|n| n.starts_with("lbl-")), "{names:?}");
+}
+
+#[test]
+fn freertos_builtin_waits_for_the_scheduler_to_run() {
+    let (Some(plain), Some(gated)) = (run_fw("current=pxCurrentTCB,name=pcTaskName"), run_fw("freertos")) else {
+        return;
+    };
+    // The firmware's start-up spin (50 iterations) runs with pxCurrentTCB set but
+    // xSchedulerRunning still 0: the built-in books it to kernel, the bare pointer to alpha.
+    assert_eq!(gated.by_task["beta"], plain.by_task["beta"]);
+    let moved = moved_at_start(&plain, &gated, "alpha", "alpha");
+    assert!(moved > 50 * 4, "moved {moved} cycles");
+    let first = |r: &FwRun| begins(&r.trace)[0].1;
+    assert!(first(&gated) > first(&plain));
 }
 
 #[test]
@@ -322,6 +374,8 @@ fn resolution_errors_are_one_line() {
         ("current=pxCurrentTCB,name=pcTaskNam", "has no member 'pcTaskNam'"),
         ("current=rr_kernel.cpus[2].current", "index 2 is out of bounds"),
         ("current=rr_kernel", "is not a pointer"),
+        ("current=pxCurrentTCB,running=tcbs", "running: 'tcbs' is not an integer of 1, 2 or 4 bytes"),
+        ("current=pxCurrentTCB,running=nosuch", "no symbol 'nosuch'"),
         ("current=pxCurrentTCB,name=ulRuns", "neither a char array nor a char pointer"),
         ("current=pxCurrentTCB.x", "cannot follow pointers"),
     ] {

@@ -7,6 +7,6 @@ pub mod resolve;
 pub mod spec;
 pub mod watch;
 
-pub use resolve::{resolve, Layout, NameField, NameKind};
+pub use resolve::{resolve, Flag, Layout, NameField, NameKind};
 pub use spec::RtosSpec;
 pub use watch::{Task, Watch};

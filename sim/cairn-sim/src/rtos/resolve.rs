@@ -25,11 +25,20 @@ pub struct NameField {
     pub kind: NameKind,
 }
 
-/// What the watch needs: the address of the current-task pointer, and the name member.
+/// An integer variable: where it is and how many bytes it has (1, 2 or 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag {
+    pub addr: u32,
+    pub size: u32,
+}
+
+/// What the watch needs: the address of the current-task pointer, the name member, and the
+/// variable that says whether the scheduler runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub addr: u32,
     pub name: Option<NameField>,
+    pub running: Option<Flag>,
 }
 
 /// A type: (unit index, offset of its DIE in that unit).
@@ -62,25 +71,27 @@ pub fn resolve(bytes: &[u8], spec: &RtosSpec) -> Result<Layout, String> {
         units.push(dwarf.unit(h).map_err(dwarf_err)?);
     }
     let info = Info { dwarf, units };
-    let symtab_addr =
-        file.symbols().find(|s| s.name() == Ok(spec.symbol.as_str()) && s.is_definition()).map(|s| s.address() as u32);
-    let Some((ty, dwarf_addr)) = info.variable(&spec.symbol)? else {
-        return Err(match symtab_addr {
-            Some(_) => format!("'{}' has no debug information (was its file compiled with -g?)", spec.symbol),
-            None => format!("no symbol '{}' in the ELF", spec.symbol),
-        });
-    };
-    let Some(base) = dwarf_addr.or(symtab_addr) else {
-        return Err(format!("'{}' has no address (is it only declared?)", spec.symbol));
-    };
-    let (off, ty) = info.walk(ty, &spec.path, &spec.symbol)?;
+    let (addr, ty) = info.place(&file, &spec.symbol, &spec.path)?;
     let what = path_text(&spec.symbol, &spec.path);
     let (ptr, tag) = info.strip(ty)?;
     if tag != gimli::DW_TAG_pointer_type {
         return Err(format!("'{what}' is not a pointer (it must point to the current task)"));
     }
-    let addr = base.wrapping_add(off);
-    let Some(name_path) = &spec.name else { return Ok(Layout { addr, name: None }) };
+    let running = match &spec.running {
+        Some((sym, path)) => {
+            let (addr, ty) = info.place(&file, sym, path)?;
+            let what = path_text(sym, path);
+            let (ty, tag) = info.strip(ty)?;
+            let size = info.byte_size(ty)?.unwrap_or(0) as u32;
+            let integer = matches!(tag, gimli::DW_TAG_base_type | gimli::DW_TAG_enumeration_type);
+            if !integer || !matches!(size, 1 | 2 | 4) {
+                return Err(format!("running: '{what}' is not an integer of 1, 2 or 4 bytes"));
+            }
+            Some(Flag { addr, size })
+        }
+        None => None,
+    };
+    let Some(name_path) = &spec.name else { return Ok(Layout { addr, name: None, running }) };
     let Some(tcb) = info.type_attr(ptr)? else {
         return Err(format!("'{what}' is a void pointer: the task type is unknown, so no name member can be found"));
     };
@@ -102,7 +113,7 @@ pub fn resolve(bytes: &[u8], spec: &RtosSpec) -> Result<Layout, String> {
     } else {
         return Err(format!("name member '{ntext}' is neither a char array nor a char pointer"));
     };
-    Ok(Layout { addr, name: Some(NameField { offset: noff, kind }) })
+    Ok(Layout { addr, name: Some(NameField { offset: noff, kind }), running })
 }
 
 fn path_text(symbol: &str, path: &[Step]) -> String {
@@ -121,6 +132,23 @@ fn path_text(symbol: &str, path: &[Step]) -> String {
 }
 
 impl<'a> Info<'a> {
+    /// Address and type of `symbol` followed by `path` (members and indexes inside it).
+    fn place(&self, file: &object::File, symbol: &str, path: &[Step]) -> Result<(u32, TypeRef), String> {
+        let symtab_addr =
+            file.symbols().find(|s| s.name() == Ok(symbol) && s.is_definition()).map(|s| s.address() as u32);
+        let Some((ty, dwarf_addr)) = self.variable(symbol)? else {
+            return Err(match symtab_addr {
+                Some(_) => format!("'{symbol}' has no debug information (was its file compiled with -g?)"),
+                None => format!("no symbol '{symbol}' in the ELF"),
+            });
+        };
+        let Some(base) = dwarf_addr.or(symtab_addr) else {
+            return Err(format!("'{symbol}' has no address (is it only declared?)"));
+        };
+        let (off, ty) = self.walk(ty, path, symbol)?;
+        Ok((base.wrapping_add(off), ty))
+    }
+
     fn name_of(&self, u: usize, e: &gimli::DebuggingInformationEntry<R<'a>>) -> Result<Option<String>, String> {
         match e.attr_value(gimli::DW_AT_name).map_err(dwarf_err)? {
             Some(v) => {

@@ -1,7 +1,7 @@
 //! What `--rtos` and the scenario's `rtos` key say: a built-in RTOS name, or the generic form
-//! `current=SYMBOL[.member|[index]]...[,name=MEMBER[.member]...]` naming the global that holds
-//! the current task's control block and, optionally, the member of that block holding its
-//! name. Only the syntax is checked here; the names are resolved against the ELF's DWARF
+//! `current=SYMBOL[.member|[index]]...[,name=MEMBER[.member]...][,running=SYMBOL...]` naming
+//! the global that holds the current task's control block, optionally the member of that block
+//! holding its name, and optionally a variable that is zero until the scheduler runs. Only the syntax is checked here; the names are resolved against the ELF's DWARF
 //! (`resolve.rs`).
 
 /// One step of a path: a struct member or an array index.
@@ -23,21 +23,26 @@ pub struct RtosSpec {
     pub path: Vec<Step>,
     /// Members from the task control block to its name (a char array or a `char *`).
     pub name: Option<Vec<Step>>,
+    /// A variable (and path inside it) that is zero while the scheduler is not running: the
+    /// pointer is not believed then (FreeRTOS sets it before starting the scheduler).
+    pub running: Option<(String, Vec<Step>)>,
 }
 
-/// The built-in descriptions (docs/rtos.md): (name, current, name member).
-pub const BUILTINS: &[(&str, &str, &str)] = &[
-    ("freertos", "pxCurrentTCB", "pcTaskName"),
-    ("zephyr", "_kernel.cpus[0].current", "name"),
-    ("riot", "sched_active_thread", "name"),
+/// The built-in descriptions (docs/rtos.md): (name, current, name member, running flag).
+pub const BUILTINS: &[(&str, &str, &str, Option<&str>)] = &[
+    ("freertos", "pxCurrentTCB", "pcTaskName", Some("xSchedulerRunning")),
+    ("zephyr", "_kernel.cpus[0].current", "name", None),
+    ("riot", "sched_active_thread", "name", None),
 ];
+
+const KEYS: &str = "keys: current, name, running";
 
 impl RtosSpec {
     /// A built-in name or the generic `current=...,name=...` form.
     pub fn parse(text: &str) -> Result<RtosSpec, String> {
         let text = text.trim();
-        if let Some((name, cur, member)) = BUILTINS.iter().find(|b| b.0 == text) {
-            return RtosSpec::generic(name, cur, Some(member));
+        if let Some((name, cur, member, running)) = BUILTINS.iter().find(|b| b.0 == text) {
+            return RtosSpec::generic(name, cur, Some(member), *running);
         }
         if !text.contains('=') {
             let known: Vec<&str> = BUILTINS.iter().map(|b| b.0).collect();
@@ -46,26 +51,27 @@ impl RtosSpec {
                 known.join(", ")
             ));
         }
-        let (mut current, mut name) = (None, None);
+        let (mut current, mut name, mut running) = (None, None, None);
         for item in text.split(',') {
             let Some((k, v)) = item.split_once('=') else {
-                return Err(format!("'{}' is not KEY=VALUE (keys: current, name)", item.trim()));
+                return Err(format!("'{}' is not KEY=VALUE ({KEYS})", item.trim()));
             };
             let slot = match k.trim() {
                 "current" => &mut current,
                 "name" => &mut name,
-                other => return Err(format!("unknown key '{other}' (keys: current, name)")),
+                "running" => &mut running,
+                other => return Err(format!("unknown key '{other}' ({KEYS})")),
             };
             if slot.replace(v.trim()).is_some() {
                 return Err(format!("'{}' given twice", k.trim()));
             }
         }
         let Some(current) = current else { return Err("missing current=SYMBOL".into()) };
-        RtosSpec::generic(text, current, name)
+        RtosSpec::generic(text, current, name, running)
     }
 
-    /// The generic form from its two parts (also the scenario's `[rtos]` table).
-    pub fn generic(label: &str, current: &str, name: Option<&str>) -> Result<RtosSpec, String> {
+    /// The generic form from its parts (also the scenario's `[rtos]` table).
+    pub fn generic(label: &str, current: &str, name: Option<&str>, running: Option<&str>) -> Result<RtosSpec, String> {
         let steps = parse_path(current).map_err(|e| format!("current: {e}"))?;
         let Some((Step::Member(symbol), path)) = steps.split_first() else {
             return Err(format!("current: '{current}' must start with a symbol name"));
@@ -80,7 +86,14 @@ impl RtosSpec {
             }
             None => None,
         };
-        Ok(RtosSpec { label: label.to_string(), symbol: symbol.clone(), path: path.to_vec(), name })
+        let running = match running {
+            Some(r) => match parse_path(r).map_err(|e| format!("running: {e}"))?.split_first() {
+                Some((Step::Member(sym), rest)) => Some((sym.clone(), rest.to_vec())),
+                _ => return Err(format!("running: '{r}' must start with a symbol name")),
+            },
+            None => None,
+        };
+        Ok(RtosSpec { label: label.to_string(), symbol: symbol.clone(), path: path.to_vec(), name, running })
     }
 }
 
@@ -139,6 +152,9 @@ mod tests {
         assert_eq!((g.symbol.as_str(), g.path.clone()), ("k", vec![m("cur")]));
         assert_eq!(g.name, Some(vec![m("info"), m("label")]));
         assert_eq!(RtosSpec::parse("current=pxCurrentTCB").unwrap().name, None);
+        assert_eq!(RtosSpec::parse("freertos").unwrap().running, Some(("xSchedulerRunning".into(), vec![])));
+        let r = RtosSpec::parse("current=p,running=k.up[1]").unwrap();
+        assert_eq!(r.running, Some(("k".into(), vec![m("up"), Step::Index(1)])));
     }
 
     #[test]
@@ -157,6 +173,8 @@ mod tests {
             ("current=1a", "expected an identifier"),
             ("current=a b", "expected '.' or '['"),
             ("current=a,name=[2]", "name: "),
+            ("current=a,running=", "running: empty path"),
+            ("current=a,running=[1]", "running: "),
         ] {
             let e = RtosSpec::parse(text).unwrap_err();
             assert!(e.contains(want), "{text}: {e}");

@@ -31,6 +31,8 @@ pub struct Watch {
     pub layout: Layout,
     /// SRAM offset of the pointer.
     off: usize,
+    /// SRAM offset and size of the scheduler-running variable, if any.
+    running: Option<(usize, usize)>,
     /// Key of the current task (0 = none: the pointer is NULL).
     current: u16,
     /// (control block address, name as read) -> key: a block reused for a task of another
@@ -98,9 +100,21 @@ impl Machine {
         };
         self.sram_page_flags[off >> 8] |= PAGE_WATCH;
         self.sram_page_flags[(off + 3) >> 8] |= PAGE_WATCH;
+        let running = match layout.running {
+            Some(f) => {
+                let Some(roff) = self.sram_offset(f.addr, f.size) else {
+                    return Err(format!("the scheduler-running variable at 0x{:08x} is not in SRAM", f.addr));
+                };
+                self.sram_page_flags[roff >> 8] |= PAGE_WATCH;
+                self.sram_page_flags[(roff + f.size as usize - 1) >> 8] |= PAGE_WATCH;
+                Some((roff, f.size as usize))
+            }
+            None => None,
+        };
         self.rtos = Some(Box::new(Watch {
             layout,
             off,
+            running,
             current: 0,
             ids: BTreeMap::new(),
             tasks: BTreeMap::new(),
@@ -116,7 +130,8 @@ impl Machine {
     /// A store of `size` bytes at SRAM offset `off` hit a watched page.
     pub fn rtos_store(&mut self, off: usize, size: usize) {
         let Some(w) = self.rtos.as_deref() else { return };
-        if off < w.off + 4 && off + size > w.off {
+        let hits = |at: usize, n: usize| off < at + n && off + size > at;
+        if hits(w.off, 4) || w.running.is_some_and(|(at, n)| hits(at, n)) {
             self.rtos_update();
         }
     }
@@ -143,13 +158,15 @@ impl Machine {
         String::from_utf8_lossy(&bytes).chars().map(|c| if c.is_control() { '?' } else { c }).collect()
     }
 
-    /// Re-read the pointer; if it now names another task, switch to it.
+    /// Re-read the pointer; if it now names another task, switch to it. While the scheduler
+    /// is not running (its variable, when there is one, is 0) no task is current.
     fn rtos_update(&mut self) {
         let Some(w) = self.rtos.as_deref() else { return };
-        let ptr = match self.sram.get(w.off..w.off + 4) {
-            Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
-            None => return,
+        let word = |at: usize, n: usize| {
+            self.sram.get(at..at + n).map_or(0, |b| b.iter().rev().fold(0u32, |v, x| v << 8 | *x as u32))
         };
+        let stopped = w.running.is_some_and(|(at, n)| word(at, n) == 0);
+        let ptr = if stopped { 0 } else { word(w.off, 4) };
         // The same value stored again is re-checked too: the block may now hold another task.
         let layout = w.layout;
         let name = if ptr == 0 { String::new() } else { self.read_task_name(&layout, ptr) };
