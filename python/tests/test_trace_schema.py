@@ -87,6 +87,18 @@ def test_firmware_test_trace_validates(validator: Draft202012Validator, tmp_path
         assert "HardFault" in _names(trace, "B")
 
 
+def test_rtos_task_trace_validates(validator: Draft202012Validator, tmp_path: Path) -> None:
+    """rtos_tasks followed with --rtos freertos: one track per task, named after it, whose
+    slices carry the control block's address; a bad address is rejected."""
+    trace = _run_trace(tmp_path / "rtos.json", firmware("rtos_tasks"), "--rtos", "freertos", status=0)
+    assert _errors(validator, trace) == []
+    assert {"alpha", "beta", "gamma"} <= _names(trace, "B")
+    begin = _first(trace, "B", "alpha")
+    assert begin["args"]["tcb"].startswith("0x2")
+    begin["args"]["tcb"] = 536870912
+    assert _errors(validator, trace) != []
+
+
 def test_limit_trace_with_open_slices_validates(validator: Draft202012Validator, tmp_path: Path) -> None:
     """bench_wfi stopped by --max-time: plain sleep slices, slices still open are closed."""
     trace = _run_trace(

@@ -17,6 +17,7 @@ pub mod io_stream;
 pub mod machine;
 pub mod measure;
 pub mod periph;
+pub mod rtos;
 pub mod scenario;
 pub mod scenario_io;
 pub mod semihost;

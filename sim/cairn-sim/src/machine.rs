@@ -70,6 +70,10 @@ pub enum Stream {
     Stderr,
 }
 
+/// `Machine::sram_page_flags` bits.
+pub const PAGE_CODE: u8 = 1;
+pub const PAGE_WATCH: u8 = 2;
+
 pub struct Machine {
     // --- core registers ---
     /// r0..r14 with r13 = the SP currently selected. r[15] is scratch for PC reads.
@@ -109,8 +113,9 @@ pub struct Machine {
     pub sram: Vec<u8>,
     pub flash_ops: Vec<Op>,
     pub sram_ops: Vec<Op>,
-    /// Per 256-byte SRAM page: whether any decoded instruction lives there.
-    pub sram_code_pages: Vec<bool>,
+    /// Per 256-byte SRAM page: PAGE_CODE if any decoded instruction lives there, PAGE_WATCH
+    /// if it holds a watched variable (`--rtos`). Stores test the whole byte once.
+    pub sram_page_flags: Vec<u8>,
     pub flash_base: u32,
     pub sram_base: u32,
 
@@ -153,6 +158,8 @@ pub struct Machine {
     pub meter: crate::energy::Meter,
     /// Flash data reads end the run loop's block (energy accounting with wait states).
     pub flash_reads_end_block: bool,
+    /// The RTOS current-task watch (`--rtos`), when enabled.
+    pub rtos: Option<Box<crate::rtos::Watch>>,
     /// Energy accounting state, when a profile is active.
     pub energy: Option<Box<crate::energy::EnergyState>>,
     /// Idle periods (sleeps) of the core.
@@ -190,7 +197,7 @@ impl Machine {
             sram: vec![0; sram_size],
             flash_ops: Op::undecoded_vec(flash_size / 2),
             sram_ops: Op::undecoded_vec(sram_size / 2),
-            sram_code_pages: vec![false; sram_size.div_ceil(256)],
+            sram_page_flags: vec![0; sram_size.div_ceil(256)],
             flash_base: config.flash_base,
             sram_base: config.sram_base,
             exc: ExcState::default(),
@@ -217,6 +224,7 @@ impl Machine {
             meter: Default::default(),
             flash_reads_end_block: false,
             energy: None,
+            rtos: None,
             idle: Default::default(),
             io: crate::periph::cairn_io::IoSystem::new(clock_hz),
         };
@@ -520,14 +528,26 @@ impl Machine {
         self.io_read(addr, 1)
     }
 
+    /// One test per store, whatever the page holds (decoded code, a watched variable).
     #[inline(always)]
-    fn sram_written(&mut self, off: usize) {
-        if self.sram_code_pages[off >> 8] {
-            self.invalidate_sram_code(off);
+    fn sram_written(&mut self, off: usize, size: usize) {
+        if self.sram_page_flags[off >> 8] != 0 {
+            self.sram_page_written(off, size);
         }
     }
 
     #[cold]
+    #[inline(never)]
+    fn sram_page_written(&mut self, off: usize, size: usize) {
+        let flags = self.sram_page_flags[off >> 8];
+        if flags & PAGE_CODE != 0 {
+            self.invalidate_sram_code(off);
+        }
+        if flags & PAGE_WATCH != 0 {
+            self.rtos_store(off, size);
+        }
+    }
+
     fn invalidate_sram_code(&mut self, off: usize) {
         let idx = off >> 1;
         let lo = idx.saturating_sub(1);
@@ -545,7 +565,7 @@ impl Machine {
         let off = addr.wrapping_sub(self.sram_base) as usize;
         if off < self.sram.len() {
             self.sram[off..off + 4].copy_from_slice(&value.to_le_bytes());
-            self.sram_written(off);
+            self.sram_written(off, 4);
             return Ok(());
         }
         self.io_write(addr, value, 4)
@@ -559,7 +579,7 @@ impl Machine {
         let off = addr.wrapping_sub(self.sram_base) as usize;
         if off < self.sram.len() {
             self.sram[off..off + 2].copy_from_slice(&(value as u16).to_le_bytes());
-            self.sram_written(off);
+            self.sram_written(off, 2);
             return Ok(());
         }
         self.io_write(addr, value & 0xffff, 2)
@@ -570,7 +590,7 @@ impl Machine {
         let off = addr.wrapping_sub(self.sram_base) as usize;
         if off < self.sram.len() {
             self.sram[off] = value as u8;
-            self.sram_written(off);
+            self.sram_written(off, 1);
             return Ok(());
         }
         self.io_write(addr, value & 0xff, 1)

@@ -49,6 +49,10 @@ struct RunArgs {
     /// lowest-power range that runs the clock.
     #[arg(long, value_name = "N")]
     voltage_range: Option<u32>,
+    /// Attribute time and energy to another RTOS's tasks: freertos, zephyr, riot, or
+    /// current=SYMBOL[.member|[N]...][,name=MEMBER] (docs/rtos.md).
+    #[arg(long, value_name = "NAME|SPEC")]
+    rtos: Option<String>,
     /// Core clock, e.g. 25MHz or 48000000.
     #[arg(long, value_name = "HZ")]
     clock: Option<String>,
@@ -154,6 +158,9 @@ fn run(args: RunArgs) -> i32 {
     if let Some(name) = &args.energy {
         sc.profile = Some(Profile::load(name).unwrap_or_else(|e| fail(format_args!("--energy: {e}"))));
     }
+    if let Some(r) = &args.rtos {
+        sc.rtos = Some(cairn_sim::rtos::RtosSpec::parse(r).unwrap_or_else(|e| fail(format_args!("--rtos: {e}"))));
+    }
     let cfg = board_config(&args, &sc);
     // Scenario errors come before the ELF is read: one line naming the key, exit 2. An --io
     // file replaces the scenario's I/O section.
@@ -171,6 +178,11 @@ fn run(args: RunArgs) -> i32 {
     if let Err(e) = cairn_sim::elf::load_elf(&mut m, &bytes) {
         fail(format_args!("{path}: {e}"));
     }
+    // The current-task pointer is found before any output file is created.
+    let rtos_layout = sc.rtos.as_ref().map(|spec| {
+        cairn_sim::rtos::resolve(&bytes, spec)
+            .unwrap_or_else(|e| fail(format_args!("--rtos {}: {path}: {e}", spec.label)))
+    });
     if let Some(t) = &args.max_time {
         let ps = parse_duration_ps(t).unwrap_or_else(|e| fail(format_args!("--max-time: {e}")));
         let cycles = ps.saturating_mul(m.config.clock_hz as u128).div_ceil(1_000_000_000_000);
@@ -197,6 +209,9 @@ fn run(args: RunArgs) -> i32 {
         if let (Some(t), Some(e)) = (m.trace.as_mut(), m.energy.as_deref()) {
             t.set_currents(e.rates.currents_ua());
         }
+    }
+    if let Some(layout) = rtos_layout {
+        m.install_rtos(layout).unwrap_or_else(|e| fail(format_args!("--rtos: {path}: {e}")));
     }
     let start = std::time::Instant::now();
     let stop = if let Some(port) = args.gdb {

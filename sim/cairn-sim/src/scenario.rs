@@ -27,6 +27,8 @@ pub struct Scenario {
     pub voltage_range: Option<u32>,
     pub categories: Vec<Rule>,
     pub measure: Measure,
+    /// Another RTOS's current task to follow (`rtos`, docs/rtos.md).
+    pub rtos: Option<crate::rtos::RtosSpec>,
     /// The I/O sections (stimulus, pin, port, adc, io) as written.
     pub io_raw: toml::Table,
     /// The same, parsed (docs/stimuli.md); None when the scenario has none.
@@ -68,6 +70,35 @@ struct Energy {
     profile: String,
     voltage_v: Option<f64>,
     voltage_range: Option<u32>,
+}
+
+/// `rtos = "NAME"` / `"current=..."`, or the table `[rtos] current = "...", name = "...",
+/// running = "..."`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RtosTable {
+    current: String,
+    name: Option<String>,
+    running: Option<String>,
+}
+
+fn rtos_spec(v: toml::Value) -> Result<crate::rtos::RtosSpec, String> {
+    let r = match v {
+        toml::Value::String(s) => crate::rtos::RtosSpec::parse(&s),
+        toml::Value::Table(_) => {
+            let t: RtosTable = typed("rtos", v)?;
+            let mut label = format!("current={}", t.current);
+            if let Some(n) = &t.name {
+                label.push_str(&format!(",name={n}"));
+            }
+            if let Some(r) = &t.running {
+                label.push_str(&format!(",running={r}"));
+            }
+            crate::rtos::RtosSpec::generic(&label, &t.current, t.name.as_deref(), t.running.as_deref())
+        }
+        other => Err(format!("expected a string or a table, found {}", other.type_str())),
+    };
+    r.map_err(|e| format!("rtos: {e}"))
 }
 
 fn typed<T: for<'de> Deserialize<'de>>(key: &str, v: toml::Value) -> Result<T, String> {
@@ -125,6 +156,7 @@ impl Scenario {
                     }
                 }
                 "energy" => energy = Some(typed("energy", v)?),
+                "rtos" => s.rtos = Some(rtos_spec(v)?),
                 "categories" => {
                     let toml::Value::Table(t) = v else {
                         return Err("categories: expected a table of category = [patterns]".into());
@@ -148,7 +180,7 @@ impl Scenario {
                 }
                 other => {
                     return Err(format!(
-                        "{other}: unknown key (known: board, clock, firmware, memory, energy, categories, measure; reserved: {})",
+                        "{other}: unknown key (known: board, clock, firmware, memory, energy, categories, measure, rtos; reserved: {})",
                         RESERVED_KEYS.join(", ")
                     ))
                 }
@@ -203,6 +235,11 @@ mod tests {
         assert!(err("[energy]\nprofile = \"stm32l053\"\nvolts = 3").starts_with("energy: unknown field"));
         assert!(err("[memory]\nflash = \"12Q\"").starts_with("memory.flash: "));
         assert!(err("[categories]\nkernel = [\"bad:x\"]").starts_with("categories.kernel: "));
+        assert!(err("rtos = \"ucos\"").starts_with("rtos: unknown RTOS 'ucos'"));
+        assert!(err("rtos = 3").starts_with("rtos: expected a string or a table"));
+        assert!(err("[rtos]\ncurrent = \"a\"\nnom = \"b\"").starts_with("rtos: unknown field `nom`"));
+        assert!(err("[rtos]\nname = \"b\"").starts_with("rtos: missing field `current`"));
+        assert!(err("[rtos]\ncurrent = \"a..b\"").starts_with("rtos: current: "));
     }
 
     #[test]
@@ -216,6 +253,10 @@ mod tests {
         assert!(s.io_raw.contains_key("stimulus"));
         assert_eq!(s.io.as_ref().map(|io| io.stimuli.len()), Some(1));
         assert_eq!(s.profile.unwrap().name, "nrf51822");
+        let r = Scenario::parse("[rtos]\ncurrent = \"k.cpus[0].cur\"\nname = \"label\"\n", Path::new(".")).unwrap();
+        assert_eq!(r.rtos.map(|r| r.symbol), Some("k".to_string()));
+        let r = Scenario::parse("rtos = \"freertos\"\n", Path::new(".")).unwrap();
+        assert_eq!(r.rtos.map(|r| r.label), Some("freertos".to_string()));
         // The I/O keys are checked like the rest: one line naming the key.
         assert!(err("[[stimulus]]\nname = \"s\"\nkind = \"poisson\"\nrate_hz = 0\n").contains("stimulus[0].rate_hz"));
     }

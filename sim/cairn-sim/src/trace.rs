@@ -1,7 +1,7 @@
 //! `--trace`: a Chrome/Perfetto JSON trace of what the core did — exception handlers as
 //! slices (and interrupt entries as instants), sleep periods as slices on a power track,
 //! kernel task handlers as slices on one track per task (from the trace port's START/END
-//! words), power state and supply current as counter tracks, faults as instants.
+//! words), another RTOS's tasks (`--rtos`) as slices on one track per task, named after it, power state and supply current as counter tracks, faults as instants.
 //! Timestamps are derived from the exact cycle counter.
 //!
 //! The trace is written as the run goes (memory stays bounded however long the run): each
@@ -32,6 +32,8 @@ pub struct TraceLog {
     /// Tasks whose handler slice is open, and tasks whose track has been named.
     open_tasks: BTreeSet<u32>,
     named_tasks: BTreeSet<u32>,
+    /// The RTOS task whose slice is open (`--rtos`): its track and name.
+    open_rtos: Option<(u32, String)>,
     /// Supply current in uA when awake, asleep, deeply asleep and waking (energy profile
     /// active): the current counter track is drawn only then.
     currents: Option<[f64; 4]>,
@@ -85,6 +87,7 @@ impl TraceLog {
             open: Vec::new(),
             open_tasks: BTreeSet::new(),
             named_tasks: BTreeSet::new(),
+            open_rtos: None,
             currents: None,
         };
         t.emit(format_args!("{HEADER}"));
@@ -172,6 +175,31 @@ impl TraceLog {
         ));
     }
 
+    /// Another RTOS's current task changed (`--rtos`) at cycle `at`: the slice of the task
+    /// that was current ends, the new one's begins on its own track, named after the task.
+    /// `None` is no task (a NULL pointer): no slice.
+    pub fn rtos_switch(&mut self, at: u64, to: Option<&crate::rtos::Task>) {
+        self.begin();
+        let ts = self.us(at);
+        if let Some((tid, name)) = self.open_rtos.take() {
+            self.emit(format_args!(",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":{tid},\"ts\":{ts},\"name\":{name}}}"));
+        }
+        let Some(t) = to else { return };
+        let tid = TASK_TID + t.key as u32;
+        let name = serde_json::to_string(&t.name).unwrap_or_default();
+        // RTOS keys are above Cairn OS's task IDs, so one set of named tracks serves both.
+        if self.named_tasks.insert(t.key as u32) {
+            self.emit(format_args!(
+                ",\n{{\"ph\":\"M\",\"pid\":1,\"tid\":{tid},\"name\":\"thread_name\",\"args\":{{\"name\":{name}}}}}"
+            ));
+        }
+        self.emit(format_args!(
+            ",\n{{\"ph\":\"B\",\"pid\":1,\"tid\":{tid},\"ts\":{ts},\"name\":{name},\"args\":{{\"tcb\":\"0x{:08x}\"}}}}",
+            t.tcb
+        ));
+        self.open_rtos = Some((tid, name));
+    }
+
     pub fn fault(&mut self, at: u64, kind: FaultKind, pc: u32) {
         self.begin();
         let ts = self.us(at);
@@ -192,6 +220,9 @@ impl TraceLog {
                 ",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":{},\"ts\":{ts},\"name\":\"task {task}\"}}",
                 TASK_TID + task
             ));
+        }
+        if let Some((tid, name)) = self.open_rtos.take() {
+            self.emit(format_args!(",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":{tid},\"ts\":{ts},\"name\":{name}}}"));
         }
         while let Some(n) = self.open.pop() {
             let name = exception_name(n);

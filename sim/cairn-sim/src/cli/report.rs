@@ -94,6 +94,11 @@ pub fn stats_json(m: &Machine, host_seconds: f64, exit_status: i32) -> serde_jso
     if let Some(obj) = v.as_object_mut() {
         crate::energy::report::stats_entries(m, obj);
     }
+    if let Some(w) = m.rtos.as_deref() {
+        let tasks: Vec<serde_json::Value> =
+            w.tasks().map(|t| serde_json::json!({"name": t.name, "tcb": format!("0x{:08x}", t.tcb)})).collect();
+        v["rtos"] = serde_json::json!({"switches": w.switches, "tasks": tasks});
+    }
     if crate::measure::report::has_io(m) {
         v["io"] = crate::measure::report::io_json(m);
     }

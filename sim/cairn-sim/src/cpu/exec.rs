@@ -242,9 +242,9 @@ impl Machine {
         }
         let op = self.decode_mem(pc, true)?;
         self.sram_ops[off >> 1] = op;
-        self.sram_code_pages[off >> 8] = true;
-        if let Some(p) = self.sram_code_pages.get_mut((off + 2) >> 8) {
-            *p = true;
+        self.sram_page_flags[off >> 8] |= crate::machine::PAGE_CODE;
+        if let Some(p) = self.sram_page_flags.get_mut((off + 2) >> 8) {
+            *p |= crate::machine::PAGE_CODE;
         }
         Some(op)
     }

@@ -57,6 +57,7 @@ impl Machine {
             tasks,
             cur: 0,
             thread_task: 0,
+            task_names: Default::default(),
             dyn_calls: Default::default(),
             sleep_state: 0,
             uart_bytes: 0,
@@ -145,6 +146,17 @@ impl Machine {
             EV_END => e.thread_task = 0,
             _ => return,
         }
+        self.energy_sync_task();
+    }
+
+    /// Another RTOS's current task changed (`--rtos`): thread-mode code now runs as `key`
+    /// (0: none, charged to `kernel`), named `name`.
+    pub fn energy_set_thread_task(&mut self, key: u16, name: Option<&str>) {
+        let Some(e) = self.energy.as_deref_mut() else { return };
+        if let Some(n) = name {
+            e.task_names.entry(key).or_insert_with(|| n.to_string());
+        }
+        e.thread_task = key;
         self.energy_sync_task();
     }
 

@@ -97,7 +97,8 @@ impl Meter {
 /// Power states of the report.
 pub const STATES: [&str; 4] = ["active", "sleep", "deep_sleep", "wakeup"];
 
-/// Task keys: 0 = kernel/none, 1..=255 = kernel task IDs, IRQ_TASK = exception handlers.
+/// Task keys: 0 = kernel/none, 1..=255 = kernel task IDs, IRQ_TASK = exception handlers,
+/// above it tasks of another RTOS (`--rtos`), named in `EnergyState::task_names`.
 pub const IRQ_TASK: u16 = 256;
 
 pub fn task_name(t: u16) -> String {
@@ -146,6 +147,8 @@ pub struct EnergyState {
     pub cur: u16,
     /// Task reported by the kernel (START/CURRENT/END words); `cur` is IRQ_TASK in handlers.
     pub thread_task: u16,
+    /// Names of tasks not named `task_name(key)` (RTOS tasks followed by `--rtos`).
+    pub task_names: std::collections::BTreeMap<u16, String>,
     /// Calls counted as they happen (BLX, exception entries), by target address. BL calls
     /// are counted when reporting, from the BL's execution count and its static target.
     pub dyn_calls: std::collections::BTreeMap<u32, u64>,
@@ -170,6 +173,11 @@ pub struct EnergyState {
 }
 
 impl EnergyState {
+    /// The report's name of task `t`.
+    pub fn task_label(&self, t: u16) -> String {
+        self.task_names.get(&t).cloned().unwrap_or_else(|| task_name(t))
+    }
+
     /// Index of the function containing `addr` (0 = unknown).
     pub fn func_at(&self, addr: u32) -> usize {
         let i = self.funcs[1..].partition_point(|f| f.addr <= addr);

@@ -134,7 +134,7 @@ pub fn breakdown_with_calls(m: &Machine) -> Option<(Breakdown, Vec<u64>)> {
             *b.cycles_by_state.entry("wakeup".into()).or_insert(0) += acc.wakeup[s];
             add(&mut b.by_category, WAKEUP_CATEGORY.into(), wfj);
         }
-        add(&mut b.by_task, super::task_name(t), task_fj);
+        add(&mut b.by_task, e.task_label(t), task_fj);
         b.total_fj = b.total_fj.saturating_add(task_fj);
     }
     for (target, n) in &e.dyn_calls {
