@@ -11,6 +11,7 @@ pub mod energy;
 pub mod exec_cases;
 pub mod gdb;
 pub mod idle;
+pub mod input_file;
 pub mod io;
 pub mod io_log;
 pub mod io_stream;

@@ -6,6 +6,7 @@ use cairn_sim::cli::report::{lockup_report, stats_json};
 use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size};
 use cairn_sim::config::{BoardConfig, BOARD_NAMES};
 use cairn_sim::energy::profile::Profile;
+use cairn_sim::input_file::{read_input, DATA_LIMIT};
 use cairn_sim::machine::{Machine, Stop};
 use cairn_sim::scenario::Scenario;
 use clap::{Parser, Subcommand};
@@ -152,7 +153,7 @@ fn run(args: RunArgs) -> i32 {
         fail("missing FIRMWARE.elf (give it on the command line or as `firmware` in the scenario)")
     };
     let path = firmware.display().to_string();
-    let bytes = std::fs::read(&firmware).unwrap_or_else(|e| fail(format_args!("cannot read {path}: {e}")));
+    let bytes = read_input(&firmware, DATA_LIMIT).unwrap_or_else(|e| fail(e));
     let mut m = Machine::new(cfg);
     if let Err(e) = cairn_sim::elf::load_elf(&mut m, &bytes) {
         fail(format_args!("{path}: {e}"));

@@ -6,6 +6,7 @@
 use crate::cli::units::{parse_hz, parse_size};
 use crate::energy::categories::Rule;
 use crate::energy::profile::{one_line, Profile};
+use crate::input_file::{read_input_text, TEXT_LIMIT};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -85,7 +86,7 @@ impl Scenario {
     /// Read and check `path`. The error is one line naming the file and the key.
     pub fn load(path: &Path) -> Result<Scenario, String> {
         let shown = path.display();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let text = read_input_text(path, TEXT_LIMIT)?;
         let base = path.parent().unwrap_or(Path::new("."));
         Scenario::parse(&text, base).map_err(|e| format!("{shown}: {e}"))
     }

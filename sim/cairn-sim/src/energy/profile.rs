@@ -2,6 +2,7 @@
 //! and their conversion to exact integer rates for one run (clock and supply fixed).
 
 use serde::Deserialize;
+use std::path::Path;
 
 /// Profiles shipped with cairn-sim, by name.
 const EMBEDDED: &[(&str, &str)] = &[
@@ -124,7 +125,7 @@ impl Profile {
         if !looks_like_path {
             return Err(format!("unknown profile \"{name_or_path}\" (known: {})", embedded_names().join(", ")));
         }
-        let text = std::fs::read_to_string(name_or_path).map_err(|e| format!("cannot read {name_or_path}: {e}"))?;
+        let text = crate::input_file::read_input_text(Path::new(name_or_path), crate::input_file::TEXT_LIMIT)?;
         Profile::parse(&text).map_err(|e| format!("{name_or_path}: {e}"))
     }
 
