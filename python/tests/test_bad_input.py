@@ -102,3 +102,165 @@ def test_adc_sources_are_bounded(tmp_path: Path, fifo: Path, kind: str, source: 
     elf = write(tmp_path, "t.elf", tiny_elf())
     line = assert_usage_error(run_quick(["run", "--device", scenario, elf]), "adc.channel[0].file", str(path))
     assert ("64 MiB" in line) == (source == "big"), line
+
+
+# ---------------------------------------------------------------- 2. numbers in scenario files
+
+
+@pytest.mark.parametrize(
+    ("toml", "key", "expect"),
+    [
+        # Integers that a 32-bit cast would truncate to a valid size or clock.
+        ("[memory]\nflash = 4295032832\n", "memory.flash", "between 1 KiB and 256 MiB"),
+        ("[memory]\nsram = 4294967300\n", "memory.sram", "between 1 KiB and 256 MiB"),
+        ("[memory]\nflash = 1000\n", "memory.flash", "multiple of 4"),
+        ("[memory]\nsram = -65536\n", "memory.sram", "-65536"),
+        ("clock = 100000000000\n", "clock", "from 1 Hz to 17 GHz"),
+        ("clock = 0\n", "clock", "from 1 Hz to 17 GHz"),
+        ("clock = 1.5\n", "clock", "1.5"),
+        ("clock = nan\n", "clock", "not a finite number"),
+        ("[memory]\nflash_wait_states = 16\n", "memory.flash_wait_states", "0..=15"),
+        ("[memory]\nflash_wait_states = -1\n", "memory.flash_wait_states", "not a non-negative integer"),
+        ("[memory]\nflash_wait_states = 4294967296\n", "memory.flash_wait_states", "0..=15"),
+    ],
+    ids=lambda v: v.strip().replace("\n", " ") if isinstance(v, str) and "=" in v else None,
+)
+def test_scenario_numbers_are_range_checked(tmp_path: Path, toml: str, key: str, expect: str) -> None:
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(toml)
+    elf = write(tmp_path, "t.elf", tiny_elf())
+    assert_usage_error(run_quick(["run", "--device", scenario, "--max-instructions", "10", elf]), f"{key}: ", expect)
+
+
+@pytest.mark.parametrize(
+    ("toml", "option"),
+    [("clock = 48000000\n", ["--clock", "48MHz"]), ("clock = 48e6\n", ["--clock", "48000000"]),
+     ("[memory]\nflash = 262144\nsram = 65536\n", ["--flash-size", "256K", "--sram-size", "64K"]),
+     ("[memory]\nflash_wait_states = 2\n", ["--flash-wait-states", "2"])],
+    ids=["clock-int", "clock-float", "memory", "wait-states"],
+)
+def test_scenario_numbers_equal_their_options(tmp_path: Path, toml: str, option: list[str]) -> None:
+    """A value written as a TOML number means what the same option means."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(toml)
+    stats = []
+    for i, args in enumerate([["--device", str(scenario)], option]):
+        out = tmp_path / f"stats{i}.json"
+        p = run_sim(["run", *args, "--max-instructions", "20000", "--stats", out, DEMO])
+        assert p.returncode == EXIT_LIMIT, describe(p)
+        doc = json.loads(out.read_text())
+        stats.append((doc["clock_hz"], doc["cycles"], doc["instructions"]))
+    assert stats[0] == stats[1]
+
+
+# ---------------------------------------------------------------- 4. options and fault reports
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "expect"),
+    [
+        ("--max-instructions", "-5", "-5 is not a non-negative integer"),
+        ("--seed", "-1", "-1 is not a non-negative integer"),
+        ("--gdb", "-1", "-1 is not a non-negative integer"),
+        ("--gdb", "65536", "0..=65535"),
+        ("--flash-wait-states", "-1", "-1 is not a non-negative integer"),
+        ("--flash-wait-states", "16", "0..=15"),
+        ("--max-instructions", "18446744073709551616", "out of range"),
+        ("--max-time", "-1s", "invalid duration '-1s'"),
+        ("--clock", "-25MHz", "invalid frequency '-25MHz'"),
+        ("--flash-size", "-64K", "invalid size '-64K'"),
+    ],
+)
+def test_negative_and_out_of_range_option_values(option: str, value: str, expect: str) -> None:
+    """The message is about the value, not clap's 'unexpected argument' for '-5'."""
+    line = assert_usage_error(run_quick(["run", option, value, DEMO]), f"{option}: ", expect)
+    assert "unexpected argument" not in line, line
+
+
+ET_REL = 1
+ET_DYN = 3
+
+
+@pytest.mark.parametrize(("e_type", "expect"), [(ET_REL, "relocatable"), (ET_DYN, "ET_DYN"), (0x1234, "ET_EXEC")])
+def test_only_executables_are_firmware(tmp_path: Path, e_type: int, expect: str) -> None:
+    """An object file with program headers (e_type is the only difference from a good
+    tiny ELF) is not firmware."""
+    elf = bytearray(tiny_elf())
+    elf[16:18] = e_type.to_bytes(2, "little")
+    path = write(tmp_path, "obj.o", bytes(elf))
+    assert_usage_error(run_quick(["run", path]), "obj.o", expect)
+
+
+# A HardFault handler whose last instruction is an SVC: at HardFault priority that is a
+# lockup, and the instruction after it is the next function's first.
+SVC_LOCKUP_ASM = """
+    .syntax unified
+    .cpu cortex-m0plus
+    .thumb
+    .section .vectors, "a"
+    .word 0x20001000
+    .word reset_handler
+    .word next_function
+    .word hardfault_handler
+
+    .text
+    .thumb_func
+    .global reset_handler
+    .type reset_handler, %function
+reset_handler:
+    udf #1
+    .size reset_handler, . - reset_handler
+
+    .thumb_func
+    .type hardfault_handler, %function
+hardfault_handler:
+    nop
+    svc #0
+    .size hardfault_handler, . - hardfault_handler
+
+    .thumb_func
+    .type next_function, %function
+next_function:
+    b next_function
+    .size next_function, . - next_function
+"""
+
+# WFI with nothing enabled that could wake the core.
+SLEEP_FOREVER_ASM = """
+    .syntax unified
+    .cpu cortex-m0plus
+    .thumb
+    .section .vectors, "a"
+    .word 0x20001000
+    .word reset_handler
+
+    .text
+    .thumb_func
+    .global reset_handler
+    .type reset_handler, %function
+reset_handler:
+    wfi
+    b reset_handler
+    .size reset_handler, . - reset_handler
+"""
+
+
+def test_svc_in_hardfault_reports_the_svc(tmp_path: Path) -> None:
+    elf = assemble(tmp_path, "svc_lockup", SVC_LOCKUP_ASM)
+    p = run_quick(["run", elf])
+    assert_no_panic(p)
+    assert p.returncode == EXIT_LOCKUP, describe(p)
+    first = p.stderr.decode().splitlines()[0]
+    assert "SVC executed where it cannot be taken" in first, describe(p)
+    assert "(hardfault_handler+0x2) in HardFault" in first, describe(p)
+    assert "next_function" not in first, describe(p)
+
+
+@pytest.mark.parametrize("limits", [[], ["--max-time", "1ms"], ["--max-time", "1s", "--max-instructions", "100"]])
+def test_asleep_forever_is_125_with_or_without_limits(tmp_path: Path, limits: list[str]) -> None:
+    elf = assemble(tmp_path, "sleep", SLEEP_FOREVER_ASM)
+    p = run_quick(["run", *limits, elf])
+    assert_no_panic(p)
+    assert p.returncode == EXIT_LOCKUP, describe(p)
+    lines = p.stderr.decode().splitlines()
+    assert len(lines) == 1 and "no enabled event that could wake it" in lines[0], describe(p)

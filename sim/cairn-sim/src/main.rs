@@ -3,12 +3,12 @@
 //! file or ELF errors; 70 on an internal error.
 
 use cairn_sim::cli::report::{lockup_report, stats_json};
-use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size};
+use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
 use cairn_sim::config::{BoardConfig, BOARD_NAMES};
 use cairn_sim::energy::profile::Profile;
 use cairn_sim::input_file::{read_input, DATA_LIMIT};
 use cairn_sim::machine::{Machine, Stop};
-use cairn_sim::scenario::Scenario;
+use cairn_sim::scenario::{parse_wait_states, Scenario};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -47,17 +47,17 @@ struct RunArgs {
     #[arg(long, value_name = "NAME|FILE")]
     energy: Option<String>,
     /// Core clock, e.g. 25MHz or 48000000.
-    #[arg(long, value_name = "HZ")]
+    #[arg(long, value_name = "HZ", allow_hyphen_values = true)]
     clock: Option<String>,
     /// Stop after this much simulated time (e.g. 10ms, 2s); exit status 124.
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     max_time: Option<String>,
     /// Stop after this many instructions; exit status 124.
-    #[arg(long, value_name = "N")]
-    max_instructions: Option<u64>,
-    /// Seed for stochastic stimuli.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    max_instructions: Option<String>,
+    /// Seed for stochastic stimuli (default 0).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    seed: Option<String>,
     /// Write run statistics as JSON.
     #[arg(long, value_name = "FILE.json")]
     stats: Option<PathBuf>,
@@ -74,25 +74,32 @@ struct RunArgs {
     #[arg(long, value_name = "FILE.csv")]
     io_log: Option<PathBuf>,
     /// Serve the GDB remote protocol on this TCP port and wait for a debugger.
-    #[arg(long, value_name = "PORT")]
-    gdb: Option<u16>,
+    #[arg(long, value_name = "PORT", allow_hyphen_values = true)]
+    gdb: Option<String>,
     /// Flash size (e.g. 256K, 4M).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     flash_size: Option<String>,
     /// SRAM size (e.g. 64K, 4M).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     sram_size: Option<String>,
-    /// Flash wait states per instruction fetch and data access.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=15))]
-    flash_wait_states: Option<u32>,
+    /// Flash wait states per instruction fetch and data access (0 to 15).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    flash_wait_states: Option<String>,
     /// MULS latency in cycles: 1 (fast multiplier) or 32 (small multiplier).
-    #[arg(long, value_name = "CYCLES", value_parser = ["1", "32"])]
+    #[arg(long, value_name = "CYCLES", value_parser = ["1", "32"], allow_hyphen_values = true)]
     mul_cycles: Option<String>,
 }
 
 fn fail(msg: impl std::fmt::Display) -> ! {
     eprintln!("cairn-sim: {msg}");
     std::process::exit(EXIT_USAGE)
+}
+
+/// A numeric option's value, checked like the same value in a scenario file
+/// (cli::units); numeric options take values starting with '-' so that a negative number
+/// is refused for what it is rather than taken for an unknown option.
+fn option_value<T>(name: &str, value: Option<&str>, parse: impl Fn(&str) -> Result<T, String>) -> Option<T> {
+    value.map(|v| parse(v).unwrap_or_else(|e| fail(format_args!("{name}: {e}"))))
 }
 
 fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
@@ -120,7 +127,8 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     }
     // Flash wait states: the option, else the scenario, else what the energy profile's part
     // needs at this clock, else the board's.
-    if let Some(w) = args.flash_wait_states.or(sc.flash_wait_states) {
+    let wait_states = option_value("--flash-wait-states", args.flash_wait_states.as_deref(), parse_wait_states);
+    if let Some(w) = wait_states.or(sc.flash_wait_states) {
         cfg.flash_wait_states = w;
     } else if let Some(p) = &sc.profile {
         if cfg.clock_hz > p.flash.zero_wait_max_hz {
@@ -134,6 +142,10 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
 }
 
 fn run(args: RunArgs) -> i32 {
+    let max_instructions =
+        option_value("--max-instructions", args.max_instructions.as_deref(), |s| parse_uint(s, 0, u64::MAX));
+    let seed = option_value("--seed", args.seed.as_deref(), |s| parse_uint(s, 0, u64::MAX)).unwrap_or(0);
+    let gdb_port = option_value("--gdb", args.gdb.as_deref(), |s| parse_uint(s, 0, u16::MAX as u64).map(|p| p as u16));
     let mut sc = match &args.device {
         Some(p) => Scenario::load(p).unwrap_or_else(|e| fail(e)),
         None => Scenario::default(),
@@ -168,7 +180,7 @@ fn run(args: RunArgs) -> i32 {
         m.trace = Some(cairn_sim::trace::TraceLog::create(p, m.config.clock_hz).unwrap_or_else(|e| fail(e)));
     }
     if let Some(sc) = io_scenario {
-        m.install_io_scenario(sc, args.seed);
+        m.install_io_scenario(sc, seed);
     }
     // The I/O outputs are streamed: their files are created now and written as the run goes.
     if args.stats.is_some() || args.vcd.is_some() || args.io_log.is_some() {
@@ -186,8 +198,8 @@ fn run(args: RunArgs) -> i32 {
         }
     }
     let start = std::time::Instant::now();
-    let stop = if let Some(port) = args.gdb {
-        match cairn_sim::gdb::serve(&mut m, port, args.max_instructions) {
+    let stop = if let Some(port) = gdb_port {
+        match cairn_sim::gdb::serve(&mut m, port, max_instructions) {
             Ok(s) => s,
             Err(e) => {
                 cairn_sim::console::flush();
@@ -195,8 +207,11 @@ fn run(args: RunArgs) -> i32 {
             }
         }
     } else {
-        m.run(args.max_instructions.unwrap_or(u64::MAX))
+        m.run(max_instructions.unwrap_or(u64::MAX))
     };
+    // Asleep with nothing that could wake the core is a firmware bug, not a limit: the same
+    // status (125) with or without --max-time, which only decides how long the stats' window is.
+    let stop = if stop == Stop::Limit && m.asleep_forever() { Stop::SleepForever } else { stop };
     let host_seconds = start.elapsed().as_secs_f64();
     cairn_sim::console::flush();
     // A write error of --io-log or --vcd (which also ends the run early) is the outcome.

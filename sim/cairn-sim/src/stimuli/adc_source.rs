@@ -106,8 +106,8 @@ fn last_gap(points: &[(u64, f64)]) -> u64 {
 /// (float formats). Returns (sample rate, samples).
 pub fn read_wav(path: &Path, channel: u16) -> Result<(f64, Vec<f64>), String> {
     let bytes = read_input(path, DATA_LIMIT)?;
-    let mut r =
-        hound::WavReader::new(std::io::Cursor::new(bytes)).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut r = hound::WavReader::new(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let spec = r.spec();
     if channel >= spec.channels {
         return Err(format!("{} has {} channel(s), no channel {channel}", path.display(), spec.channels));
