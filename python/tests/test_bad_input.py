@@ -264,3 +264,151 @@ def test_asleep_forever_is_125_with_or_without_limits(tmp_path: Path, limits: li
     assert p.returncode == EXIT_LOCKUP, describe(p)
     lines = p.stderr.decode().splitlines()
     assert len(lines) == 1 and "no enabled event that could wake it" in lines[0], describe(p)
+
+
+# ---------------------------------------------------------------- 3. output that cannot be written
+
+
+def run_with(
+    args: list[str | os.PathLike[str]],
+    *,
+    stdout: int | None = None,
+    stderr: int | None = None,
+    fsize: int | None = None,
+    shell_prefix: str = "",
+) -> subprocess.CompletedProcess[bytes]:
+    """Run cairn-sim with its stdout/stderr on given descriptors (None: captured), a file
+    size limit (RLIMIT_FSIZE, with SIGXFSZ ignored so a write past it fails with EFBIG as on
+    a full disk), or through `sh -c 'PREFIX cairn-sim ARGS'` (e.g. `exec 2>&-;`)."""
+
+    def limit() -> None:
+        if fsize is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+
+    cmd: list[str] = [str(SIM), *map(str, args)]
+    if shell_prefix:
+        cmd = ["sh", "-c", shell_prefix + ' exec "$@"', "sh", *cmd]
+    try:
+        return subprocess.run(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE if stdout is None else stdout,
+            stderr=subprocess.PIPE if stderr is None else stderr,
+            timeout=120,
+            preexec_fn=limit,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{' '.join(cmd)} hung")
+
+
+def test_full_stdout_ends_the_run() -> None:
+    """Firmware output that cannot be written is not lost silently: exit 2, one line."""
+    with open("/dev/full", "wb") as full:
+        p = run_with(["run", DEMO], stdout=full.fileno())
+    assert_no_panic(p)
+    assert p.returncode == EXIT_USAGE, describe(p)
+    lines = p.stderr.decode().splitlines()
+    assert len(lines) == 1 and "standard output" in lines[0] and "No space left" in lines[0], describe(p)
+
+
+def test_closed_pipe_on_stdout_keeps_the_status(tmp_path: Path) -> None:
+    """A reader that went away (`| head`) is not an error: the bytes are dropped."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        p = run_with(["run", DEMO], stdout=w)
+    finally:
+        os.close(w)
+    assert_no_panic(p)
+    assert p.returncode == 0, describe(p)
+
+
+@pytest.mark.parametrize("how", ["full", "closed"])
+def test_unwritable_stderr_keeps_the_status(tmp_path: Path, how: str) -> None:
+    """A diagnostic that cannot be written does not abort (it used to: eprintln! panics,
+    the panic hook prints again, abort), and a closed stderr does not lend its descriptor to
+    an output file (Rust's runtime puts /dev/null there): the trace stays valid JSON."""
+    trace = tmp_path / "t.json"
+    args: list[str | os.PathLike[str]] = ["run", "--max-instructions", "1000", "--trace", trace, DEMO]
+    if how == "full":
+        with open("/dev/full", "wb") as full:
+            p = run_with(args, stderr=full.fileno())
+    else:
+        p = run_with(args, shell_prefix="exec 2>&-;")
+    assert p.returncode == EXIT_LIMIT, describe(p)
+    json.loads(trace.read_text())
+
+
+@pytest.mark.parametrize("option", ["--stats", "--trace", "--io-log", "--vcd"])
+def test_output_to_a_full_device(tmp_path: Path, option: str) -> None:
+    io = tmp_path / "io.toml"
+    io.write_text("[pin.led]\nindex = 0\n")
+    p = run_with(["run", "--io", io, option, "/dev/full", "--max-instructions", "20000", DEMO])
+    assert_usage_error_after_output(p, "cannot write /dev/full", "No space left")
+
+
+def assert_usage_error_after_output(p: subprocess.CompletedProcess[bytes], *expect: str) -> None:
+    """Exit 2 and, last on stderr, one line with every string in `expect`."""
+    assert_no_panic(p)
+    assert p.returncode == EXIT_USAGE, describe(p)
+    last = p.stderr.decode().splitlines()[-1]
+    assert last.startswith("cairn-sim: ") and all(e in last for e in expect), describe(p)
+
+
+BENCH_WFI_RUN = ["--max-time", "200ms"]
+
+
+@pytest.mark.parametrize("option", ["--stats", "--trace", "--io-log", "--vcd"])
+def test_output_file_on_a_full_disk_is_absent(tmp_path: Path, option: str) -> None:
+    """A file that cannot be completed is not left behind truncated (nor its temporary
+    file), and an older file of that name is kept. The disk fills up at 256 bytes (the
+    stats) or 4 KiB (the streamed files, so that they fail during the run)."""
+    from test_cli_errors import BENCH_WFI
+
+    out = tmp_path / "out" / "file"
+    out.parent.mkdir()
+    io = tmp_path / "io.toml"
+    io.write_text("[[stimulus]]\nname = 's'\nkind = 'periodic'\nperiod = '10us'\nline = 0\n")
+    args: list[str | os.PathLike[str]] = ["run", *BENCH_WFI_RUN, option, out, BENCH_WFI]
+    if option != "--stats":
+        args[1:1] = ["--io", io]
+    fsize = 256 if option == "--stats" else 4096
+    p = run_with(args, fsize=fsize)
+    assert_usage_error_after_output(p, f"cannot write {out}")
+    assert list(out.parent.iterdir()) == [], describe(p)
+    out.write_text("earlier\n")
+    p = run_with(args, fsize=fsize)
+    assert p.returncode == EXIT_USAGE, describe(p)
+    assert [f.name for f in out.parent.iterdir()] == ["file"] and out.read_text() == "earlier\n", describe(p)
+
+
+def test_output_files_are_complete_on_success(tmp_path: Path) -> None:
+    """The same run with room to write: every file in place, nothing else in the folder."""
+    from test_cli_errors import BENCH_WFI
+
+    out = tmp_path / "out"
+    out.mkdir()
+    io = tmp_path / "io.toml"
+    io.write_text("[pin.led]\nindex = 0\n")
+    names = {"--stats": "s.json", "--trace": "t.json", "--io-log": "l.csv", "--vcd": "w.vcd"}
+    args: list[str | os.PathLike[str]] = ["run", "--io", io, *BENCH_WFI_RUN, BENCH_WFI]
+    for option, name in names.items():
+        args[1:1] = [option, out / name]
+    p = run_with(args)
+    assert p.returncode == EXIT_LIMIT, describe(p)
+    assert sorted(f.name for f in out.iterdir()) == sorted(names.values())
+    json.loads((out / "s.json").read_text())
+    json.loads((out / "t.json").read_text())
+
+
+def test_rejected_run_leaves_no_output(tmp_path: Path) -> None:
+    """Files are started before the run; a run refused after that removes them."""
+    out = tmp_path / "out"
+    out.mkdir()
+    p = run_with(["run", "--stats", out / "s.json", "--trace", out / "t.json", "--gdb", "-1", DEMO])
+    assert p.returncode == EXIT_USAGE, describe(p)
+    with open("/dev/full", "wb") as full:
+        p = run_with(["run", "--stats", out / "s.json", "--trace", out / "t.json", DEMO], stdout=full.fileno())
+    assert p.returncode == EXIT_USAGE, describe(p)
+    assert list(out.iterdir()) == [], describe(p)

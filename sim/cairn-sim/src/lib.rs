@@ -17,6 +17,7 @@ pub mod io_log;
 pub mod io_stream;
 pub mod machine;
 pub mod measure;
+pub mod out_file;
 pub mod periph;
 pub mod scenario;
 pub mod scenario_io;

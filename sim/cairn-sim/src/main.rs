@@ -5,11 +5,14 @@
 use cairn_sim::cli::report::{lockup_report, stats_json};
 use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
 use cairn_sim::config::{BoardConfig, BOARD_NAMES};
+use cairn_sim::console::diagnostic;
 use cairn_sim::energy::profile::Profile;
 use cairn_sim::input_file::{read_input, DATA_LIMIT};
 use cairn_sim::machine::{Machine, Stop};
+use cairn_sim::out_file::OutFile;
 use cairn_sim::scenario::{parse_wait_states, Scenario};
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::path::PathBuf;
 
 const EXIT_USAGE: i32 = 2;
@@ -90,8 +93,11 @@ struct RunArgs {
     mul_cycles: Option<String>,
 }
 
+/// End the run with exit status 2 and one line on stderr; output files not yet complete
+/// are removed (out_file.rs).
 fn fail(msg: impl std::fmt::Display) -> ! {
-    eprintln!("cairn-sim: {msg}");
+    cairn_sim::out_file::remove_pending();
+    diagnostic(format_args!("cairn-sim: {msg}"));
     std::process::exit(EXIT_USAGE)
 }
 
@@ -179,6 +185,9 @@ fn run(args: RunArgs) -> i32 {
         // Created before the run and written as it goes (like --io-log and --vcd).
         m.trace = Some(cairn_sim::trace::TraceLog::create(p, m.config.clock_hz).unwrap_or_else(|e| fail(e)));
     }
+    // Like the other outputs, the stats file is started before the run (so a path that
+    // cannot be written is reported before anything runs) and put in place when complete.
+    let stats_file = args.stats.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     if let Some(sc) = io_scenario {
         m.install_io_scenario(sc, seed);
     }
@@ -214,6 +223,10 @@ fn run(args: RunArgs) -> i32 {
     let stop = if stop == Stop::Limit && m.asleep_forever() { Stop::SleepForever } else { stop };
     let host_seconds = start.elapsed().as_secs_f64();
     cairn_sim::console::flush();
+    // The firmware's output could not be written (not a closed pipe): that is the outcome.
+    if let Some(e) = cairn_sim::console::error() {
+        fail(e);
+    }
     // A write error of --io-log or --vcd (which also ends the run early) is the outcome.
     m.finish_io_stream().unwrap_or_else(|e| fail(e));
     if let (Some(p), Some(t)) = (&args.trace, m.trace.take()) {
@@ -222,24 +235,27 @@ fn run(args: RunArgs) -> i32 {
     let status = match &stop {
         Stop::Exit(code) => code & 0xff,
         Stop::Limit => {
-            eprintln!("cairn-sim: limit reached after {} instructions, {} cycles", m.instructions, m.cycles);
+            diagnostic(format_args!(
+                "cairn-sim: limit reached after {} instructions, {} cycles",
+                m.instructions, m.cycles
+            ));
             EXIT_LIMIT
         }
         Stop::Lockup { kind, pc, ipsr } => {
-            eprintln!("{}", lockup_report(&m, *kind, *pc, *ipsr));
+            diagnostic(format_args!("{}", lockup_report(&m, *kind, *pc, *ipsr)));
             EXIT_LOCKUP
         }
         Stop::SleepForever => {
-            eprintln!(
+            diagnostic(format_args!(
                 "cairn-sim: core asleep at pc 0x{:08x} ({}) with no enabled event that could wake it",
                 m.pc,
                 m.symbols.describe(m.pc)
-            );
+            ));
             EXIT_LOCKUP
         }
         Stop::Breakpoint => EXIT_LOCKUP,
     };
-    if let Some(p) = &args.stats {
+    if let Some(mut f) = stats_file {
         let mut json = stats_json(&m, host_seconds, status);
         if sc.measure.profile_top > 0 {
             if let Some(serde_json::Value::Array(rows)) = json.get_mut("profile") {
@@ -247,15 +263,17 @@ fn run(args: RunArgs) -> i32 {
             }
         }
         let text = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
-        if let Err(e) = std::fs::write(p, text) {
-            fail(format_args!("cannot write {}: {e}", p.display()));
+        if let Err(e) = f.write_all(text.as_bytes()) {
+            fail(format_args!("cannot write {}: {e}", f.path().display()));
         }
+        f.commit().unwrap_or_else(|e| fail(e));
     }
     status
 }
 
 fn main() {
     std::panic::set_hook(Box::new(|info| {
+        cairn_sim::out_file::remove_pending();
         cairn_sim::console::flush();
         let msg = info
             .payload()
@@ -264,15 +282,16 @@ fn main() {
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
         let loc = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-        eprintln!("cairn-sim: internal error{loc}: {msg} (please report)");
+        diagnostic(format_args!("cairn-sim: internal error{loc}: {msg} (please report)"));
         std::process::exit(EXIT_INTERNAL);
     }));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => match e.kind() {
             clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
-                print!("{e}");
-                std::process::exit(0);
+                let mut out = std::io::stdout().lock();
+                let written = write!(out, "{e}").and_then(|_| out.flush());
+                std::process::exit(if written.is_ok() { 0 } else { EXIT_USAGE });
             }
             clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 fail("missing command: use 'cairn-sim run FIRMWARE.elf' (see cairn-sim --help)")
