@@ -61,7 +61,11 @@ impl OutFile {
                 let file = OpenOptions::new().write(true).open(path).map_err(err)?;
                 return Ok(OutFile { file, shown: path.into(), target: path.into(), tmp: None });
             }
-            Ok(_) => std::fs::canonicalize(path).map_err(err)?,
+            Ok(_) => {
+                // A file the user could not overwrite is not replaced behind its back.
+                OpenOptions::new().write(true).open(path).map_err(err)?;
+                std::fs::canonicalize(path).map_err(err)?
+            }
             Err(_) => path.to_path_buf(),
         };
         let Some(name) = target.file_name() else { return Err(cannot_write(path, "not a file name")) };

@@ -278,3 +278,11 @@ fn negative_peripheral_figures_are_rejected() {
         assert!(err.contains("non-negative"), "{err}");
     }
 }
+
+#[test]
+fn profile_wait_states_get_the_option_range_check() {
+    // A u32 that --flash-wait-states would refuse used to be taken as is (4e9 wait states).
+    let bad = TEST_PROFILE.replace("wait_states_above = 0", "wait_states_above = 4000000000");
+    assert_eq!(Profile::parse(&bad).unwrap_err(), "flash.wait_states_above: 4000000000 is out of range 0..=15");
+    assert!(Profile::parse(&TEST_PROFILE.replace("wait_states_above = 0", "wait_states_above = 15")).is_ok());
+}

@@ -164,6 +164,9 @@ impl Profile {
         if all.iter().chain(&peripherals).any(|v| !v.is_finite() || *v < 0.0 || *v > 1e6) {
             return Err("currents, voltages and times must be finite, non-negative and below 1e6".into());
         }
+        // The same check as --flash-wait-states and [memory] flash_wait_states (cli::units).
+        crate::scenario::parse_wait_states(&p.flash.wait_states_above.to_string())
+            .map_err(|e| format!("flash.wait_states_above: {e}"))?;
         if c.overhead_fj > 1_000_000_000_000 {
             return Err("classes.overhead_fj: above 1e12 fJ (1 mJ) per instruction".into());
         }
