@@ -14,6 +14,7 @@ import os
 import resource
 import signal
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -412,3 +413,38 @@ def test_rejected_run_leaves_no_output(tmp_path: Path) -> None:
         p = run_with(["run", "--stats", out / "s.json", "--trace", out / "t.json", DEMO], stdout=full.fileno())
     assert p.returncode == EXIT_USAGE, describe(p)
     assert list(out.iterdir()) == [], describe(p)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB tmpfs (needs root, or the right to mount: skipped otherwise)."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)], capture_output=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {r.stderr.decode(errors='replace').strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", str(mnt)], check=False)
+
+
+def test_full_disk_leaves_no_partial_file(small_disk: Path) -> None:
+    """A real full disk (ENOSPC) during the run: the trace is streamed until the disk is
+    full, then the run ends, exit 2, and nothing is left on the disk. Then a disk filled up
+    before the run: the stats cannot be written and are absent, not truncated."""
+    from test_cli_errors import BENCH_WFI
+
+    p = run_with(["run", "--max-time", "1s", "--trace", small_disk / "t.json", BENCH_WFI])
+    assert_usage_error_after_output(p, "t.json", "No space left on device")
+    assert list(small_disk.iterdir()) == [], describe(p)
+    with open(small_disk / "filler", "wb") as f:
+        try:
+            f.write(bytes(64 << 10))
+        except OSError:
+            pass
+    p = run_with(["run", "--max-time", "1ms", "--stats", small_disk / "s.json", BENCH_WFI])
+    assert_usage_error_after_output(p, "s.json", "No space left on device")
+    assert [f.name for f in small_disk.iterdir()] == ["filler"], describe(p)
