@@ -1,6 +1,7 @@
 //! `cairn-sim`: command-line entry point. Exit statuses: the firmware's semihosting exit
-//! code; 124 when a time or instruction limit ends the run; 125 on lockup; 2 on usage,
-//! file or ELF errors; 70 on an internal error.
+//! code; 124 when a time or instruction limit ends the run; 125 on lockup or asleep with
+//! nothing to wake the core; 2 on usage, input file, ELF or output write errors; 70 on an
+//! internal error (docs/cli.md).
 
 use cairn_sim::cli::report::{lockup_report, stats_json};
 use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
