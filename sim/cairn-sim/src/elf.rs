@@ -1,6 +1,6 @@
-//! Loading firmware ELF files: checks that the file is a 32-bit little-endian ARM ELF,
-//! copies PT_LOAD segments to their physical (load) addresses as QEMU and flash
-//! programmers do, and collects symbols for diagnostics.
+//! Loading firmware ELF files: checks that the file is a 32-bit little-endian ARM ELF
+//! executable (ET_EXEC), copies PT_LOAD segments to their physical (load) addresses as
+//! QEMU and flash programmers do, and collects symbols for diagnostics.
 
 use crate::energy::categories::FuncInfo;
 use crate::machine::Machine;
@@ -29,6 +29,18 @@ pub fn load_elf(m: &mut Machine, bytes: &[u8]) -> Result<(), String> {
     let machine = header.e_machine(endian);
     if machine != elf::EM_ARM {
         return Err(format!("ELF file is for machine {} ({}), not ARM", machine_name(machine), machine));
+    }
+    // Only an executable has load addresses that mean anything: a relocatable object's
+    // (even one with program headers) or a shared object's are not where the code runs.
+    let kind = header.e_type(endian);
+    if kind != elf::ET_EXEC {
+        let what = match kind {
+            elf::ET_REL => "a relocatable object (ET_REL)",
+            elf::ET_DYN => "a shared object or position-independent executable (ET_DYN)",
+            elf::ET_CORE => "a core dump (ET_CORE)",
+            _ => "not an executable",
+        };
+        return Err(format!("ELF file is {what}; expected an executable (ET_EXEC): link it first"));
     }
     let mut loaded = 0usize;
     for ph in file.elf_program_headers() {

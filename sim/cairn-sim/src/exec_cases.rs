@@ -111,7 +111,7 @@ pub fn main(path: &str) -> i32 {
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("cairn-sim: cannot open {path}: {e}");
+            crate::console::diagnostic(format_args!("cairn-sim: cannot open {path}: {e}"));
             return 2;
         }
     };
@@ -122,7 +122,7 @@ pub fn main(path: &str) -> i32 {
         let line = match line {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("cairn-sim: {path}: read error: {e}");
+                crate::console::diagnostic(format_args!("cairn-sim: {path}: read error: {e}"));
                 return 2;
             }
         };
@@ -137,7 +137,7 @@ pub fn main(path: &str) -> i32 {
                 }
             }
             Err(e) => {
-                eprintln!("cairn-sim: {path}:{}: {e}", i + 1);
+                crate::console::diagnostic(format_args!("cairn-sim: {path}:{}: {e}", i + 1));
                 return 2;
             }
         }

@@ -9,28 +9,36 @@
 use crate::io_log::{IoLogRows, HEADER};
 use crate::machine::Machine;
 use crate::measure::report::Measure;
+use crate::out_file::OutFile;
 use crate::periph::cairn_io::{IoEvent, PowerState};
 use crate::scenario_io::IoScenario;
 use crate::vcd::VcdBody;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Events buffered between drains (16 bytes each).
 pub const EVENT_BUFFER: usize = 4096;
 /// Power and exception timeline entries buffered between drains, each.
 pub const TIMELINE_BUFFER: usize = 4096;
 
+/// The io-log and the VCD are written under a temporary name and put in place when complete
+/// (out_file.rs): a run that fails leaves neither.
 struct IoLogOut {
-    path: PathBuf,
-    w: BufWriter<File>,
+    w: BufWriter<OutFile>,
     rows: IoLogRows,
 }
 
 struct VcdOut {
-    path: PathBuf,
-    w: BufWriter<File>,
+    w: BufWriter<OutFile>,
     body: VcdBody<BufWriter<File>>,
+}
+
+/// Flush `w` and put its file in place.
+fn commit(w: BufWriter<OutFile>) -> Result<(), String> {
+    let path = w.get_ref().path().to_path_buf();
+    let f = w.into_inner().map_err(|e| cannot_write(&path, e.error()))?;
+    f.commit()
 }
 
 /// The consumers of a streamed run.
@@ -91,11 +99,15 @@ impl IoStream {
             return;
         }
         if let Some(o) = self.io_log.as_mut() {
-            let r = events.iter().try_for_each(|e| o.rows.row(&mut o.w, e)).map_err(|e| cannot_write(&o.path, e));
+            let r = events
+                .iter()
+                .try_for_each(|e| o.rows.row(&mut o.w, e))
+                .map_err(|e| cannot_write(o.w.get_ref().path(), e));
             self.record(r);
         }
         if let Some(o) = self.vcd.as_mut() {
-            let r = o.body.feed(events, power, exceptions).map_err(|e| cannot_write(&o.path, temporary(e)));
+            let r =
+                o.body.feed(events, power, exceptions).map_err(|e| cannot_write(o.w.get_ref().path(), temporary(e)));
             self.record(r);
         }
     }
@@ -105,17 +117,18 @@ impl IoStream {
         if let Some(e) = self.error {
             return Err(e);
         }
-        if let Some(mut o) = self.io_log {
-            o.w.flush().map_err(|e| cannot_write(&o.path, e))?;
+        if let Some(o) = self.io_log {
+            commit(o.w)?;
         }
-        if let Some(VcdOut { path, mut w, body }) = self.vcd {
+        if let Some(VcdOut { mut w, body }) = self.vcd {
+            let path = w.get_ref().path().to_path_buf();
             let err = |e| cannot_write(&path, e);
             let spill_err = |e| cannot_write(&path, temporary(e));
             let (spill, signals) = body.finish().map_err(spill_err)?;
             let mut file = spill.into_inner().map_err(|e| spill_err(e.into_error()))?;
             file.rewind().map_err(spill_err)?;
             signals.render(sc, clock_hz, power, &mut BufReader::new(file), &mut w).map_err(err)?;
-            w.flush().map_err(err)?;
+            commit(w)?;
         }
         Ok(())
     }
@@ -128,12 +141,12 @@ impl Machine {
     pub fn stream_io(&mut self, io_log: Option<&Path>, vcd: Option<&Path>) -> Result<(), String> {
         let sc = &self.io.scenario;
         let clock = self.config.clock_hz;
-        let create = |p: &Path| File::create(p).map(BufWriter::new).map_err(|e| cannot_write(p, e));
+        let create = |p: &Path| OutFile::create(p).map(BufWriter::new);
         let io_log = match io_log {
             Some(p) => {
                 let mut w = create(p)?;
                 w.write_all(HEADER.as_bytes()).map_err(|e| cannot_write(p, e))?;
-                Some(IoLogOut { path: p.to_path_buf(), w, rows: IoLogRows::new(sc, clock) })
+                Some(IoLogOut { w, rows: IoLogRows::new(sc, clock) })
             }
             None => None,
         };
@@ -141,7 +154,7 @@ impl Machine {
             Some(p) => {
                 let w = create(p)?;
                 let spill = spill_file().map_err(|e| cannot_write(p, temporary(e)))?;
-                Some(VcdOut { path: p.to_path_buf(), w, body: VcdBody::new(BufWriter::new(spill), sc, clock) })
+                Some(VcdOut { w, body: VcdBody::new(BufWriter::new(spill), sc, clock) })
             }
             None => None,
         };

@@ -377,6 +377,11 @@ impl Machine {
     pub fn emit(&mut self, stream: Stream, byte: u8) {
         if self.echo {
             crate::console::write_byte(stream, byte);
+            if crate::console::failed() {
+                // The CLI reports the write error when the run ends, at this instruction.
+                self.cycle_limit = self.cycle_limit.min(self.cycles);
+                self.next_event = 0;
+            }
         } else {
             self.console.push((stream, byte));
         }

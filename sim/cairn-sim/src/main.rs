@@ -1,14 +1,19 @@
 //! `cairn-sim`: command-line entry point. Exit statuses: the firmware's semihosting exit
-//! code; 124 when a time or instruction limit ends the run; 125 on lockup; 2 on usage,
-//! file or ELF errors; 70 on an internal error.
+//! code; 124 when a time or instruction limit ends the run; 125 on lockup or asleep with
+//! nothing to wake the core; 2 on usage, input file, ELF or output write errors; 70 on an
+//! internal error (docs/cli.md).
 
 use cairn_sim::cli::report::{lockup_report, stats_json};
-use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size};
+use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
 use cairn_sim::config::{BoardConfig, BOARD_NAMES};
+use cairn_sim::console::diagnostic;
 use cairn_sim::energy::profile::Profile;
+use cairn_sim::input_file::{read_input, DATA_LIMIT};
 use cairn_sim::machine::{Machine, Stop};
-use cairn_sim::scenario::Scenario;
+use cairn_sim::out_file::OutFile;
+use cairn_sim::scenario::{parse_wait_states, Scenario};
 use clap::{Parser, Subcommand};
+use std::io::Write;
 use std::path::PathBuf;
 
 const EXIT_USAGE: i32 = 2;
@@ -47,24 +52,24 @@ struct RunArgs {
     energy: Option<String>,
     /// Voltage range of the energy profile's part (STM32L053: 1, 2 or 3); default: the
     /// lowest-power range that runs the clock.
-    #[arg(long, value_name = "N")]
-    voltage_range: Option<u32>,
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    voltage_range: Option<String>,
     /// Attribute time and energy to another RTOS's tasks: freertos, zephyr, riot, or
     /// current=SYMBOL[.member|[N]...][,name=MEMBER] (docs/rtos.md).
     #[arg(long, value_name = "NAME|SPEC")]
     rtos: Option<String>,
     /// Core clock, e.g. 25MHz or 48000000.
-    #[arg(long, value_name = "HZ")]
+    #[arg(long, value_name = "HZ", allow_hyphen_values = true)]
     clock: Option<String>,
     /// Stop after this much simulated time (e.g. 10ms, 2s); exit status 124.
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     max_time: Option<String>,
     /// Stop after this many instructions; exit status 124.
-    #[arg(long, value_name = "N")]
-    max_instructions: Option<u64>,
-    /// Seed for stochastic stimuli.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    max_instructions: Option<String>,
+    /// Seed for stochastic stimuli (default 0).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    seed: Option<String>,
     /// Write run statistics as JSON.
     #[arg(long, value_name = "FILE.json")]
     stats: Option<PathBuf>,
@@ -81,25 +86,35 @@ struct RunArgs {
     #[arg(long, value_name = "FILE.csv")]
     io_log: Option<PathBuf>,
     /// Serve the GDB remote protocol on this TCP port and wait for a debugger.
-    #[arg(long, value_name = "PORT")]
-    gdb: Option<u16>,
+    #[arg(long, value_name = "PORT", allow_hyphen_values = true)]
+    gdb: Option<String>,
     /// Flash size (e.g. 256K, 4M).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     flash_size: Option<String>,
     /// SRAM size (e.g. 64K, 4M).
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     sram_size: Option<String>,
-    /// Flash wait states per instruction fetch and data access.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=15))]
-    flash_wait_states: Option<u32>,
+    /// Flash wait states per instruction fetch and data access (0 to 15).
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    flash_wait_states: Option<String>,
     /// MULS latency in cycles: 1 (fast multiplier) or 32 (small multiplier).
-    #[arg(long, value_name = "CYCLES", value_parser = ["1", "32"])]
+    #[arg(long, value_name = "CYCLES", value_parser = ["1", "32"], allow_hyphen_values = true)]
     mul_cycles: Option<String>,
 }
 
+/// End the run with exit status 2 and one line on stderr; output files not yet complete
+/// are removed (out_file.rs).
 fn fail(msg: impl std::fmt::Display) -> ! {
-    eprintln!("cairn-sim: {msg}");
+    cairn_sim::out_file::remove_pending();
+    diagnostic(format_args!("cairn-sim: {msg}"));
     std::process::exit(EXIT_USAGE)
+}
+
+/// A numeric option's value, checked like the same value in a scenario file
+/// (cli::units); numeric options take values starting with '-' so that a negative number
+/// is refused for what it is rather than taken for an unknown option.
+fn option_value<T>(name: &str, value: Option<&str>, parse: impl Fn(&str) -> Result<T, String>) -> Option<T> {
+    value.map(|v| parse(v).unwrap_or_else(|e| fail(format_args!("{name}: {e}"))))
 }
 
 fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
@@ -127,7 +142,10 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     }
     // The profile's voltage range: the option, else the scenario's, else the lowest-power one
     // that runs the clock; a clock no range runs is an error.
-    cfg.voltage_range = args.voltage_range.or(sc.voltage_range);
+    let forced = option_value("--voltage-range", args.voltage_range.as_deref(), |s| {
+        parse_uint(s, 0, u32::MAX as u64).map(|r| r as u32)
+    });
+    cfg.voltage_range = forced.or(sc.voltage_range);
     let range = match &sc.profile {
         Some(p) => {
             Some(p.range(cfg.clock_hz, cfg.voltage_range).unwrap_or_else(|e| fail(format_args!("{}: {e}", p.name))))
@@ -139,7 +157,8 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     };
     // Flash wait states: the option, else the scenario, else what the energy profile's part
     // needs at this clock in its range, else the board's.
-    if let Some(w) = args.flash_wait_states.or(sc.flash_wait_states) {
+    let wait_states = option_value("--flash-wait-states", args.flash_wait_states.as_deref(), parse_wait_states);
+    if let Some(w) = wait_states.or(sc.flash_wait_states) {
         cfg.flash_wait_states = w;
     } else if let Some(r) = range {
         cfg.flash_wait_states = r.wait_states(cfg.clock_hz);
@@ -151,6 +170,10 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
 }
 
 fn run(args: RunArgs) -> i32 {
+    let max_instructions =
+        option_value("--max-instructions", args.max_instructions.as_deref(), |s| parse_uint(s, 0, u64::MAX));
+    let seed = option_value("--seed", args.seed.as_deref(), |s| parse_uint(s, 0, u64::MAX)).unwrap_or(0);
+    let gdb_port = option_value("--gdb", args.gdb.as_deref(), |s| parse_uint(s, 0, u16::MAX as u64).map(|p| p as u16));
     let mut sc = match &args.device {
         Some(p) => Scenario::load(p).unwrap_or_else(|e| fail(e)),
         None => Scenario::default(),
@@ -173,7 +196,7 @@ fn run(args: RunArgs) -> i32 {
         fail("missing FIRMWARE.elf (give it on the command line or as `firmware` in the scenario)")
     };
     let path = firmware.display().to_string();
-    let bytes = std::fs::read(&firmware).unwrap_or_else(|e| fail(format_args!("cannot read {path}: {e}")));
+    let bytes = read_input(&firmware, DATA_LIMIT).unwrap_or_else(|e| fail(e));
     let mut m = Machine::new(cfg);
     if let Err(e) = cairn_sim::elf::load_elf(&mut m, &bytes) {
         fail(format_args!("{path}: {e}"));
@@ -192,8 +215,11 @@ fn run(args: RunArgs) -> i32 {
         // Created before the run and written as it goes (like --io-log and --vcd).
         m.trace = Some(cairn_sim::trace::TraceLog::create(p, m.config.clock_hz).unwrap_or_else(|e| fail(e)));
     }
+    // Like the other outputs, the stats file is started before the run (so a path that
+    // cannot be written is reported before anything runs) and put in place when complete.
+    let stats_file = args.stats.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     if let Some(sc) = io_scenario {
-        m.install_io_scenario(sc, args.seed);
+        m.install_io_scenario(sc, seed);
     }
     // The I/O outputs are streamed: their files are created now and written as the run goes.
     if args.stats.is_some() || args.vcd.is_some() || args.io_log.is_some() {
@@ -214,8 +240,8 @@ fn run(args: RunArgs) -> i32 {
         m.install_rtos(layout).unwrap_or_else(|e| fail(format_args!("--rtos: {path}: {e}")));
     }
     let start = std::time::Instant::now();
-    let stop = if let Some(port) = args.gdb {
-        match cairn_sim::gdb::serve(&mut m, port, args.max_instructions) {
+    let stop = if let Some(port) = gdb_port {
+        match cairn_sim::gdb::serve(&mut m, port, max_instructions) {
             Ok(s) => s,
             Err(e) => {
                 cairn_sim::console::flush();
@@ -223,10 +249,17 @@ fn run(args: RunArgs) -> i32 {
             }
         }
     } else {
-        m.run(args.max_instructions.unwrap_or(u64::MAX))
+        m.run(max_instructions.unwrap_or(u64::MAX))
     };
+    // Asleep with nothing that could wake the core is a firmware bug, not a limit: the same
+    // status (125) with or without --max-time, which only decides how long the stats' window is.
+    let stop = if stop == Stop::Limit && m.asleep_forever() { Stop::SleepForever } else { stop };
     let host_seconds = start.elapsed().as_secs_f64();
     cairn_sim::console::flush();
+    // The firmware's output could not be written (not a closed pipe): that is the outcome.
+    if let Some(e) = cairn_sim::console::error() {
+        fail(e);
+    }
     // A write error of --io-log or --vcd (which also ends the run early) is the outcome.
     m.finish_io_stream().unwrap_or_else(|e| fail(e));
     if let (Some(p), Some(t)) = (&args.trace, m.trace.take()) {
@@ -235,24 +268,27 @@ fn run(args: RunArgs) -> i32 {
     let status = match &stop {
         Stop::Exit(code) => code & 0xff,
         Stop::Limit => {
-            eprintln!("cairn-sim: limit reached after {} instructions, {} cycles", m.instructions, m.cycles);
+            diagnostic(format_args!(
+                "cairn-sim: limit reached after {} instructions, {} cycles",
+                m.instructions, m.cycles
+            ));
             EXIT_LIMIT
         }
         Stop::Lockup { kind, pc, ipsr } => {
-            eprintln!("{}", lockup_report(&m, *kind, *pc, *ipsr));
+            diagnostic(format_args!("{}", lockup_report(&m, *kind, *pc, *ipsr)));
             EXIT_LOCKUP
         }
         Stop::SleepForever => {
-            eprintln!(
+            diagnostic(format_args!(
                 "cairn-sim: core asleep at pc 0x{:08x} ({}) with no enabled event that could wake it",
                 m.pc,
                 m.symbols.describe(m.pc)
-            );
+            ));
             EXIT_LOCKUP
         }
         Stop::Breakpoint => EXIT_LOCKUP,
     };
-    if let Some(p) = &args.stats {
+    if let Some(mut f) = stats_file {
         let mut json = stats_json(&m, host_seconds, status);
         if sc.measure.profile_top > 0 {
             if let Some(serde_json::Value::Array(rows)) = json.get_mut("profile") {
@@ -260,15 +296,17 @@ fn run(args: RunArgs) -> i32 {
             }
         }
         let text = serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
-        if let Err(e) = std::fs::write(p, text) {
-            fail(format_args!("cannot write {}: {e}", p.display()));
+        if let Err(e) = f.write_all(text.as_bytes()) {
+            fail(format_args!("cannot write {}: {e}", f.path().display()));
         }
+        f.commit().unwrap_or_else(|e| fail(e));
     }
     status
 }
 
 fn main() {
     std::panic::set_hook(Box::new(|info| {
+        cairn_sim::out_file::remove_pending();
         cairn_sim::console::flush();
         let msg = info
             .payload()
@@ -277,15 +315,16 @@ fn main() {
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
         let loc = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
-        eprintln!("cairn-sim: internal error{loc}: {msg} (please report)");
+        diagnostic(format_args!("cairn-sim: internal error{loc}: {msg} (please report)"));
         std::process::exit(EXIT_INTERNAL);
     }));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => match e.kind() {
             clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
-                print!("{e}");
-                std::process::exit(0);
+                let mut out = std::io::stdout().lock();
+                let written = write!(out, "{e}").and_then(|_| out.flush());
+                std::process::exit(if written.is_ok() { 0 } else { EXIT_USAGE });
             }
             clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
                 fail("missing command: use 'cairn-sim run FIRMWARE.elf' (see cairn-sim --help)")

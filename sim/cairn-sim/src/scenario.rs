@@ -3,9 +3,10 @@
 //! checked by its own strict (deny_unknown_fields) type, so an error names the offending
 //! key. The I/O keys (stimulus, pin, port, adc, io) are parsed by `scenario_io`.
 
-use crate::cli::units::{parse_hz, parse_size};
+use crate::cli::units::{number_text, parse_hz, parse_size, parse_uint};
 use crate::energy::categories::Rule;
 use crate::energy::profile::{one_line, Profile};
+use crate::input_file::{read_input_text, TEXT_LIMIT};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -61,7 +62,7 @@ impl Default for Measure {
 struct Memory {
     flash: Option<toml::Value>,
     sram: Option<toml::Value>,
-    flash_wait_states: Option<u32>,
+    flash_wait_states: Option<toml::Value>,
 }
 
 #[derive(Deserialize)]
@@ -69,7 +70,7 @@ struct Memory {
 struct Energy {
     profile: String,
     voltage_v: Option<f64>,
-    voltage_range: Option<u32>,
+    voltage_range: Option<toml::Value>,
 }
 
 /// `rtos = "NAME"` / `"current=..."`, or the table `[rtos] current = "...", name = "...",
@@ -105,21 +106,22 @@ fn typed<T: for<'de> Deserialize<'de>>(key: &str, v: toml::Value) -> Result<T, S
     v.try_into().map_err(|e: toml::de::Error| format!("{key}: {}", one_line(e.message())))
 }
 
-fn hz_or_size(key: &str, v: toml::Value, size: bool) -> Result<u64, String> {
-    let r = match &v {
-        toml::Value::Integer(i) if *i > 0 => return Ok(*i as u64),
-        toml::Value::String(s) if size => parse_size(s).map(|x| x as u64),
-        toml::Value::String(s) => parse_hz(s),
-        _ => Err(format!("expected a positive integer or a string, found {}", v.type_str())),
-    };
-    r.map_err(|e| format!("{key}: {e}"))
+/// A numeric key, checked by the same parser as its command-line option whatever its TOML
+/// type. The error names the key.
+fn numeric<T>(key: &str, v: &toml::Value, parse: impl Fn(&str) -> Result<T, String>) -> Result<T, String> {
+    number_text(v).and_then(|t| parse(&t)).map_err(|e| format!("{key}: {e}"))
+}
+
+/// Flash wait states (`--flash-wait-states`, `[memory] flash_wait_states`): 0 to 15.
+pub fn parse_wait_states(s: &str) -> Result<u32, String> {
+    parse_uint(s, 0, 15).map(|w| w as u32)
 }
 
 impl Scenario {
     /// Read and check `path`. The error is one line naming the file and the key.
     pub fn load(path: &Path) -> Result<Scenario, String> {
         let shown = path.display();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+        let text = read_input_text(path, TEXT_LIMIT)?;
         let base = path.parent().unwrap_or(Path::new("."));
         Scenario::parse(&text, base).map_err(|e| format!("{shown}: {e}"))
     }
@@ -135,24 +137,21 @@ impl Scenario {
                     s.io_raw.insert(key, v);
                 }
                 "board" => s.board = Some(typed("board", v)?),
-                "clock" => s.clock_hz = Some(hz_or_size("clock", v, false)?),
+                "clock" => s.clock_hz = Some(numeric("clock", &v, parse_hz)?),
                 "firmware" => {
                     let f: String = typed("firmware", v)?;
                     s.firmware = Some(base.join(f));
                 }
                 "memory" => {
                     let m: Memory = typed("memory", v)?;
-                    if let Some(f) = m.flash {
-                        s.flash_size = Some(hz_or_size("memory.flash", f, true)? as u32);
+                    if let Some(f) = &m.flash {
+                        s.flash_size = Some(numeric("memory.flash", f, parse_size)?);
                     }
-                    if let Some(f) = m.sram {
-                        s.sram_size = Some(hz_or_size("memory.sram", f, true)? as u32);
+                    if let Some(f) = &m.sram {
+                        s.sram_size = Some(numeric("memory.sram", f, parse_size)?);
                     }
-                    if let Some(w) = m.flash_wait_states {
-                        if w > 15 {
-                            return Err("memory.flash_wait_states: must be 0..=15".into());
-                        }
-                        s.flash_wait_states = Some(w);
+                    if let Some(w) = &m.flash_wait_states {
+                        s.flash_wait_states = Some(numeric("memory.flash_wait_states", w, parse_wait_states)?);
                     }
                 }
                 "energy" => energy = Some(typed("energy", v)?),
@@ -196,7 +195,11 @@ impl Scenario {
                     return Err(format!("energy.voltage_v: {v} is not a plausible supply voltage"));
                 }
             }
-            if let Some(r) = e.voltage_range {
+            let range = match &e.voltage_range {
+                Some(v) => Some(numeric("energy.voltage_range", v, |t| parse_uint(t, 0, u32::MAX as u64))? as u32),
+                None => None,
+            };
+            if let Some(r) = range {
                 if !p.ranges.iter().any(|x| x.id == r) {
                     let ids: Vec<String> = p.ranges.iter().map(|x| x.id.to_string()).collect();
                     return Err(format!(
@@ -207,7 +210,7 @@ impl Scenario {
                 }
             }
             s.voltage_v = e.voltage_v;
-            s.voltage_range = e.voltage_range;
+            s.voltage_range = range;
             s.profile = Some(p);
         } else if energy_measure_given && s.measure.energy {
             return Err("measure.energy: energy accounting needs [energy] profile".into());
@@ -240,6 +243,29 @@ mod tests {
         assert!(err("[rtos]\ncurrent = \"a\"\nnom = \"b\"").starts_with("rtos: unknown field `nom`"));
         assert!(err("[rtos]\nname = \"b\"").starts_with("rtos: missing field `current`"));
         assert!(err("[rtos]\ncurrent = \"a..b\"").starts_with("rtos: current: "));
+    }
+
+    #[test]
+    fn toml_numbers_get_the_command_line_checks() {
+        // 2^32 + 64 KiB used to be truncated to 64 KiB; 2^32 + 25 MHz is above the range.
+        assert!(err("[memory]\nflash = 4295032832").contains("between 1 KiB and 256 MiB"));
+        assert!(err("[memory]\nsram = 1000").contains("between 1 KiB and 256 MiB"));
+        assert!(err("clock = 100000000000").contains("from 1 Hz to 17 GHz"));
+        assert!(err("clock = -5").starts_with("clock: "));
+        assert!(err("clock = 1.5").starts_with("clock: "));
+        assert_eq!(
+            err("[memory]\nflash_wait_states = -1"),
+            "memory.flash_wait_states: -1 is not a non-negative integer"
+        );
+        assert_eq!(err("[memory]\nflash_wait_states = 16"), "memory.flash_wait_states: 16 is out of range 0..=15");
+        assert_eq!(
+            err("[energy]\nprofile = \"stm32l053\"\nvoltage_range = -1"),
+            "energy.voltage_range: -1 is not a non-negative integer"
+        );
+        let ok = |t: &str| Scenario::parse(t, Path::new(".")).unwrap();
+        assert_eq!(ok("clock = 25e6").clock_hz, Some(25_000_000));
+        assert_eq!(ok("clock = \"25MHz\"").clock_hz, Some(25_000_000));
+        assert_eq!(ok("[memory]\nflash = 65536\nflash_wait_states = \"3\"").flash_size, Some(65536));
     }
 
     #[test]

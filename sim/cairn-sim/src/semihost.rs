@@ -174,7 +174,7 @@ impl Machine {
 
     pub fn warn_once(&mut self, msg: String) {
         if self.warned.insert(msg.clone()) {
-            eprintln!("cairn-sim: warning: {msg}");
+            crate::console::diagnostic(format_args!("cairn-sim: warning: {msg}"));
         }
     }
 }

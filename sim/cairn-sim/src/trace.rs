@@ -9,14 +9,14 @@
 //! slice starts, and `finish` closes what is still open and the JSON itself.
 
 use crate::machine::FaultKind;
+use crate::out_file::OutFile;
 use std::collections::BTreeSet;
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// Where the trace goes: a file for the CLI, memory for tests.
 enum Sink {
-    File(BufWriter<File>),
+    File(BufWriter<OutFile>),
     Memory(Vec<u8>),
 }
 
@@ -67,9 +67,10 @@ const HEADER: &str = concat!(
 );
 
 impl TraceLog {
-    /// A trace written to `path`, created now (before the run).
+    /// A trace written to `path`, created now (before the run) under a temporary name and
+    /// put in place by `finish` (out_file.rs).
     pub fn create(path: &Path, clock_hz: u64) -> Result<TraceLog, String> {
-        let f = File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let f = OutFile::create(path)?;
         Ok(TraceLog::with_sink(Sink::File(BufWriter::new(f)), clock_hz))
     }
 
@@ -229,15 +230,13 @@ impl TraceLog {
             self.emit(format_args!(",\n{{\"ph\":\"E\",\"pid\":1,\"tid\":1,\"ts\":{ts},\"name\":\"{name}\"}}"));
         }
         self.emit(format_args!("\n]}}\n"));
-        if let (None, Sink::File(w)) = (&self.error, &mut self.out) {
-            if let Err(e) = w.flush() {
-                self.error = Some(e);
-            }
-        }
         match (self.error, self.out) {
             (Some(e), _) => Err(format!("cannot write {what}: {e}")),
             (None, Sink::Memory(v)) => Ok(v),
-            (None, Sink::File(_)) => Ok(Vec::new()),
+            (None, Sink::File(w)) => {
+                let f = w.into_inner().map_err(|e| format!("cannot write {what}: {}", e.error()))?;
+                f.commit().map(|_| Vec::new())
+            }
         }
     }
 

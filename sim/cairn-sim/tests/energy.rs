@@ -326,3 +326,11 @@ fn per_range_peripheral_currents_follow_the_range_in_use() {
         assert_eq!(uart.pa_per_mhz, (ua_per_mhz * 1e6) as u128, "{hz} Hz, range {forced:?}");
     }
 }
+
+#[test]
+fn profile_wait_states_get_the_option_range_check() {
+    // A u32 that --flash-wait-states would refuse used to be taken as is (4e9 wait states).
+    let bad = TEST_PROFILE.replace("wait_states_above = 0", "wait_states_above = 4000000000");
+    assert_eq!(Profile::parse(&bad).unwrap_err(), "range 1: wait_states_above: 4000000000 is out of range 0..=15");
+    assert!(Profile::parse(&TEST_PROFILE.replace("wait_states_above = 0", "wait_states_above = 15")).is_ok());
+}

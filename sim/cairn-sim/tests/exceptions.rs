@@ -336,6 +336,19 @@ fn hardfault_in_hardfault_locks_up() {
 }
 
 #[test]
+fn svc_in_hardfault_locks_up_at_the_svc() {
+    // The lockup is reported at the SVC, not at the instruction after it (which may belong
+    // to the next function, and would name it in the report).
+    let mut m = boot(&[udf(0)]);
+    load(&mut m, handler(HARDFAULT), &[nop(), svc(3), nop()]);
+    let stop = m.run(10);
+    let svc_at = handler(HARDFAULT) + 2;
+    assert_eq!(stop, Stop::Lockup { kind: FaultKind::SvcEscalation, pc: svc_at, ipsr: HARDFAULT });
+    assert_eq!(m.pc, svc_at);
+    assert_eq!(m.last_fault, Some((FaultKind::Undefined, CODE)), "the first fault is the one recorded");
+}
+
+#[test]
 fn bus_fault_in_hardfault_locks_up() {
     let mut m = boot(&[udf(0)]);
     load(&mut m, handler(HARDFAULT), &[ldr_imm(0, 0, 0)]);

@@ -47,7 +47,7 @@ int ktest_setup(void **state)
     assert_non_null(arena);
     cairn_heap_init(arena, ARENA_BYTES);
     host_timer_reset(0);
-    cairn_timer_init();
+    assert_int_equal(cairn_timer_init(), CAIRN_OK);
     assert_int_equal(cairn_sched_init(), CAIRN_OK);
     struct cairn_heap_stats st;
     cairn_heap_stats(&st);

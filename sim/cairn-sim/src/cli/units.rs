@@ -1,4 +1,8 @@
-//! Parsing of durations and frequencies given on the command line.
+//! Parsing of the numeric values given on the command line or in scenario files:
+//! durations, frequencies, sizes and plain counts. Every source of a value (a command-line
+//! string, a TOML string, integer or float) goes through the same function here, via
+//! [`number_text`] for TOML, so a value refused in one form is refused in every form, with
+//! the valid range in the message.
 
 /// Parse a simulated duration such as `10ms`, `2s`, `1.5us`, `250ns`, `100ps` into picoseconds.
 pub fn parse_duration_ps(s: &str) -> Result<u128, String> {
@@ -31,7 +35,7 @@ pub fn parse_hz(s: &str) -> Result<u64, String> {
     };
     match parse_decimal(num, scale) {
         Some(v) if v >= 1 && v <= u32::MAX as u128 * 4 => Ok(v as u64),
-        _ => Err(format!("invalid frequency '{s}': must be between 1 Hz and 17 GHz")),
+        _ => Err(format!("invalid frequency '{s}': must be a whole number of Hz from 1 Hz to 17 GHz")),
     }
 }
 
@@ -50,6 +54,36 @@ pub fn parse_size(s: &str) -> Result<u32, String> {
     match v.checked_mul(scale) {
         Some(b) if (1024..=256 << 20).contains(&b) && b.is_multiple_of(4) => Ok(b as u32),
         _ => Err(format!("invalid size '{s}': must be a multiple of 4 between 1 KiB and 256 MiB")),
+    }
+}
+
+/// A non-negative integer between `lo` and `hi`: counts, seeds, ports, wait states.
+pub fn parse_uint(s: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    let t = s.trim();
+    let v: u64 = match t.parse() {
+        Ok(v) if t.bytes().all(|b| b.is_ascii_digit()) => v,
+        _ if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            return Err(format!("{t} is out of range {lo}..={hi}"));
+        }
+        _ => return Err(format!("{t} is not a non-negative integer")),
+    };
+    if (lo..=hi).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{v} is out of range {lo}..={hi}"))
+    }
+}
+
+/// A TOML value of a numeric key as the text the parsers above take: a string as written,
+/// an integer or a finite float in decimal (`25e6` is `25000000`). Converting instead of
+/// casting keeps integers from being truncated and ranges from being skipped.
+pub fn number_text(v: &toml::Value) -> Result<String, String> {
+    match v {
+        toml::Value::String(s) => Ok(s.clone()),
+        toml::Value::Integer(i) => Ok(i.to_string()),
+        toml::Value::Float(x) if x.is_finite() => Ok(format!("{x}")),
+        toml::Value::Float(x) => Err(format!("{x} is not a finite number")),
+        other => Err(format!("expected a number or a string, found {}", other.type_str())),
     }
 }
 
@@ -108,5 +142,23 @@ mod tests {
         assert_eq!(parse_size("4M"), Ok(4 << 20));
         assert!(parse_size("3").is_err());
         assert!(parse_size("1G").is_err());
+    }
+
+    #[test]
+    fn counts_and_toml_numbers() {
+        assert_eq!(parse_uint("15", 0, 15), Ok(15));
+        assert_eq!(parse_uint("-1", 0, 15), Err("-1 is not a non-negative integer".into()));
+        assert_eq!(parse_uint("16", 0, 15), Err("16 is out of range 0..=15".into()));
+        assert_eq!(
+            parse_uint("99999999999999999999", 0, 15),
+            Err("99999999999999999999 is out of range 0..=15".into())
+        );
+        assert_eq!(parse_uint("many", 0, 15), Err("many is not a non-negative integer".into()));
+        assert_eq!(number_text(&toml::Value::Integer(-5)), Ok("-5".into()));
+        assert_eq!(number_text(&toml::Value::Float(25e6)), Ok("25000000".into()));
+        assert_eq!(number_text(&toml::Value::Float(1.5)), Ok("1.5".into()));
+        assert!(number_text(&toml::Value::Float(f64::NAN)).is_err());
+        // An integer that a 32-bit cast would truncate to a valid size is refused.
+        assert!(parse_size(&number_text(&toml::Value::Integer((1 << 32) + 65536)).unwrap()).is_err());
     }
 }

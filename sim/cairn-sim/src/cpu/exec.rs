@@ -804,9 +804,23 @@ impl Machine {
         self.cycles += 1 + count as u64;
     }
 
+    /// Asleep with nothing pending that wakes the core and no device event to come: it would
+    /// sleep forever. A run stopped by a limit in this state is reported as asleep forever.
+    pub fn asleep_forever(&self) -> bool {
+        self.sleeping
+            && !(self.wfi_wake_pending() || (self.sleep_is_wfe && self.event_reg))
+            && self.next_device_event() == u64::MAX
+    }
+
     #[cold]
     fn exec_svc(&mut self, next: u32) {
         if self.exc.prio[SVCALL as usize] as i32 >= self.execution_priority() {
+            if self.execution_priority() < 0 {
+                // At HardFault or NMI priority the escalation is a lockup, reported at the
+                // SVC itself (the PC has not moved on), like every other faulting instruction.
+                self.lockup(FaultKind::SvcEscalation);
+                return;
+            }
             // Escalation keeps SVCall's return address (the next instruction), as QEMU does;
             // the SVC itself executed.
             let svc_pc = self.pc;

@@ -3,6 +3,7 @@
 
 use super::range::{PerRange, Range};
 use serde::Deserialize;
+use std::path::Path;
 
 /// Profiles shipped with cairn-sim, by name.
 const EMBEDDED: &[(&str, &str)] = &[
@@ -132,7 +133,7 @@ impl Profile {
         if !looks_like_path {
             return Err(format!("unknown profile \"{name_or_path}\" (known: {})", embedded_names().join(", ")));
         }
-        let text = std::fs::read_to_string(name_or_path).map_err(|e| format!("cannot read {name_or_path}: {e}"))?;
+        let text = crate::input_file::read_input_text(Path::new(name_or_path), crate::input_file::TEXT_LIMIT)?;
         Profile::parse(&text).map_err(|e| format!("{name_or_path}: {e}"))
     }
 
@@ -196,9 +197,9 @@ impl Profile {
             }
             r.run.check(&format!("range {} run", r.id))?;
             r.sleep.check(&format!("range {} sleep", r.id))?;
-            if r.wait_states_above > 15 {
-                return Err(format!("range {}: wait_states_above must be 0..=15", r.id));
-            }
+            // The same check as --flash-wait-states and [memory] flash_wait_states.
+            crate::scenario::parse_wait_states(&r.wait_states_above.to_string())
+                .map_err(|e| format!("range {}: wait_states_above: {e}", r.id))?;
         }
         if let Some(u) = &per.uart {
             u.ua_per_mhz.check("peripherals.uart.ua_per_mhz", &self.ranges)?;

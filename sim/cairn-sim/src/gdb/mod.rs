@@ -30,7 +30,7 @@ pub fn serve(m: &mut Machine, port: u16, max_instructions: Option<u64>) -> Resul
     let listener =
         TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-    eprintln!("cairn-sim: waiting for gdb on 127.0.0.1:{port}");
+    crate::console::diagnostic(format_args!("cairn-sim: waiting for gdb on 127.0.0.1:{port}"));
     let (stream, _) = listener.accept().map_err(|e| format!("accepting the debugger connection: {e}"))?;
     drop(listener);
 
@@ -51,7 +51,9 @@ pub fn serve(m: &mut Machine, port: u16, max_instructions: Option<u64>) -> Resul
         }
         Err(e) if e.is_connection_error() => {
             if t.exit_code.is_none() && t.terminal.is_none() {
-                eprintln!("cairn-sim: lost the debugger connection ({e}); running on without it");
+                crate::console::diagnostic(format_args!(
+                    "cairn-sim: lost the debugger connection ({e}); running on without it"
+                ));
             }
             t.detach()
         }

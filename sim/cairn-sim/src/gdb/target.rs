@@ -183,7 +183,9 @@ impl<'m> SimTarget<'m> {
                 };
                 let reason = terminal_signal(&stop);
                 if let SingleThreadStopReason::Signal(sig) = reason {
-                    eprintln!("cairn-sim: {why}; stopped with {sig} (the core cannot run on)");
+                    crate::console::diagnostic(format_args!(
+                        "cairn-sim: {why}; stopped with {sig} (the core cannot run on)"
+                    ));
                 }
                 self.terminal = Some(stop);
                 reason

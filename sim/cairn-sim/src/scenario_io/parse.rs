@@ -162,7 +162,11 @@ impl<'a> Tab<'a> {
 /// Read a TOML file holding only the I/O keys (the `--io` option).
 pub fn parse_io_file(path: &Path) -> R<IoScenario> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).or_else(|e| err(&name, format!("cannot read: {e}")))?;
+    // The reader's message names the file; the error's path already does.
+    let text = crate::input_file::read_input_text(path, crate::input_file::TEXT_LIMIT).or_else(|e| {
+        let why = e.strip_prefix(&format!("cannot read {name}: ")).unwrap_or(&e).to_string();
+        err(&name, format!("cannot read: {why}"))
+    })?;
     let table: Table = match text.parse::<Table>() {
         Ok(t) => t,
         Err(e) => {

@@ -5,6 +5,7 @@
 
 use super::prng::{hashed_normal, splitmix64};
 use super::PS_PER_S;
+use crate::input_file::{read_input, read_input_text, DATA_LIMIT};
 use std::path::Path;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -104,7 +105,9 @@ fn last_gap(points: &[(u64, f64)]) -> u64 {
 /// Read one channel of a WAV file as floats in [-1, 1] (integer formats) or as stored
 /// (float formats). Returns (sample rate, samples).
 pub fn read_wav(path: &Path, channel: u16) -> Result<(f64, Vec<f64>), String> {
-    let mut r = hound::WavReader::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = read_input(path, DATA_LIMIT)?;
+    let mut r = hound::WavReader::new(std::io::Cursor::new(bytes))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let spec = r.spec();
     if channel >= spec.channels {
         return Err(format!("{} has {} channel(s), no channel {channel}", path.display(), spec.channels));
@@ -129,7 +132,7 @@ pub fn read_wav(path: &Path, channel: u16) -> Result<(f64, Vec<f64>), String> {
 /// Read a CSV of `time_s,value[,value...]` rows (an optional header line is skipped),
 /// taking value column `column` (1 = the first after time).
 pub fn read_csv(path: &Path, column: usize) -> Result<Vec<(u64, f64)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = read_input_text(path, DATA_LIMIT)?;
     parse_csv(&text, column).map_err(|e| format!("{}: {e}", path.display()))
 }
 
