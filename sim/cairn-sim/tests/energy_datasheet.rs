@@ -4,23 +4,17 @@
 //! time must be within 5 % of the datasheet's typical figure. Also the command-line errors of
 //! voltage ranges.
 
-use std::process::Command;
-
-const SIM: &str = env!("CARGO_BIN_EXE_cairn-sim");
 /// DS10152 §6.3.4: typical currents at VDD = 3.0 V, the profile's supply.
 const VDD: f64 = 3.0;
 
 mod firmware;
+mod sim_cli;
 use firmware::fw_path;
 
 /// (status, stdout, stderr) of `cairn-sim run ARGS`.
+/// `cairn-sim run ARGS`: (status, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(SIM).arg("run").args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
+    sim_cli::run(&[&["run"], args].concat())
 }
 
 /// Runs build/fw/test-`name`.elf with the profile at `clock`, extra `args`; the stats and

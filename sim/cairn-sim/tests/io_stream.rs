@@ -3,6 +3,7 @@
 //! with the run; a file that cannot be written is one line and exit status 2.
 
 mod common;
+mod sim_cli;
 use cairn_sim::io_stream::{EVENT_BUFFER, TIMELINE_BUFFER};
 use cairn_sim::measure::delay::WAITING_CAP;
 use cairn_sim::measure::report::io_json;
@@ -10,12 +11,12 @@ use cairn_sim::periph::cairn_io::{GPIO_BASE, PORTS_BASE, STIM_BASE};
 use cairn_sim::scenario_io::{parse_io_scenario, IoScenario};
 use cairn_sim::{Machine, Stop};
 use common::*;
+use sim_cli::SIM;
 use std::path::{Path, PathBuf};
 
 const TIMER0: u32 = 0x4000_0000;
 const STIM_LINE0_EXC: u32 = 16 + 18;
 const TIMER0_EXC: u32 = 16 + 8;
-const SIM: &str = env!("CARGO_BIN_EXE_cairn-sim");
 
 /// A periodic stimulus answered from its handler, a stimulus faster than the clock (several
 /// firings per cycle; its line is not enabled, so the core sleeps through it, waking at
@@ -66,9 +67,7 @@ fn scenario(text: &str) -> IoScenario {
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cairn-io-stream-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
+    sim_cli::tmp("io-stream", name)
 }
 
 /// `wfi; b main` (or `b .`), stimulus line 0 answered on OUT[0], timer0 toggling pin 0

@@ -7,25 +7,13 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
 
-const SIM: &str = env!("CARGO_BIN_EXE_cairn-sim");
-
 mod firmware;
+mod sim_cli;
 use firmware::fw_path as fw;
+use sim_cli::run;
 
 fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cairn-rtos-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-/// Run with `args`; (status, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(SIM).args(args).output().unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into(),
-        String::from_utf8_lossy(&o.stderr).into(),
-    )
+    sim_cli::tmp("rtos-cli", name)
 }
 
 fn json(p: &PathBuf) -> Value {
