@@ -25,6 +25,7 @@ from test_cli_errors import (
     EXIT_LOCKUP,
     EXIT_USAGE,
     SIM,
+    asm_program,
     assemble,
     assert_no_panic,
     assert_usage_error,
@@ -194,21 +195,7 @@ def test_only_executables_are_firmware(tmp_path: Path, e_type: int, expect: str)
 
 # A HardFault handler whose last instruction is an SVC: at HardFault priority that is a
 # lockup, and the instruction after it is the next function's first.
-SVC_LOCKUP_ASM = """
-    .syntax unified
-    .cpu cortex-m0plus
-    .thumb
-    .section .vectors, "a"
-    .word 0x20001000
-    .word reset_handler
-    .word next_function
-    .word hardfault_handler
-
-    .text
-    .thumb_func
-    .global reset_handler
-    .type reset_handler, %function
-reset_handler:
+SVC_LOCKUP_ASM = asm_program(["reset_handler", "next_function", "hardfault_handler"], """\
     udf #1
     .size reset_handler, . - reset_handler
 
@@ -224,26 +211,14 @@ hardfault_handler:
 next_function:
     b next_function
     .size next_function, . - next_function
-"""
+""")
 
 # WFI with nothing enabled that could wake the core.
-SLEEP_FOREVER_ASM = """
-    .syntax unified
-    .cpu cortex-m0plus
-    .thumb
-    .section .vectors, "a"
-    .word 0x20001000
-    .word reset_handler
-
-    .text
-    .thumb_func
-    .global reset_handler
-    .type reset_handler, %function
-reset_handler:
+SLEEP_FOREVER_ASM = asm_program(["reset_handler"], """\
     wfi
     b reset_handler
     .size reset_handler, . - reset_handler
-"""
+""")
 
 
 def test_svc_in_hardfault_reports_the_svc(tmp_path: Path) -> None:

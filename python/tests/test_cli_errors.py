@@ -321,23 +321,21 @@ SECTIONS
 }
 """
 
+def asm_program(vectors: list[str], body: str) -> str:
+    """A Thumb assembly file: the vector table (initial SP 0x20001000, then `vectors`) and
+    `body` after the global `reset_handler:` label."""
+    words = "".join(f"    .word {v}\n" for v in vectors)
+    return (
+        "    .syntax unified\n    .cpu cortex-m0plus\n    .thumb\n"
+        f'    .section .vectors, "a"\n    .word 0x20001000\n{words}\n'
+        "    .text\n    .thumb_func\n    .global reset_handler\n"
+        f"    .type reset_handler, %function\nreset_handler:\n{body}"
+    )
+
+
 # Sets recognisable register values, faults on `udf`, and the HardFault handler faults
 # again: a fault at HardFault priority is a lockup.
-LOCKUP_ASM = """
-    .syntax unified
-    .cpu cortex-m0plus
-    .thumb
-    .section .vectors, "a"
-    .word 0x20001000
-    .word reset_handler
-    .word hang_handler
-    .word hardfault_handler
-
-    .text
-    .thumb_func
-    .global reset_handler
-    .type reset_handler, %function
-reset_handler:
+LOCKUP_ASM = asm_program(["reset_handler", "hang_handler", "hardfault_handler"], """\
     movs r0, #0x11
     movs r1, #0x22
     movs r2, #0x33
@@ -358,29 +356,17 @@ hardfault_handler:
 hang_handler:
     b hang_handler
     .size hang_handler, . - hang_handler
-"""
+""")
 
 # Semihosting SYS_EXIT with ADP_Stopped_ApplicationExit: exit status 0, prints nothing.
-EXIT_ASM = """
-    .syntax unified
-    .cpu cortex-m0plus
-    .thumb
-    .section .vectors, "a"
-    .word 0x20001000
-    .word reset_handler
-
-    .text
-    .thumb_func
-    .global reset_handler
-    .type reset_handler, %function
-reset_handler:
+EXIT_ASM = asm_program(["reset_handler"], """\
     movs r0, #0x18
     ldr r1, =0x20026
     bkpt 0xab
     b reset_handler
     .size reset_handler, . - reset_handler
     .ltorg
-"""
+""")
 
 
 def assemble(tmp: Path, name: str, source: str) -> Path:
