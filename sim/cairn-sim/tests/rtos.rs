@@ -16,48 +16,10 @@ use serde_json::Value;
 
 /// Every class draws 100 uA/MHz at 1 V and there is no per-instruction overhead: each cycle
 /// costs exactly 100 pJ = 100,000 fJ, so a task's femtojoules are its cycles x 100,000.
-const FLAT: &str = r#"
-version = 2
-name = "flat"
-part = "test part"
-[supply]
-voltage_v = 1.0
-source = "test"
-[classes]
-alu = 1.0
-mul = 1.0
-load = 1.0
-store = 1.0
-branch = 1.0
-multi = 1.0
-system = 1.0
-sleep = 1.0
-exception = 1.0
-overhead_fj = 0
-source = "test"
-[sleep]
-wakeup_us = 0.0
-wakeup_ua = 0.0
-source = "test"
-[deep_sleep]
-ua_per_mhz = 100.0
-static_ua = 0.0
-wakeup_us = 0.0
-wakeup_ua = 0.0
-source = "test"
-[[range]]
-id = 1
-zero_wait_max_hz = 100000000
-wait_states_above = 0
-source = "test"
-[range.run]
-ua_per_mhz = 100.0
-source = "test"
-[range.sleep]
-ua_per_mhz = 100.0
-static_ua = 0.0
-source = "test"
-"#;
+/// Every cycle at 100 uA/MHz and 1 V: 100 pJ.
+fn flat() -> Profile {
+    Profile::parse(&flat_profile_toml(1.0, 100.0)).unwrap()
+}
 const FJ_PER_CYCLE: u128 = 100_000;
 
 /// The watched pointer, and three task control blocks with an inline 8-byte name at +4.
@@ -120,7 +82,7 @@ fn machine(energy: bool, trace: bool) -> Machine {
     m.r[5] = 0;
     m.r[6] = b'Z' as u32;
     if energy {
-        m.enable_energy(&Profile::parse(FLAT).unwrap(), None, &[]).unwrap();
+        m.enable_energy(&flat(), None, &[]).unwrap();
     }
     if trace {
         m.trace = Some(TraceLog::in_memory(m.config.clock_hz));
@@ -225,7 +187,7 @@ fn no_task_is_current_while_the_scheduler_is_not_running() {
     let mut m = boot(&code);
     put_name(&mut m, TCB_A, "A");
     (m.r[0], m.r[1], m.r[5], m.r[6], m.r[7]) = (PTR, TCB_A, 0, RUNNING, 1);
-    m.enable_energy(&Profile::parse(FLAT).unwrap(), None, &[]).unwrap();
+    m.enable_energy(&flat(), None, &[]).unwrap();
     let layout = Layout { running: Some(Flag { addr: RUNNING, size: 4 }), ..LAYOUT };
     m.install_rtos(layout).unwrap();
     step(&mut m, code.len() as u64 - 1 + 10);
@@ -262,7 +224,7 @@ fn run_fw(spec: &str) -> Option<FwRun> {
     let layout = resolve(&bytes, &RtosSpec::parse(spec).unwrap()).unwrap();
     m.trace = Some(TraceLog::in_memory(m.config.clock_hz));
     m.reset();
-    m.enable_energy(&Profile::parse(FLAT).unwrap(), None, &[]).unwrap();
+    m.enable_energy(&flat(), None, &[]).unwrap();
     m.install_rtos(layout).unwrap();
     let stop = m.run(50_000_000);
     let uart = String::from_utf8_lossy(&m.console.iter().map(|c| c.1).collect::<Vec<u8>>()).into_owned();

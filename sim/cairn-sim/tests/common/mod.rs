@@ -567,3 +567,22 @@ pub fn isb() -> [u16; 2] {
 pub fn nops(n: usize) -> Vec<u16> {
     vec![nop(); n]
 }
+
+/// An energy profile (format 2) in which every cycle, asleep or not, costs the same:
+/// `ua_per_mhz` at `voltage_v`, one range, no wait states, no wake-up cost.
+pub fn flat_profile_toml(voltage_v: f64, ua_per_mhz: f64) -> String {
+    let classes: String = ["alu", "mul", "load", "store", "branch", "multi", "system", "sleep", "exception"]
+        .iter()
+        .map(|c| format!("{c} = 1.0\n"))
+        .collect();
+    format!(
+        "version = 2\nname = \"flat\"\npart = \"test part\"\n\
+         [supply]\nvoltage_v = {voltage_v:?}\nsource = \"test\"\n\
+         [classes]\n{classes}overhead_fj = 0\nsource = \"test\"\n\
+         [sleep]\nwakeup_us = 0.0\nwakeup_ua = 0.0\nsource = \"test\"\n\
+         [deep_sleep]\nua_per_mhz = {ua_per_mhz:?}\nstatic_ua = 0.0\nwakeup_us = 0.0\nwakeup_ua = 0.0\nsource = \"test\"\n\
+         [[range]]\nid = 1\nzero_wait_max_hz = 100000000\nwait_states_above = 0\nsource = \"test\"\n\
+         [range.run]\nua_per_mhz = {ua_per_mhz:?}\nsource = \"test\"\n\
+         [range.sleep]\nua_per_mhz = {ua_per_mhz:?}\nstatic_ua = 0.0\nsource = \"test\"\n"
+    )
+}
