@@ -1,4 +1,5 @@
-//! Board and core parameters. Defaults describe `mps2-an385` with a Cortex-M0+ core.
+//! Board and core parameters of one run: a board description (`board`) plus what the
+//! options and the energy profile change (wait states, multiplier, voltage range).
 
 /// Cycle costs of exception handling that the Cortex-M0+ TRM does not give per phase.
 #[derive(Clone, Debug)]
@@ -37,30 +38,32 @@ pub struct BoardConfig {
     pub voltage_range: Option<u32>,
 }
 
-pub const BOARD_NAMES: &[&str] = &["mps2-an385"];
-
 impl BoardConfig {
-    pub fn mps2_an385() -> BoardConfig {
+    /// The run parameters of a board description; flash wait states, the multiplier and
+    /// exception timing are the core's defaults (options and energy profiles change them).
+    pub fn from_spec(b: &crate::board::BoardSpec) -> BoardConfig {
         BoardConfig {
-            name: "mps2-an385".into(),
-            // The MPS2 FPGA images clock the core at 25 MHz (QEMU models the same).
-            clock_hz: 25_000_000,
-            flash_base: 0x0000_0000,
-            flash_size: 4 << 20,
-            sram_base: 0x2000_0000,
-            sram_size: 4 << 20,
+            name: b.name.clone(),
+            clock_hz: b.clock_hz,
+            flash_base: b.flash.base,
+            flash_size: b.flash.size,
+            sram_base: b.sram.base,
+            sram_size: b.sram.size,
             flash_wait_states: 0,
             mul_cycles: 1,
-            systick_ref_hz: 1_000_000,
+            systick_ref_hz: b.systick_ref_hz,
             exceptions: ExceptionTiming::default(),
             voltage_range: None,
         }
     }
 
-    pub fn by_name(name: &str) -> Option<BoardConfig> {
-        match name {
-            "mps2-an385" => Some(Self::mps2_an385()),
-            _ => None,
-        }
+    /// The default board, from its shipped description (sim/boards/mps2-an385.toml).
+    pub fn mps2_an385() -> BoardConfig {
+        Self::by_name("mps2-an385").expect("the shipped mps2-an385 board file is valid (tested)")
+    }
+
+    /// A shipped board by name; the error is one line listing the known boards.
+    pub fn by_name(name: &str) -> Result<BoardConfig, String> {
+        crate::board::BoardSpec::embedded(name).map(|b| Self::from_spec(&b))
     }
 }

@@ -5,7 +5,7 @@
 
 use cairn_sim::cli::report::{lockup_report, stats_json};
 use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
-use cairn_sim::config::{BoardConfig, BOARD_NAMES};
+use cairn_sim::config::BoardConfig;
 use cairn_sim::console::diagnostic;
 use cairn_sim::energy::profile::Profile;
 use cairn_sim::input_file::{read_input, DATA_LIMIT};
@@ -119,9 +119,7 @@ fn option_value<T>(name: &str, value: Option<&str>, parse: impl Fn(&str) -> Resu
 
 fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     let board = if args.board == "mps2-an385" { sc.board.as_deref().unwrap_or(&args.board) } else { &args.board };
-    let Some(mut cfg) = BoardConfig::by_name(board) else {
-        fail(format_args!("unknown board '{}' (known: {})", board, BOARD_NAMES.join(", ")))
-    };
+    let mut cfg = BoardConfig::by_name(board).unwrap_or_else(|e| fail(e));
     if let Some(c) = sc.clock_hz {
         cfg.clock_hz = c;
     }
