@@ -1,5 +1,6 @@
-//! A console sink that keeps every byte in memory: what a machine starts with, so tests,
-//! the fuzz harnesses and the differential tester see the output without a process stream.
+//! A console sink that keeps every byte in memory: what a machine starts with, so a test
+//! can read the firmware's output (and the fuzz harnesses can drop it) without touching
+//! the process's streams.
 
 use super::{ConsoleSink, Stream};
 
@@ -25,5 +26,9 @@ impl ConsoleSink for MemoryConsole {
 
     fn error(&self) -> Option<&str> {
         None
+    }
+
+    fn memory(&mut self) -> Option<&mut MemoryConsole> {
+        Some(self)
     }
 }
