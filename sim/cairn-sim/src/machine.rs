@@ -2,6 +2,7 @@
 //! caches, system and board peripherals, and the cycle clock.
 
 use crate::config::BoardConfig;
+use crate::console::{ConsoleSink, MemoryConsole};
 use crate::cpu::exception::ExcState;
 use crate::cpu::op::Op;
 use crate::periph::cmsdk_timer::CmsdkTimer;
@@ -63,12 +64,7 @@ pub enum Stop {
     Breakpoint,
 }
 
-/// Where console bytes go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stream {
-    Stdout,
-    Stderr,
-}
+pub use crate::console::Stream;
 
 /// `Machine::sram_page_flags` bits.
 pub const PAGE_CODE: u8 = 1;
@@ -134,10 +130,9 @@ pub struct Machine {
     pub reset_requested: bool,
     /// The most recent fault that entered HardFault: (kind, faulting PC).
     pub last_fault: Option<(FaultKind, u32)>,
-    /// Console output not yet flushed, with its stream.
-    pub console: Vec<(Stream, u8)>,
-    /// Echo console output to the process's stdout/stderr as it is produced.
-    pub echo: bool,
+    /// Where the firmware's console output goes: kept in memory unless the owner (the CLI)
+    /// puts another sink here.
+    pub console: Box<dyn ConsoleSink>,
     /// A debugger is attached: BKPT halts instead of faulting.
     pub debugger: bool,
     /// Semihosting: open handles (index = handle - 1), for SYS_OPEN of ":tt".
@@ -211,8 +206,7 @@ impl Machine {
             stop: None,
             reset_requested: false,
             last_fault: None,
-            console: Vec::new(),
-            echo: false,
+            console: Box::new(MemoryConsole::default()),
             debugger: false,
             semihost_handles: Vec::new(),
             warned: Default::default(),
@@ -375,15 +369,11 @@ impl Machine {
     // ------------------------------------------------------------------ console
 
     pub fn emit(&mut self, stream: Stream, byte: u8) {
-        if self.echo {
-            crate::console::write_byte(stream, byte);
-            if crate::console::failed() {
-                // The CLI reports the write error when the run ends, at this instruction.
-                self.cycle_limit = self.cycle_limit.min(self.cycles);
-                self.next_event = 0;
-            }
-        } else {
-            self.console.push((stream, byte));
+        self.console.write(stream, byte);
+        if self.console.error().is_some() {
+            // The CLI reports the write error when the run ends, at this instruction.
+            self.cycle_limit = self.cycle_limit.min(self.cycles);
+            self.next_event = 0;
         }
     }
 

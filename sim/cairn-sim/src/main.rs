@@ -6,7 +6,7 @@
 use cairn_sim::cli::report::{lockup_report, stats_json};
 use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
 use cairn_sim::config::BoardConfig;
-use cairn_sim::console::diagnostic;
+use cairn_sim::console::{diagnostic, ProcessConsole};
 use cairn_sim::energy::profile::Profile;
 use cairn_sim::input_file::{read_input, DATA_LIMIT};
 use cairn_sim::machine::{Machine, Stop};
@@ -225,7 +225,7 @@ fn run(args: RunArgs) -> i32 {
     } else {
         m.io.log_events = false;
     }
-    m.echo = true;
+    m.console = Box::new(ProcessConsole::default());
     m.reset();
     if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
         cairn_sim::elf::attach_source_files(&mut m, &bytes);
@@ -242,7 +242,7 @@ fn run(args: RunArgs) -> i32 {
         match cairn_sim::gdb::serve(&mut m, port, max_instructions) {
             Ok(s) => s,
             Err(e) => {
-                cairn_sim::console::flush();
+                m.console.flush();
                 fail(format_args!("--gdb: {e}"))
             }
         }
@@ -253,9 +253,9 @@ fn run(args: RunArgs) -> i32 {
     // status (125) with or without --max-time, which only decides how long the stats' window is.
     let stop = if stop == Stop::Limit && m.asleep_forever() { Stop::SleepForever } else { stop };
     let host_seconds = start.elapsed().as_secs_f64();
-    cairn_sim::console::flush();
+    m.console.flush();
     // The firmware's output could not be written (not a closed pipe): that is the outcome.
-    if let Some(e) = cairn_sim::console::error() {
+    if let Some(e) = m.console.error() {
         fail(e);
     }
     // A write error of --io-log or --vcd (which also ends the run early) is the outcome.
@@ -305,7 +305,10 @@ fn run(args: RunArgs) -> i32 {
 fn main() {
     std::panic::set_hook(Box::new(|info| {
         cairn_sim::out_file::remove_pending();
-        cairn_sim::console::flush();
+        // The firmware's console is not flushed here: it belongs to the machine, which the
+        // hook cannot reach without a global. Its sink writes every complete line as it
+        // ends, so an internal error loses at most the unfinished last line, which the
+        // report below supersedes anyway.
         let msg = info
             .payload()
             .downcast_ref::<&str>()

@@ -227,7 +227,7 @@ fn run_fw(spec: &str) -> Option<FwRun> {
     m.enable_energy(&flat(), None, &[]).unwrap();
     m.install_rtos(layout).unwrap();
     let stop = m.run(50_000_000);
-    let uart = String::from_utf8_lossy(&m.console.iter().map(|c| c.1).collect::<Vec<u8>>()).into_owned();
+    let uart = m.console.memory().unwrap().text();
     let b = breakdown(&m).unwrap();
     check_sums(&b);
     let end = m.cycles;

@@ -24,7 +24,9 @@ fn run_bounded(m: &mut Machine) -> Stop {
     while m.instructions < MAX_INSTRUCTIONS {
         let budget = (MAX_INSTRUCTIONS - m.instructions).min(CHUNK);
         stop = m.run(budget);
-        m.console.clear();
+        if let Some(c) = m.console.memory() {
+            c.bytes.clear();
+        }
         if stop != Stop::Limit || m.cycles >= m.cycle_limit {
             break;
         }

@@ -113,7 +113,7 @@ impl<'m> SimTarget<'m> {
             self.exec = Exec::Halted;
             self.m.resume_from = None;
             // Show output that is waiting for a newline before the debugger prompt returns.
-            crate::console::flush();
+            self.m.console.flush();
         }
         reason
     }

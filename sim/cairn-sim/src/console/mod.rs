@@ -1,0 +1,48 @@
+//! Console output of a simulated processor (UART0, semihosting writes): each processor owns a
+//! `ConsoleSink` that decides where its bytes go, so several processors can share the
+//! process's stdout (a prefixing sink in front) or write files of their own without any
+//! state shared between them. Also cairn-sim's own diagnostics on stderr, which belong to
+//! the process rather than to a processor.
+//!
+//! This module knows nothing of the simulator: the machine depends on it, not the reverse.
+
+mod memory;
+mod prefixed;
+mod process;
+
+pub use memory::MemoryConsole;
+pub use prefixed::Prefixed;
+pub use process::ProcessConsole;
+
+use std::io::Write;
+
+/// Where console bytes go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// Where a processor's console bytes go.
+pub trait ConsoleSink {
+    /// One byte the firmware wrote to `stream`.
+    fn write(&mut self, stream: Stream, byte: u8);
+    /// Pass on whatever is buffered: at the end of a run and before a debugger prompt.
+    fn flush(&mut self);
+    /// The first error writing the output, as the CLI's one line. Once there is one the run
+    /// should end: the output would otherwise be lost silently.
+    fn error(&self) -> Option<&str>;
+    /// The sink as a `MemoryConsole`, if it is one: how a test reads what the firmware wrote.
+    /// (A method rather than a downcast through `Any`, which would need Rust 1.86.)
+    fn memory(&mut self) -> Option<&mut MemoryConsole> {
+        None
+    }
+}
+
+/// One line of cairn-sim's own on stderr. An error writing it is ignored: stderr is where
+/// it would be reported, and the exit status still tells what happened (`eprintln!` would
+/// panic instead).
+pub fn diagnostic(line: std::fmt::Arguments) {
+    let mut e = std::io::stderr().lock();
+    let _ = e.write_fmt(format_args!("{line}\n")).and_then(|_| e.flush());
+}
