@@ -4,9 +4,9 @@
 
 mod common;
 mod sim_cli;
-use cairn_sim::io_stream::{EVENT_BUFFER, TIMELINE_BUFFER};
+use cairn_sim::io_system::io_json;
 use cairn_sim::measure::delay::WAITING_CAP;
-use cairn_sim::measure::report::io_json;
+use cairn_sim::observe::stream::{EVENT_BUFFER, TIMELINE_BUFFER};
 use cairn_sim::periph::cairn_io::{GPIO_BASE, PORTS_BASE, STIM_BASE};
 use cairn_sim::scenario_io::{parse_io_scenario, IoScenario};
 use cairn_sim::{Machine, Stop};
@@ -112,9 +112,9 @@ fn retained(cycles: u64) -> Outputs {
     m.cycle_limit = cycles;
     assert_eq!(m.run(u64::MAX), Stop::Limit);
     let mut vcd = Vec::new();
-    cairn_sim::vcd::write_vcd(&m, &mut vcd).unwrap();
+    cairn_sim::io_system::write_vcd(&m, &mut vcd).unwrap();
     let mut log = Vec::new();
-    cairn_sim::io_log::write_io_log(&m, &mut log).unwrap();
+    cairn_sim::io_system::write_io_log(&m, &mut log).unwrap();
     Outputs { stats: io_json(&m), vcd, log: String::from_utf8(log).unwrap() }
 }
 
