@@ -160,7 +160,7 @@ pub struct Machine {
     /// Idle periods (sleeps) of the core.
     pub idle: crate::idle::IdleStats,
     /// Cairn scenario devices (GPIO, I/O ports, ADC, stimuli) and the I/O event log.
-    pub io: crate::periph::cairn_io::IoSystem,
+    pub io: crate::io_system::IoSystem,
 }
 
 impl Machine {
@@ -220,7 +220,7 @@ impl Machine {
             energy: None,
             rtos: None,
             idle: Default::default(),
-            io: crate::periph::cairn_io::IoSystem::new(clock_hz),
+            io: crate::io_system::IoSystem::new(clock_hz),
         };
         m.reset_devices();
         m

@@ -223,7 +223,7 @@ fn run(args: RunArgs) -> i32 {
     if args.stats.is_some() || args.vcd.is_some() || args.io_log.is_some() {
         m.stream_io(args.io_log.as_deref(), args.vcd.as_deref()).unwrap_or_else(|e| fail(e));
     } else {
-        m.io.log_events = false;
+        m.io.events.enabled = false;
     }
     m.console = Box::new(ProcessConsole::default());
     m.reset();

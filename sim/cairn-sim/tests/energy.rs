@@ -252,7 +252,8 @@ fn uart_bytes_are_charged_at_the_programmed_baud_rate() {
 
 #[test]
 fn adc_conversions_are_charged_per_conversion_from_enable_on() {
-    use cairn_sim::periph::cairn_io::{IoKind, ADC_BASE};
+    use cairn_sim::periph::cairn_io::ADC_BASE;
+    use cairn_sim::periph::io_event::IoKind;
     let mut m = boot(&[b_to(CODE, CODE)]);
     let io = "[adc]\nrate_hz = 1000000\n[[adc.channel]]\nsource = 'step'\n[[adc.channel]]\nsource = 'ramp'\nslope_per_s = 1.0\n";
     let sc = cairn_sim::scenario_io::parse_io_scenario(&io.parse::<toml::Table>().unwrap(), std::path::Path::new("."));

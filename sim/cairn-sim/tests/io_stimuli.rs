@@ -4,8 +4,9 @@
 //! (parsed back with the `vcd` crate) and the io-log CSV.
 
 mod common;
-use cairn_sim::measure::report::io_json;
-use cairn_sim::periph::cairn_io::{IoKind, ADC_BASE, GPIO_BASE, PORTS_BASE, STIM_BASE};
+use cairn_sim::io_system::io_json;
+use cairn_sim::periph::cairn_io::{ADC_BASE, GPIO_BASE, PORTS_BASE, STIM_BASE};
+use cairn_sim::periph::io_event::IoKind;
 use cairn_sim::scenario_io::{parse_io_scenario, IoScenario};
 use cairn_sim::{Machine, Stop};
 use common::*;
@@ -269,7 +270,7 @@ fn vcd_parses_back_with_exact_transition_times() {
     m.record_timeline();
     run_until(&mut m, 6000);
     let mut buf = Vec::new();
-    cairn_sim::vcd::write_vcd(&m, &mut buf).unwrap();
+    cairn_sim::io_system::write_vcd(&m, &mut buf).unwrap();
     let mut p = vcd::Parser::new(&buf[..]);
     let header = p.parse_header().unwrap();
     assert_eq!(header.timescale, Some((1, vcd::TimescaleUnit::PS)));
@@ -322,7 +323,7 @@ fn io_log_csv_rows() {
     m.install_io_scenario(sc, 0);
     run_until(&mut m, 3000);
     let mut buf = Vec::new();
-    cairn_sim::io_log::write_io_log(&m, &mut buf).unwrap();
+    cairn_sim::io_system::write_io_log(&m, &mut buf).unwrap();
     let text = String::from_utf8(buf).unwrap();
     let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
     assert_eq!(rows[0], ["cycle", "time_s", "kind", "name", "value"]);
@@ -388,7 +389,7 @@ fn adc_on_read_periodic_and_delayed_channels() {
     assert_eq!(m.read32(ADC_BASE + 4).unwrap() & 2, 0, "the handler cleared READY in time: no overrun");
     // The VCD carries channel 0's codes as a 12-bit vector at the conversion instants.
     let mut buf = Vec::new();
-    cairn_sim::vcd::write_vcd(&m, &mut buf).unwrap();
+    cairn_sim::io_system::write_vcd(&m, &mut buf).unwrap();
     let mut p = vcd::Parser::new(&buf[..]);
     let header = p.parse_header().unwrap();
     let var = header.find_var(&["cairn", "adc", "ch0"]).unwrap();
@@ -460,7 +461,7 @@ fn plain_run_has_no_io_section_and_no_events() {
     m.write32(SYST_CSR, 7).unwrap();
     run_until(&mut m, 10_000);
     assert!(m.io.events.is_empty());
-    assert!(!cairn_sim::measure::report::has_io(&m));
+    assert!(!cairn_sim::io_system::has_io(&m));
     assert_eq!(m.io.next_at, u64::MAX);
 }
 
@@ -502,9 +503,9 @@ fn vcd_power_state_shows_deep_sleep() {
     m.record_timeline();
     run_until(&mut m, 2500);
     let power = &m.io.timeline.as_ref().unwrap().power;
-    assert!(power.iter().any(|&(c, s)| c < 1000 && s == cairn_sim::periph::cairn_io::PowerState::DeepSleep));
+    assert!(power.iter().any(|&(c, s)| c < 1000 && s == cairn_sim::observe::timeline::PowerState::DeepSleep));
     let mut buf = Vec::new();
-    cairn_sim::vcd::write_vcd(&m, &mut buf).unwrap();
+    cairn_sim::io_system::write_vcd(&m, &mut buf).unwrap();
     let text = String::from_utf8(buf).unwrap();
     let ident = text.lines().find(|l| l.ends_with(" state $end")).unwrap().split(' ').nth(3).unwrap().to_string();
     // Deep sleep (2) until the first firing at cycle 1000, run (0) from then on.

@@ -4,10 +4,10 @@
 
 mod common;
 mod sim_cli;
-use cairn_sim::io_stream::{EVENT_BUFFER, TIMELINE_BUFFER};
+use cairn_sim::io_system::io_json;
 use cairn_sim::measure::delay::WAITING_CAP;
-use cairn_sim::measure::report::io_json;
-use cairn_sim::periph::cairn_io::{GPIO_BASE, PORTS_BASE, STIM_BASE};
+use cairn_sim::observe::stream::{EVENT_BUFFER, TIMELINE_BUFFER};
+use cairn_sim::periph::cairn_io::{ADC_BASE, GPIO_BASE, PORTS_BASE, STIM_BASE};
 use cairn_sim::scenario_io::{parse_io_scenario, IoScenario};
 use cairn_sim::{Machine, Stop};
 use common::*;
@@ -112,9 +112,9 @@ fn retained(cycles: u64) -> Outputs {
     m.cycle_limit = cycles;
     assert_eq!(m.run(u64::MAX), Stop::Limit);
     let mut vcd = Vec::new();
-    cairn_sim::vcd::write_vcd(&m, &mut vcd).unwrap();
+    cairn_sim::io_system::write_vcd(&m, &mut vcd).unwrap();
     let mut log = Vec::new();
-    cairn_sim::io_log::write_io_log(&m, &mut log).unwrap();
+    cairn_sim::io_system::write_io_log(&m, &mut log).unwrap();
     Outputs { stats: io_json(&m), vcd, log: String::from_utf8(log).unwrap() }
 }
 
@@ -203,6 +203,62 @@ fn write_error_ends_the_run_at_the_next_boundary() {
     assert!(m.cycles < 100_000, "ran on to cycle {}", m.cycles);
     let e = m.finish_io_stream().unwrap_err();
     assert!(e.starts_with("cannot write /dev/full: ") && e.contains("os error 28"), "{e}");
+}
+
+/// Periodic ADC conversions of several channels, on instants shared with the stimuli (a
+/// 2 us grid against `tick`'s 3 us), streamed with a buffer filled by the fast stimulus:
+/// a conversion logs several events at once, and they must come out as in the retained log.
+const ADC: &str = r#"
+    [adc]
+    rate_hz = 500000
+    bits = 10
+    [[adc.channel]]
+    source = "sine"
+    freq_hz = 20000
+    [[adc.channel]]
+    source = "noise"
+    stddev = 0.2
+    [[adc.channel]]
+    source = "ramp"
+    slope_per_s = 100
+    delay = "1us"
+"#;
+
+fn adc_machine() -> Machine {
+    let mut m = machine(true);
+    m.install_io_scenario(scenario(&format!("{SCENARIO}{ADC}")), 5);
+    m.write32(ADC_BASE, 1).unwrap(); // CTRL.PERIODIC
+    m
+}
+
+#[test]
+fn periodic_adc_streams_as_retained() {
+    let cycles = 20_000;
+    let mut m = adc_machine();
+    m.cycle_limit = cycles;
+    assert_eq!(m.run(u64::MAX), Stop::Limit);
+    let (mut vcd, mut log) = (Vec::new(), Vec::new());
+    cairn_sim::io_system::write_vcd(&m, &mut vcd).unwrap();
+    cairn_sim::io_system::write_io_log(&m, &mut log).unwrap();
+    let want = Outputs { stats: io_json(&m), vcd, log: String::from_utf8(log).unwrap() };
+
+    let (log_path, vcd_path) = (tmp("adc.csv"), tmp("adc.vcd"));
+    let mut m = adc_machine();
+    m.stream_io(Some(&log_path), Some(&vcd_path)).unwrap();
+    for k in 1..=7 {
+        m.cycle_limit = cycles * k / 7;
+        assert_eq!(m.run(u64::MAX), Stop::Limit);
+        assert!(m.io.buffer_capacity().0 <= EVENT_BUFFER);
+    }
+    m.finish_io_stream().unwrap();
+    assert_eq!(io_json(&m), want.stats);
+    assert!(std::fs::read_to_string(&log_path).unwrap() == want.log, "io-log differs");
+    assert!(std::fs::read(&vcd_path).unwrap() == want.vcd, "VCD differs");
+    assert_eq!(want.stats["adc"]["samples"], 3 * (cycles / 50));
+    // Conversions share cycles with stimulus firings (every 6 us with `tick`).
+    let at_6us: Vec<&str> =
+        want.log.lines().filter(|l| l.starts_with("150,")).map(|l| l.split(',').nth(2).unwrap()).collect();
+    assert!(at_6us.contains(&"adc") && at_6us.contains(&"stimulus"), "{at_6us:?}");
 }
 
 /// The smallest firmware: vector table (SP, reset) and `b .` at 0x8.

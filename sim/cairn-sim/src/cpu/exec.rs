@@ -202,7 +202,7 @@ impl Machine {
                     t.sleep(self.cycles, wake_at, deep);
                 }
                 if let Some(tl) = self.io.timeline.as_mut() {
-                    use crate::periph::cairn_io::PowerState;
+                    use crate::observe::timeline::PowerState;
                     let state = if self.scr & 4 != 0 { PowerState::DeepSleep } else { PowerState::Sleep };
                     tl.power.push((self.cycles, state));
                     tl.power.push((wake_at, PowerState::Run));

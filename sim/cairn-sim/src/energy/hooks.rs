@@ -66,7 +66,7 @@ impl Machine {
             timer_since: [None, None],
             timer_paused: 0,
             start_cycle: self.cycles,
-            adc_conversions_before: self.io.adc_conversions,
+            adc_conversions_before: self.io.adc_conversions(),
         }));
         // Enabled at reset: the reset handler's entry is its first call.
         if self.cycles == 0 {

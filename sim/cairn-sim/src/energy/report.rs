@@ -175,7 +175,7 @@ fn peripheral_fj(m: &Machine, e: &EnergyState) -> u128 {
         fj = fj.saturating_add(r.fj(cycles, cur));
     }
     if let Some(per) = r.adc_fj_per_conversion {
-        let done = m.io.adc_conversions.saturating_sub(e.adc_conversions_before);
+        let done = m.io.adc_conversions().saturating_sub(e.adc_conversions_before);
         fj = fj.saturating_add(per.saturating_mul(done as u128));
     }
     fj

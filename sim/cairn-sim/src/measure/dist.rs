@@ -9,7 +9,7 @@
 //! grid, the histogram's bin width first, then twice that, and so on, until they fit: the
 //! summary then carries `resolution_s` (the grid) and the histogram that grid as its bin width.
 
-use crate::stimuli::PS_PER_S;
+use crate::time::PS_PER_S;
 use serde_json::{json, Value};
 
 /// Distinct values a distribution keeps exactly (16 bytes each, plus as many 8-byte values

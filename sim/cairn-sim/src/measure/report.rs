@@ -4,11 +4,10 @@
 
 use super::delay::{Delay, DelayInput};
 use super::jitter::Jitter;
-use super::signals::sorted;
-use crate::machine::Machine;
-use crate::periph::cairn_io::{IoEvent, IoKind};
+use crate::periph::cairn_io::STIM_IRQ_BASE;
+use crate::periph::io_event::{IoEvent, IoKind};
 use crate::scenario_io::{Edge, IoScenario, PortDir, Target};
-use crate::stimuli::cycle_to_ps;
+use crate::time::cycle_to_ps;
 use serde_json::{json, Map, Value};
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -265,7 +264,7 @@ impl Measure {
         for (i, s) in sc.stimuli.iter().enumerate() {
             stimuli.insert(
                 s.name.clone(),
-                json!({"line": s.line, "irq": crate::periph::cairn_io::STIM_IRQ_BASE + s.line as u32,
+                json!({"line": s.line, "irq": STIM_IRQ_BASE + s.line as u32,
                        "fired": self.fired[i]}),
             );
         }
@@ -278,23 +277,4 @@ impl Measure {
             "events": self.events,
         })
     }
-}
-
-/// Whether the run has anything to report under `io`.
-pub fn has_io(m: &Machine) -> bool {
-    m.io.installed || !m.io.events.is_empty() || m.io.streamed_events() > 0
-}
-
-/// The `io` stats section. With streamed outputs (`Machine::stream_io`) the measurements
-/// were made during the run; otherwise they are made now from the retained event log.
-pub fn io_json(m: &Machine) -> Value {
-    let sc = &m.io.scenario;
-    let mut meas = match m.io.streamed_measure() {
-        Some(meas) => meas.clone(),
-        None => Measure::new(sc, m.config.clock_hz),
-    };
-    for e in sorted(&m.io.events) {
-        meas.feed(&e);
-    }
-    meas.json(sc)
 }

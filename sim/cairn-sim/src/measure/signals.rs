@@ -1,6 +1,6 @@
 //! Time order of the I/O event log.
 
-use crate::periph::cairn_io::IoEvent;
+use crate::periph::io_event::IoEvent;
 
 /// Stable time order: a stimulus is logged at its scheduled cycle, which may be earlier
 /// than a store logged just before the machine noticed the stimulus.

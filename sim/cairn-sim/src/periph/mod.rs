@@ -1,10 +1,14 @@
-//! Memory-mapped devices of the mps2-an385 board.
+//! Memory-mapped devices of the mps2-an385 board: registers, their behaviour, their
+//! interrupt lines and, for the Cairn devices, the I/O events they produce. Devices depend
+//! on nothing above them (scenario files, drivers, measurements, outputs);
+//! `tests/layers.rs` keeps it so.
 pub mod adc;
 pub mod cairn_io;
 pub mod cmsdk_timer;
 pub mod cmsdk_uart;
 pub mod countdown;
 pub mod gpio;
+pub mod io_event;
 pub mod io_ports;
 pub mod stim_ctrl;
 pub mod systick;

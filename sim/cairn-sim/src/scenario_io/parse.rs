@@ -9,7 +9,7 @@ use crate::periph::io_ports::PORTS;
 use crate::periph::stim_ctrl::LINES;
 use crate::stimuli::adc_source::{self, Source};
 use crate::stimuli::irq_gen::StimulusKind;
-use crate::stimuli::PS_PER_S;
+use crate::time::PS_PER_S;
 use std::path::Path;
 use toml::{Table, Value};
 

@@ -4,8 +4,9 @@
 //! read as 0 before their first sample and after their last.
 
 use super::prng::{hashed_normal, splitmix64};
-use super::PS_PER_S;
 use crate::input_file::{read_input, read_input_text, DATA_LIMIT};
+use crate::periph::adc::AnalogIn;
+use crate::time::PS_PER_S;
 use std::path::Path;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -164,6 +165,18 @@ pub fn parse_csv(text: &str, column: usize) -> Result<Vec<(u64, f64)>, String> {
         return Err("no data rows".into());
     }
     Ok(points)
+}
+
+/// The scenario's channels wired to the ADC's inputs; noise is drawn from `seed`.
+pub struct AdcInputs {
+    pub channels: Vec<Channel>,
+    pub seed: u64,
+}
+
+impl AnalogIn for AdcInputs {
+    fn value(&self, ch: usize, ps: u64) -> f64 {
+        self.channels[ch].value(ps, self.seed)
+    }
 }
 
 #[cfg(test)]

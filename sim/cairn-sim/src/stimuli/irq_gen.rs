@@ -9,7 +9,7 @@
 //!   distribution of independent per-candidate trials.
 
 use super::prng::Prng;
-use super::PS_PER_S;
+use crate::time::PS_PER_S;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum StimulusKind {

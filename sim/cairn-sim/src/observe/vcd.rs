@@ -9,12 +9,12 @@
 //! temporary file for the CLI) that names signals by slot; [`VcdBody::render`] then writes
 //! the header and the body with the final identifiers. Memory does not grow with the run.
 
-use crate::machine::Machine;
+use super::timeline::{PowerState, Timeline};
 use crate::measure::signals::sorted;
 use crate::periph::adc::CHANNELS;
-use crate::periph::cairn_io::{IoEvent, IoKind, PowerState};
+use crate::periph::io_event::{IoEvent, IoKind};
 use crate::scenario_io::{IoScenario, PortDir};
-use crate::stimuli::cycle_to_ps;
+use crate::time::cycle_to_ps;
 use std::io::{Read, Write};
 
 struct Signal {
@@ -397,13 +397,17 @@ impl VcdSignals {
     }
 }
 
-/// Write the VCD of a retained event log and timeline at once.
-pub fn write_vcd(m: &Machine, w: &mut impl Write) -> std::io::Result<()> {
-    let sc = &m.io.scenario;
-    let clock = m.config.clock_hz;
+/// Write the VCD of a retained event log (in log order) and timeline at once.
+pub fn write_retained(
+    sc: &IoScenario,
+    clock: u64,
+    events: &[IoEvent],
+    timeline: Option<&Timeline>,
+    w: &mut impl Write,
+) -> std::io::Result<()> {
     let mut body = VcdBody::new(Vec::new(), sc, clock);
-    let events = sorted(&m.io.events);
-    match &m.io.timeline {
+    let events = sorted(events);
+    match timeline {
         Some(tl) => {
             let mut power = tl.power.clone();
             power.sort_by_key(|p| p.0);
@@ -414,7 +418,7 @@ pub fn write_vcd(m: &Machine, w: &mut impl Write) -> std::io::Result<()> {
         None => body.feed(&events, &[], &[])?,
     }
     let (records, signals) = body.finish()?;
-    signals.render(sc, clock, m.io.timeline.is_some(), &mut &records[..], w)
+    signals.render(sc, clock, timeline.is_some(), &mut &records[..], w)
 }
 
 #[cfg(test)]

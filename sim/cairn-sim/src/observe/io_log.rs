@@ -1,12 +1,11 @@
 //! `--io-log`: CSV of I/O events, one row each, in time order:
 //! `cycle,time_s,kind,name,value` with kind one of stimulus, input, adc, output, gpio.
 //! gpio rows carry all 32 pin levels after the write (bit n = pin n). The CLI writes rows
-//! as the run goes ([`IoLogRows`] through `Machine::stream_io`); [`write_io_log`] writes a
+//! as the run goes ([`IoLogRows`] through `Machine::stream_io`); [`write_retained`] writes a
 //! retained event log at once.
 
-use crate::machine::Machine;
 use crate::measure::signals::sorted;
-use crate::periph::cairn_io::{IoEvent, IoKind};
+use crate::periph::io_event::{IoEvent, IoKind};
 use crate::scenario_io::{IoScenario, PortDir};
 use std::io::Write;
 
@@ -69,10 +68,11 @@ impl IoLogRows {
     }
 }
 
-pub fn write_io_log(m: &Machine, w: &mut impl Write) -> std::io::Result<()> {
-    let rows = IoLogRows::new(&m.io.scenario, m.config.clock_hz);
+/// The whole CSV of a retained event log (in log order; written in time order).
+pub fn write_retained(sc: &IoScenario, clock_hz: u64, events: &[IoEvent], w: &mut impl Write) -> std::io::Result<()> {
+    let rows = IoLogRows::new(sc, clock_hz);
     w.write_all(HEADER.as_bytes())?;
-    for e in sorted(&m.io.events) {
+    for e in sorted(events) {
         rows.row(w, &e)?;
     }
     Ok(())

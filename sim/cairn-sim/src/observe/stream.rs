@@ -1,18 +1,19 @@
 //! Streamed I/O outputs: the CLI's `--stats` measurements, `--io-log` and `--vcd` consume
 //! the I/O events (and, for the VCD, the power and exception timeline) during the run, so
 //! memory does not grow with its length. Devices log events into a small buffer
-//! (`IoSystem::events`); at instruction boundaries, or when it is full, the buffer is drained
-//! up to a watermark: a cycle before which nothing more can be logged (a stimulus is logged
-//! at its scheduled cycle, which can precede a store logged before the machine noticed the
-//! stimulus). Drained events go out in time order, exactly the order of the whole log sorted.
+//! (`IoSystem::events`); at instruction boundaries, or when it is full, the machine drains
+//! it up to a watermark: a cycle before which nothing more can be logged (a stimulus is
+//! logged at its scheduled cycle, which can precede a store logged before the machine
+//! noticed the stimulus). Drained events come to [`IoStream::feed`] in time order, exactly
+//! the order of the whole log sorted.
 
-use crate::io_log::{IoLogRows, HEADER};
-use crate::machine::Machine;
+use super::io_log::{IoLogRows, HEADER};
+use super::timeline::PowerState;
+use super::vcd::VcdBody;
 use crate::measure::report::Measure;
 use crate::out_file::OutFile;
-use crate::periph::cairn_io::{IoEvent, PowerState};
+use crate::periph::io_event::IoEvent;
 use crate::scenario_io::IoScenario;
-use crate::vcd::VcdBody;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Seek, Write};
 use std::path::Path;
@@ -43,7 +44,7 @@ fn commit(w: BufWriter<OutFile>) -> Result<(), String> {
 
 /// The consumers of a streamed run.
 pub struct IoStream {
-    pub(crate) measure: Measure,
+    measure: Measure,
     io_log: Option<IoLogOut>,
     vcd: Option<VcdOut>,
     /// The first write error, as the line the CLI prints.
@@ -80,6 +81,46 @@ fn spill_file() -> std::io::Result<File> {
 }
 
 impl IoStream {
+    /// Measurements for the stats (always), and the io-log CSV and the VCD to these files,
+    /// created now (an error is the CLI's one-line message).
+    pub fn create(sc: &IoScenario, clock: u64, io_log: Option<&Path>, vcd: Option<&Path>) -> Result<IoStream, String> {
+        let create = |p: &Path| OutFile::create(p).map(BufWriter::new);
+        let io_log = match io_log {
+            Some(p) => {
+                let mut w = create(p)?;
+                w.write_all(HEADER.as_bytes()).map_err(|e| cannot_write(p, e))?;
+                Some(IoLogOut { w, rows: IoLogRows::new(sc, clock) })
+            }
+            None => None,
+        };
+        let vcd = match vcd {
+            Some(p) => {
+                let w = create(p)?;
+                let spill = spill_file().map_err(|e| cannot_write(p, temporary(e)))?;
+                Some(VcdOut { w, body: VcdBody::new(BufWriter::new(spill), sc, clock) })
+            }
+            None => None,
+        };
+        Ok(IoStream { measure: Measure::new(sc, clock), io_log, vcd, error: None })
+    }
+
+    /// Whether a VCD is written (the machine then records the power/exception timeline).
+    pub fn has_vcd(&self) -> bool {
+        self.vcd.is_some()
+    }
+
+    /// The measurements of what was fed so far.
+    pub fn measure(&self) -> &Measure {
+        &self.measure
+    }
+
+    /// Complete the outputs (see `finish`) and keep only the measurements, for the stats.
+    pub fn complete(&mut self, sc: &IoScenario, clock_hz: u64, power: bool) -> Result<(), String> {
+        let measure = self.measure.clone();
+        let done = std::mem::replace(self, IoStream { measure, io_log: None, vcd: None, error: None });
+        done.finish(sc, clock_hz, power)
+    }
+
     fn record(&mut self, r: Result<(), String>) {
         if let Err(e) = r {
             self.error.get_or_insert(e);
@@ -131,62 +172,5 @@ impl IoStream {
             commit(w)?;
         }
         Ok(())
-    }
-}
-
-impl Machine {
-    /// Stream the I/O outputs of this run: measurements for the stats (always), the io-log
-    /// CSV and the VCD to these files, created now (an error is the CLI's one-line message).
-    /// Call after the I/O scenario is installed.
-    pub fn stream_io(&mut self, io_log: Option<&Path>, vcd: Option<&Path>) -> Result<(), String> {
-        let sc = &self.io.scenario;
-        let clock = self.config.clock_hz;
-        let create = |p: &Path| OutFile::create(p).map(BufWriter::new);
-        let io_log = match io_log {
-            Some(p) => {
-                let mut w = create(p)?;
-                w.write_all(HEADER.as_bytes()).map_err(|e| cannot_write(p, e))?;
-                Some(IoLogOut { w, rows: IoLogRows::new(sc, clock) })
-            }
-            None => None,
-        };
-        let vcd = match vcd {
-            Some(p) => {
-                let w = create(p)?;
-                let spill = spill_file().map_err(|e| cannot_write(p, temporary(e)))?;
-                Some(VcdOut { w, body: VcdBody::new(BufWriter::new(spill), sc, clock) })
-            }
-            None => None,
-        };
-        let measure = Measure::new(sc, clock);
-        if vcd.is_some() {
-            self.record_timeline();
-        }
-        self.io.log_events = true;
-        self.io.stream = Some(Box::new(IoStream { measure, io_log, vcd, error: None }));
-        Ok(())
-    }
-
-    /// Drain what is left and complete the streamed outputs. Returns the first write error
-    /// as the CLI's one-line message. The measurements stay for `io_json`.
-    pub fn finish_io_stream(&mut self) -> Result<(), String> {
-        self.io.drain(u64::MAX);
-        let Some(stream) = self.io.stream.as_deref_mut() else { return Ok(()) };
-        // Keep the measurements (for the stats) in a stream with no outputs left.
-        let measure = stream.measure.clone();
-        let done = std::mem::replace(stream, IoStream { measure, io_log: None, vcd: None, error: None });
-        done.finish(&self.io.scenario, self.config.clock_hz, self.io.timeline.is_some())
-    }
-
-    /// At an instruction boundary with streamed outputs: drain the buffers once they are
-    /// half full; after a write error, end the run here (the CLI then reports the error).
-    pub(crate) fn io_stream_service(&mut self) {
-        let tl = self.io.timeline.as_ref().map_or(0, |t| t.power.len().max(t.exceptions.len()));
-        if self.io.events.len() >= EVENT_BUFFER / 2 || tl >= TIMELINE_BUFFER / 2 {
-            self.io.drain(self.cycles.min(self.io.next_at));
-        }
-        if self.io.stream.as_ref().is_some_and(|s| s.failed()) {
-            self.cycle_limit = self.cycle_limit.min(self.cycles);
-        }
     }
 }

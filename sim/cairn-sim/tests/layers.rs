@@ -1,0 +1,107 @@
+//! The simulator's modules form layers whose dependencies point one way, so that they can
+//! become separate crates: the devices (`periph`) know nothing above them; the scenario's
+//! drivers (`stimuli`) know the devices only; the observers of I/O events (`observe`,
+//! `measure`) know the events, the scenario and the drivers' time base, never the machine
+//! that drains events into them. This scans every source file's `crate::` paths against
+//! the modules its layer may use.
+
+use std::path::{Path, PathBuf};
+
+/// (folder or file under src/, the top-level modules its files may name after `crate::`).
+const LAYERS: &[(&str, &[&str])] = &[
+    ("time.rs", &[]),
+    ("periph", &["periph", "time"]),
+    ("stimuli", &["stimuli", "periph", "time", "input_file"]),
+    ("observe", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
+    ("measure", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
+];
+
+/// The source without its `//` comments (which may name any module).
+fn code(text: &str) -> String {
+    text.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+}
+
+/// The top-level modules a source text names as `crate::name` or in `crate::{a, b::c}`.
+fn crate_modules(text: &str) -> Vec<String> {
+    let text = code(text);
+    let mut names = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let end = group.find('}').unwrap_or(group.len());
+            for item in group[..end].split(',') {
+                let name: String = item.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                names.push(name);
+            }
+        } else {
+            names.push(rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect());
+        }
+    }
+    names.retain(|n| !n.is_empty());
+    names
+}
+
+/// Files under `p` (itself if a file).
+fn rust_files(p: &Path, out: &mut Vec<PathBuf>) {
+    if p.is_dir() {
+        for e in std::fs::read_dir(p).unwrap() {
+            rust_files(&e.unwrap().path(), out);
+        }
+    } else if p.extension().is_some_and(|e| e == "rs") {
+        out.push(p.to_path_buf());
+    }
+}
+
+/// "file: crate::name" for each use outside `allowed`.
+fn violations(file: &str, text: &str, allowed: &[&str]) -> Vec<String> {
+    let mut bad: Vec<String> = crate_modules(text)
+        .into_iter()
+        .filter(|n| !allowed.contains(&n.as_str()))
+        .map(|n| format!("{file}: crate::{n}"))
+        .collect();
+    // A path that climbs out of the layer's folder would escape the scan.
+    if code(text).contains("super::super") {
+        bad.push(format!("{file}: super::super"));
+    }
+    bad.dedup();
+    bad
+}
+
+#[test]
+fn each_layer_uses_only_the_layers_below() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut bad = Vec::new();
+    for (place, allowed) in LAYERS {
+        let mut files = Vec::new();
+        rust_files(&src.join(place), &mut files);
+        assert!(!files.is_empty(), "nothing found at src/{place}");
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let name = f.strip_prefix(&src).unwrap().display().to_string();
+            bad.extend(violations(&name, &text, allowed));
+        }
+    }
+    assert!(bad.is_empty(), "imports against the layering:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_scan_sees_every_form_of_import() {
+    let devices = &["periph", "time"];
+    let text = "use crate::measure::report::Measure;\n\
+                use crate::{time::PS_PER_S, observe::vcd};\n\
+                let x = crate::io_system::has_io(m);\n\
+                use super::super::machine::Machine;\n\
+                use crate::periph::io_event::IoEvent;\n\
+                //! Drained by `crate::machine`.\n";
+    let bad = violations("periph/x.rs", text, devices);
+    assert_eq!(
+        bad,
+        [
+            "periph/x.rs: crate::measure",
+            "periph/x.rs: crate::observe",
+            "periph/x.rs: crate::io_system",
+            "periph/x.rs: super::super"
+        ]
+    );
+}
