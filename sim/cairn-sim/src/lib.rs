@@ -28,6 +28,7 @@ pub mod stimuli;
 pub mod symbols;
 pub mod time;
 pub mod trace;
+pub mod units;
 
 pub use config::BoardConfig;
 pub use machine::{Machine, Stop};

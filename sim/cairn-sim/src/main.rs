@@ -4,7 +4,7 @@
 //! internal error (docs/cli.md).
 
 use cairn_sim::cli::report::{lockup_report, stats_json};
-use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
+use cairn_sim::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
 use cairn_sim::config::BoardConfig;
 use cairn_sim::console::{diagnostic, ProcessConsole};
 use cairn_sim::energy::profile::Profile;
@@ -111,7 +111,7 @@ fn fail(msg: impl std::fmt::Display) -> ! {
 }
 
 /// A numeric option's value, checked like the same value in a scenario file
-/// (cli::units); numeric options take values starting with '-' so that a negative number
+/// (units.rs); numeric options take values starting with '-' so that a negative number
 /// is refused for what it is rather than taken for an unknown option.
 fn option_value<T>(name: &str, value: Option<&str>, parse: impl Fn(&str) -> Result<T, String>) -> Option<T> {
     value.map(|v| parse(v).unwrap_or_else(|e| fail(format_args!("{name}: {e}"))))

@@ -10,7 +10,7 @@ mod kind;
 pub use check::IRQ_LINES;
 pub use kind::{DeviceKind, KINDS};
 
-use crate::cli::units::{number_text, parse_hz, parse_size};
+use crate::units::{number_text, parse_hz, parse_size};
 use serde::Deserialize;
 
 /// Boards shipped with cairn-sim, by name.

@@ -1,3 +1,2 @@
 //! Command-line front end.
 pub mod report;
-pub mod units;

@@ -3,7 +3,7 @@
 //! must not silently drop a stimulus.
 
 use super::*;
-use crate::cli::units::parse_duration_ps;
+use crate::units::parse_duration_ps;
 use crate::periph::adc::CHANNELS;
 use crate::periph::io_ports::PORTS;
 use crate::periph::stim_ctrl::LINES;
