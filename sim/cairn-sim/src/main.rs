@@ -4,7 +4,6 @@
 //! internal error (docs/cli.md).
 
 use cairn_sim::cli::report::{lockup_report, stats_json};
-use cairn_sim::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
 use cairn_sim::config::BoardConfig;
 use cairn_sim::console::{diagnostic, ProcessConsole};
 use cairn_sim::energy::profile::Profile;
@@ -12,6 +11,7 @@ use cairn_sim::input_file::{read_input, DATA_LIMIT};
 use cairn_sim::machine::{Machine, Stop};
 use cairn_sim::out_file::OutFile;
 use cairn_sim::scenario::{parse_wait_states, Scenario};
+use cairn_sim::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::PathBuf;

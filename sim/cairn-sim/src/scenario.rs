@@ -3,10 +3,10 @@
 //! checked by its own strict (deny_unknown_fields) type, so an error names the offending
 //! key. The I/O keys (stimulus, pin, port, adc, io) are parsed by `scenario_io`.
 
-use crate::units::{number_text, parse_hz, parse_size, parse_uint};
 use crate::energy::categories::Rule;
 use crate::energy::profile::{one_line, Profile};
 use crate::input_file::{read_input_text, TEXT_LIMIT};
+use crate::units::{number_text, parse_hz, parse_size, parse_uint};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 

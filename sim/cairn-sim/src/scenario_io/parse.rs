@@ -3,13 +3,13 @@
 //! must not silently drop a stimulus.
 
 use super::*;
-use crate::units::parse_duration_ps;
 use crate::periph::adc::CHANNELS;
 use crate::periph::io_ports::PORTS;
 use crate::periph::stim_ctrl::LINES;
 use crate::stimuli::adc_source::{self, Source};
 use crate::stimuli::irq_gen::StimulusKind;
 use crate::time::PS_PER_S;
+use crate::units::parse_duration_ps;
 use std::path::Path;
 use toml::{Table, Value};
 
