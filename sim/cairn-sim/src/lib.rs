@@ -27,6 +27,7 @@ pub mod semihost;
 pub mod stimuli;
 pub mod symbols;
 pub mod time;
+pub mod toml_error;
 pub mod trace;
 pub mod units;
 

@@ -4,8 +4,9 @@
 //! key. The I/O keys (stimulus, pin, port, adc, io) are parsed by `scenario_io`.
 
 use crate::energy::categories::Rule;
-use crate::energy::profile::{one_line, Profile};
+use crate::energy::profile::Profile;
 use crate::input_file::{read_input_text, TEXT_LIMIT};
+use crate::toml_error::one_line;
 use crate::units::{number_text, parse_hz, parse_size, parse_uint};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

@@ -10,6 +10,7 @@ mod kind;
 pub use check::IRQ_LINES;
 pub use kind::{DeviceKind, KINDS};
 
+use crate::toml_error::one_line;
 use crate::units::{number_text, parse_hz, parse_size};
 use serde::Deserialize;
 
@@ -97,7 +98,7 @@ impl BoardSpec {
 
     /// Parse and check a board file's text; errors are one line naming the key.
     pub fn parse(text: &str) -> Result<BoardSpec, String> {
-        let f: File = toml::from_str(text).map_err(|e| crate::energy::profile::one_line(&e.to_string()))?;
+        let f: File = toml::from_str(text).map_err(|e| one_line(&e.to_string()))?;
         if f.format != 1 {
             return Err(format!("format: unsupported board format {} (expected 1)", f.format));
         }

@@ -216,7 +216,4 @@ impl Profile {
     }
 }
 
-/// toml's errors span several lines (source excerpt); keep the first meaningful one.
-pub fn one_line(msg: &str) -> String {
-    msg.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ")
-}
+pub use crate::toml_error::one_line;
