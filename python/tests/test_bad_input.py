@@ -423,3 +423,10 @@ def test_full_disk_leaves_no_partial_file(small_disk: Path) -> None:
     p = run_with(["run", "--max-time", "1ms", "--stats", small_disk / "s.json", BENCH_WFI])
     assert_usage_error_after_output(p, "s.json", "No space left on device")
     assert [f.name for f in small_disk.iterdir()] == ["filler"], describe(p)
+
+
+def test_exec_cases_reads_lines_of_bounded_length() -> None:
+    """The differential tester's case runner streams its input, one line at a time: a stream
+    without newlines is refused at the line limit, not read whole."""
+    p = run_quick(["exec-cases", "/dev/zero"])
+    assert_usage_error(p, "/dev/zero:1: line longer than 1048576 bytes")

@@ -6,7 +6,7 @@ use crate::config::BoardConfig;
 use crate::cpu::op::Kind;
 use crate::machine::{Machine, Stop};
 use serde::Deserialize;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 
 #[derive(Deserialize)]
 struct Case {
@@ -106,6 +106,26 @@ impl Runner {
     }
 }
 
+/// Longest case line read: a case is a few hundred bytes; a stream without newlines
+/// (`/dev/zero`) must not be read into memory whole.
+const MAX_LINE: u64 = 1 << 20;
+
+/// The next line (without its newline), None at the end, an error past `MAX_LINE` bytes or
+/// when it is not UTF-8.
+fn read_bounded_line(r: &mut impl std::io::BufRead) -> Result<Option<String>, String> {
+    let mut buf = Vec::new();
+    let n = r.by_ref().take(MAX_LINE + 1).read_until(b'\n', &mut buf).map_err(|e| format!("read error: {e}"))?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+    } else if n as u64 > MAX_LINE {
+        return Err(format!("line longer than {MAX_LINE} bytes"));
+    }
+    String::from_utf8(buf).map(Some).map_err(|_| "line is not UTF-8".into())
+}
+
 /// Run every case in `path`; returns the process exit status.
 pub fn main(path: &str) -> i32 {
     let file = match std::fs::File::open(path) {
@@ -118,11 +138,13 @@ pub fn main(path: &str) -> i32 {
     let mut runner = Runner { m: Machine::new(BoardConfig::mps2_an385()), dirty: Vec::new() };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
-        let line = match line {
-            Ok(l) => l,
+    let mut reader = std::io::BufReader::new(file);
+    for i in 0.. {
+        let line = match read_bounded_line(&mut reader) {
+            Ok(Some(l)) => l,
+            Ok(None) => break,
             Err(e) => {
-                crate::console::diagnostic(format_args!("cairn-sim: {path}: read error: {e}"));
+                crate::console::diagnostic(format_args!("cairn-sim: {path}:{}: {e}", i + 1));
                 return 2;
             }
         };
