@@ -114,8 +114,11 @@ const OBSERVERS: &[&str] = &["energy", "trace", "timeline", "rtos", "measure", "
 /// "file: name" for each observer module the core's `text` names, as a `crate::` path or
 /// in any identifier of its code (a field, a method, a local module path).
 fn core_violations(file: &str, text: &str) -> Vec<String> {
-    let mut bad: Vec<String> =
-        crate_modules(text).into_iter().filter(|n| OBSERVERS.contains(&n.as_str())).map(|n| format!("{file}: crate::{n}")).collect();
+    let mut bad: Vec<String> = crate_modules(text)
+        .into_iter()
+        .filter(|n| OBSERVERS.contains(&n.as_str()))
+        .map(|n| format!("{file}: crate::{n}"))
+        .collect();
     for word in code(text).split(|c: char| !(c.is_alphanumeric() || c == '_')) {
         let lower = word.to_lowercase();
         if OBSERVERS.iter().any(|o| lower.split('_').any(|part| part == *o)) {
