@@ -259,14 +259,6 @@ impl Machine {
         self.exc.pending |= ((lines & !active_irqs) as u64) << 16;
     }
 
-    /// Record pending/active exception changes for the waveform (only with `--vcd`).
-    #[inline]
-    pub fn note_exceptions(&mut self) {
-        if let Some(tl) = self.io.timeline.as_mut() {
-            tl.note_exceptions(self.cycles, self.exc.pending, self.exc.active);
-        }
-    }
-
     /// Earliest future cycle at which a device raises an interrupt.
     pub fn next_device_event(&self) -> u64 {
         let now = self.cycles;

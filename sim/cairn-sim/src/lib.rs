@@ -1,6 +1,7 @@
 //! cairn-sim: a cycle-accurate simulator of Cortex-M0+ (ARMv6-M) boards that runs
 //! unmodified firmware ELF files.
 
+pub mod attached;
 pub mod board;
 pub mod cli;
 pub mod config;

@@ -2,8 +2,10 @@
 //! become separate crates: the devices (`periph`) know nothing above them; the scenario's
 //! drivers (`stimuli`) know the devices only; the observers of I/O events (`observe`,
 //! `measure`) know the events, the scenario and the drivers' time base, never the machine
-//! that drains events into them. This scans every source file's `crate::` paths against
-//! the modules its layer may use.
+//! that drains events into them; the instruction-set core (`cpu`) knows no observer of it
+//! (energy, traces, timelines, task following, measurements): they attach through its
+//! observer interface. This scans every source file's `crate::` paths against the modules
+//! its layer may use, and the core's code for the observers' names.
 
 use std::path::{Path, PathBuf};
 
@@ -110,6 +112,67 @@ fn the_scan_sees_every_form_of_import() {
             "periph/x.rs: crate::observe",
             "periph/x.rs: crate::io_system",
             "periph/x.rs: super::super"
+        ]
+    );
+}
+
+/// Modules of observers, which the core reaches only through its observer interface.
+const OBSERVERS: &[&str] = &["energy", "trace", "timeline", "rtos", "measure", "observe"];
+
+/// "file: name" for each observer module the core's `text` names, as a `crate::` path or
+/// in any identifier of its code (a field, a method, a local module path).
+fn core_violations(file: &str, text: &str) -> Vec<String> {
+    let mut bad: Vec<String> = crate_modules(text)
+        .into_iter()
+        .filter(|n| OBSERVERS.contains(&n.as_str()))
+        .map(|n| format!("{file}: crate::{n}"))
+        .collect();
+    for word in code(text).split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        let lower = word.to_lowercase();
+        if OBSERVERS.iter().any(|o| lower.split('_').any(|part| part == *o)) {
+            bad.push(format!("{file}: {word}"));
+        }
+    }
+    bad.dedup();
+    bad
+}
+
+#[test]
+fn the_core_knows_no_observer() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("cpu"), &mut files);
+    assert!(!files.is_empty(), "nothing found at src/cpu");
+    let mut bad = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let name = f.strip_prefix(&src).unwrap().display().to_string();
+        bad.extend(core_violations(&name, &text));
+    }
+    assert!(bad.is_empty(), "the core names its observers:\n{}", bad.join("\n"));
+}
+
+#[test]
+fn the_core_scan_sees_observer_names() {
+    let text = "use crate::observe::timeline::PowerState;\n\
+                if let Some(t) = self.trace.as_mut() {}\n\
+                self.energy_settle(pc, before);\n\
+                let w = crate::{rtos::watch, measure};\n\
+                // energy accounting charges them to the handler entered\n\
+                let trace_port_words = 0; let tracer = 1; let parameter = 2;\n";
+    assert_eq!(
+        core_violations("cpu/x.rs", text),
+        [
+            "cpu/x.rs: crate::observe",
+            "cpu/x.rs: crate::rtos",
+            "cpu/x.rs: crate::measure",
+            "cpu/x.rs: observe",
+            "cpu/x.rs: timeline",
+            "cpu/x.rs: trace",
+            "cpu/x.rs: energy_settle",
+            "cpu/x.rs: rtos",
+            "cpu/x.rs: measure",
+            "cpu/x.rs: trace_port_words",
         ]
     );
 }

@@ -1,6 +1,7 @@
 //! ARMv6-M exception model: priorities, pending/active state, entry with 8-word stacking,
 //! EXC_RETURN, tail-chaining, late arrival and lockup.
 
+use super::observer::{Attached, Observer};
 use crate::machine::{FaultKind, Machine, Stop};
 
 pub const NMI: u32 = 2;
@@ -133,18 +134,14 @@ impl Machine {
             return;
         }
         self.last_fault = Some((kind, self.pc));
-        if let Some(t) = self.trace.as_mut() {
-            t.fault(self.cycles, kind, self.pc);
-        }
+        Attached::fault(self, kind);
         self.exc.pending |= 1 << HARDFAULT;
         self.take_exception_now(HARDFAULT);
     }
 
     #[cold]
     pub fn lockup(&mut self, kind: FaultKind) {
-        if let Some(t) = self.trace.as_mut() {
-            t.fault(self.cycles, kind, self.pc);
-        }
+        Attached::fault(self, kind);
         self.stop = Some(Stop::Lockup { kind, pc: self.pc, ipsr: self.ipsr });
         self.next_event = 0;
     }
@@ -200,12 +197,8 @@ impl Machine {
                 return;
             }
         };
-        if let Some(t) = self.trace.as_mut() {
-            t.exception_entry(self.cycles, n);
-        }
-        self.note_exceptions();
         self.pc = vector & !1;
-        self.energy_note_handler_entry(self.pc);
+        Attached::exception_entered(self, n);
         self.thumb = vector & 1 != 0;
         if vector & 1 == 0 {
             self.exc.pending_fault = Some(FaultKind::InvalidState);
@@ -242,12 +235,10 @@ impl Machine {
             return;
         }
         let returning = self.ipsr;
-        if let Some(t) = self.trace.as_mut() {
-            t.exception_exit(self.cycles, returning);
-        }
+        Attached::exception_returns(self, returning);
         self.exc.active &= !(1u64 << returning);
         self.update_irq_lines();
-        self.note_exceptions();
+        Attached::exceptions_changed(self);
         let to_thread = value != 0xFFFF_FFF1;
         // Tail-chain: something pending outranks the context we would return to.
         let return_prio = {
@@ -315,6 +306,6 @@ impl Machine {
         }
         self.event_reg = true;
         self.next_event = 0;
-        self.energy_sync_task();
+        Attached::context_restored(self);
     }
 }

@@ -5,6 +5,7 @@
 use super::alu::{add_with_carry, asr_reg, lsl_reg, lsr_reg, ror_reg};
 use super::decode::{decode, is_32bit};
 use super::exception::SVCALL;
+use super::observer::{Attached, NoObserver, Observer};
 use super::op::{Kind, Op};
 use crate::machine::{FaultKind, Machine, Stop};
 
@@ -56,41 +57,33 @@ impl Machine {
     /// Execute instructions until `next_event` or the budget is reached.
     fn run_block(&mut self, budget: u64) {
         // Specialised loops: the common case (no wait states, no instruction limit
-        // within reach, no energy accounting) carries no per-instruction bookkeeping beyond
-        // the cycle check.
+        // within reach, no observer counting executions) carries no per-instruction
+        // bookkeeping beyond the cycle check.
         let limited = budget < u64::MAX / 2;
-        // The energy loop indexes the meter without bounds checks: check its size here.
-        let energy = self.energy.is_some() && self.meter.fits(self.flash.len());
-        match (self.config.flash_wait_states != 0, limited, energy) {
-            (false, false, false) => self.run_loop::<false, false, false>(budget),
-            (false, true, false) => self.run_loop::<false, true, false>(budget),
-            (true, false, false) => self.run_loop::<true, false, false>(budget),
-            (true, true, false) => self.run_loop::<true, true, false>(budget),
-            (false, false, true) => self.run_loop::<false, false, true>(budget),
-            (false, true, true) => self.run_loop::<false, true, true>(budget),
-            (true, false, true) => self.run_loop::<true, false, true>(budget),
-            (true, true, true) => self.run_loop::<true, true, true>(budget),
+        let counting = Attached::counts_block(self);
+        match (self.config.flash_wait_states != 0, limited, counting) {
+            (false, false, false) => self.run_loop::<false, false, NoObserver>(budget),
+            (false, true, false) => self.run_loop::<false, true, NoObserver>(budget),
+            (true, false, false) => self.run_loop::<true, false, NoObserver>(budget),
+            (true, true, false) => self.run_loop::<true, true, NoObserver>(budget),
+            (false, false, true) => self.run_loop::<false, false, Attached>(budget),
+            (false, true, true) => self.run_loop::<false, true, Attached>(budget),
+            (true, false, true) => self.run_loop::<true, false, Attached>(budget),
+            (true, true, true) => self.run_loop::<true, true, Attached>(budget),
         }
     }
 
-    /// With ENERGY, each flash instruction adds one execution to the current task's
-    /// counter for its address, and nothing else: its cycles are its static cost, plus
-    /// what `exec::<true>` records for taken conditional branches, plus the exact
-    /// settlement of the block's last instruction (every other variable cost ends the
-    /// block: see `energy/mod.rs`).
+    /// When the observer counts executions, each flash instruction adds one execution to
+    /// its counter for the instruction's address, and nothing else: its cycles are its
+    /// static cost, plus what `exec::<O>` reports for taken conditional branches, plus the
+    /// exact settlement of the block's last instruction (every other variable cost ends
+    /// the block).
     #[inline(always)]
-    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool, const ENERGY: bool>(&mut self, budget: u64) {
+    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool, O: Observer>(&mut self, budget: u64) {
         let mut executed = 0u64;
         // (pc, cycles before) of the last instruction, settled after the block if in flash.
         let mut last = (self.flash_base.wrapping_sub(2), 0u64);
-        // A task switch (which swaps the counter arrays) ends the block, and the switching
-        // instruction was counted before it ran: the whole block counts in this array.
-        let exec_counts: *mut u64 = if ENERGY {
-            self.meter.switched_from = None;
-            self.meter.exec.as_mut_ptr()
-        } else {
-            std::ptr::null_mut()
-        };
+        let exec_counts: *mut u64 = if O::COUNTS_EXECUTIONS { O::block_begins(self) } else { std::ptr::null_mut() };
         while self.cycles < self.next_event && (!LIMITED || executed < budget) {
             executed += 1;
             let pc = self.pc;
@@ -109,31 +102,31 @@ impl Machine {
                     Some(op) => op,
                     None => {
                         self.fault_unretired(FaultKind::NoExecute(pc));
-                        if ENERGY {
-                            self.energy_charge_other(Kind::Undefined, self.cycles - before);
+                        if O::COUNTS_EXECUTIONS {
+                            O::executed_outside_flash(self, Kind::Undefined, self.cycles - before);
                             last.0 = pc;
                         }
                         continue;
                     }
                 }
             };
-            if ENERGY && in_flash {
-                // SAFETY: `exec_counts` is `meter.exec` at block start, which has one counter
-                // per flash halfword (run_block checks), and off < flash.len(). A task switch
-                // moves that Vec into `EnergyState::tasks` without freeing or reallocating it,
-                // and ends the block before the next increment.
+            if O::COUNTS_EXECUTIONS && in_flash {
+                // SAFETY: `exec_counts` is the observer's counter array at block start, which
+                // has one counter per flash halfword (run_block checks), and off < flash.len().
+                // An observer may move that array elsewhere (a task switch) without freeing
+                // or reallocating it, and doing so ends the block before the next increment.
                 unsafe { *exec_counts.add(off >> 1) += 1 };
             }
-            self.exec::<ENERGY>(op, pc);
-            if ENERGY {
+            self.exec::<O>(op, pc);
+            if O::COUNTS_EXECUTIONS {
                 last = (pc, before);
                 if !in_flash {
-                    self.energy_charge_other(op.kind(), self.cycles - before);
+                    O::executed_outside_flash(self, op.kind(), self.cycles - before);
                 }
             }
         }
-        if ENERGY && (last.0.wrapping_sub(self.flash_base) as usize) < self.flash.len() {
-            self.energy_settle(last.0, last.1);
+        if O::COUNTS_EXECUTIONS && (last.0.wrapping_sub(self.flash_base) as usize) < self.flash.len() {
+            O::settle(self, last.0, last.1);
         }
         self.instructions = self.instructions.wrapping_add(executed);
     }
@@ -144,14 +137,11 @@ impl Machine {
             self.reset();
         }
         // Cycles spent here that are neither sleep nor wake-up are the core's own work
-        // (exception entry); energy accounting charges them to the handler entered.
+        // (exception entry), which observers charge to the handler entered.
         let start = self.cycles;
         let mut not_core = 0u64;
         self.service_inner(&mut not_core);
-        if self.energy.is_some() {
-            let core = self.cycles - start - not_core;
-            self.energy_charge_core(core);
-        }
+        Attached::core_cycles(self, self.cycles - start - not_core);
     }
 
     fn service_inner(&mut self, not_core: &mut u64) {
@@ -170,7 +160,7 @@ impl Machine {
             }
             if self.idle.since.is_none() {
                 self.idle.begin(self.cycles);
-                self.energy_sleep_begins();
+                Attached::sleep_begins(self, self.scr & 4 != 0);
             }
             let woken = self.wfi_wake_pending() || (self.sleep_is_wfe && self.event_reg);
             if woken {
@@ -178,14 +168,12 @@ impl Machine {
                 if self.sleep_is_wfe {
                     self.event_reg = false;
                 }
-                // A profile's wake-up latency delays the core (only with energy on), unless
+                // An observer's wake-up latency (a power profile's) delays the core, unless
                 // the core never actually slept.
                 let slept = self.idle.end(self.cycles);
-                let lat = if slept > 0 { self.energy_wakeup() } else { 0 };
+                let lat = if slept > 0 { Attached::wakeup_latency(self) } else { 0 };
                 if lat > 0 {
-                    if let Some(t) = self.trace.as_mut() {
-                        t.wakeup(self.cycles, self.cycles + lat);
-                    }
+                    Attached::wakes(self, self.cycles, self.cycles + lat);
                 }
                 self.cycles += lat;
                 *not_core += lat;
@@ -198,18 +186,9 @@ impl Machine {
             }
             if wake_at > self.cycles {
                 let deep = self.scr & 4 != 0;
-                if let Some(t) = self.trace.as_mut() {
-                    t.sleep(self.cycles, wake_at, deep);
-                }
-                if let Some(tl) = self.io.timeline.as_mut() {
-                    use crate::observe::timeline::PowerState;
-                    let state = if self.scr & 4 != 0 { PowerState::DeepSleep } else { PowerState::Sleep };
-                    tl.power.push((self.cycles, state));
-                    tl.power.push((wake_at, PowerState::Run));
-                }
                 self.sleep_cycles += wake_at - self.cycles;
                 *not_core += wake_at - self.cycles;
-                self.energy_sleep(wake_at - self.cycles);
+                Attached::sleeps(self, self.cycles, wake_at, deep);
                 self.cycles = wake_at;
             }
             if self.cycles >= self.cycle_limit {
@@ -224,7 +203,7 @@ impl Machine {
         if let Some(n) = self.preempting_exception() {
             self.take_exception_now(n);
         }
-        self.note_exceptions();
+        Attached::exceptions_changed(self);
         self.next_event = if self.stop.is_some() || self.exc.pending_fault.is_some() || self.sleeping {
             0
         } else {
@@ -260,10 +239,10 @@ impl Machine {
             return;
         };
         self.flash_ops[off >> 1] = op;
-        if self.energy.is_some() {
-            self.exec::<true>(op, pc);
+        if Attached::counts(self) {
+            self.exec::<Attached>(op, pc);
         } else {
-            self.exec::<false>(op, pc);
+            self.exec::<NoObserver>(op, pc);
         }
     }
 
@@ -357,10 +336,11 @@ impl Machine {
         }
     }
 
-    /// Execute one instruction. With ENERGY, a taken conditional branch in flash records
-    /// its cycle beyond the static cost (energy/cost.rs).
+    /// Execute one instruction. A taken conditional branch and an indirect call are
+    /// reported to an observer that counts executions (a branch's cycle beyond its static
+    /// cost is not otherwise seen).
     #[inline(always)]
-    fn exec<const ENERGY: bool>(&mut self, op: Op, pc: u32) {
+    fn exec<O: Observer>(&mut self, op: Op, pc: u32) {
         let next = pc.wrapping_add(2);
         match op.kind() {
             Kind::LslImm => {
@@ -513,8 +493,8 @@ impl Machine {
             }
             Kind::Blx => {
                 let target = r!(self, op.b());
-                if ENERGY {
-                    self.energy_note_call(target & !1);
+                if O::COUNTS_EXECUTIONS {
+                    O::indirect_call(self, target & !1);
                 }
                 self.r[14] = next | 1;
                 self.cycles += 2;
@@ -648,8 +628,8 @@ impl Machine {
                 if self.cond(op.a()) {
                     self.pc = op.imm();
                     self.cycles += 2;
-                    if ENERGY {
-                        self.energy_branch_taken(pc);
+                    if O::COUNTS_EXECUTIONS {
+                        O::branch_taken(self, pc);
                     }
                 } else {
                     self.pc = next;
@@ -876,10 +856,10 @@ impl Machine {
         if self.resume_from == Some(pc) {
             self.resume_from = None;
             if let Some(op) = self.decode_at(pc) {
-                if self.energy.is_some() {
-                    self.exec::<true>(op, pc);
+                if Attached::counts(self) {
+                    self.exec::<Attached>(op, pc);
                 } else {
-                    self.exec::<false>(op, pc);
+                    self.exec::<NoObserver>(op, pc);
                 }
                 return;
             }

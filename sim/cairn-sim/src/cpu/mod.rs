@@ -3,4 +3,5 @@ pub mod alu;
 pub mod decode;
 pub mod exception;
 pub mod exec;
+pub mod observer;
 pub mod op;

@@ -203,8 +203,7 @@ impl Machine {
     }
 
     /// The core starts sleeping: remember which state (SCR.SLEEPDEEP selects deep sleep).
-    pub fn energy_sleep_begins(&mut self) {
-        let deep = self.scr & 4 != 0;
+    pub fn energy_sleep_begins(&mut self, deep: bool) {
         if let Some(e) = self.energy.as_deref_mut() {
             e.sleep_state = deep as usize;
         }

@@ -1,0 +1,124 @@
+//! The observers attached to one machine's core — energy accounting, the trace, the power
+//! and exception timeline of the waveform — each optional, told of the core's events
+//! through the core's `Observer` interface. The run loop counts executions with this
+//! observer only while energy accounting is on; otherwise it runs with `NoObserver`, and
+//! the rare events below ask at run time who is listening.
+
+use crate::cpu::observer::Observer;
+use crate::cpu::op::Kind;
+use crate::machine::{FaultKind, Machine};
+use crate::observe::timeline::PowerState;
+
+pub struct Attached;
+
+impl Attached {
+    /// Whether an observer counts executions (energy accounting is on).
+    #[inline(always)]
+    pub fn counts(m: &Machine) -> bool {
+        m.energy.is_some()
+    }
+
+    /// Whether the next block can count executions: the counters cover all of flash (the
+    /// run loop indexes them without bounds checks).
+    #[inline(always)]
+    pub fn counts_block(m: &Machine) -> bool {
+        m.energy.is_some() && m.meter.fits(m.flash.len())
+    }
+}
+
+impl Observer for Attached {
+    const COUNTS_EXECUTIONS: bool = true;
+
+    #[inline(always)]
+    fn block_begins(m: &mut Machine) -> *mut u64 {
+        // A task switch (which swaps the counter arrays) ends the block, and the switching
+        // instruction was counted before it ran: the whole block counts in this array.
+        m.meter.switched_from = None;
+        m.meter.exec.as_mut_ptr()
+    }
+
+    #[inline(always)]
+    fn executed_outside_flash(m: &mut Machine, kind: Kind, cycles: u64) {
+        m.energy_charge_other(kind, cycles);
+    }
+
+    #[inline(always)]
+    fn settle(m: &mut Machine, pc: u32, before: u64) {
+        m.energy_settle(pc, before);
+    }
+
+    #[inline(always)]
+    fn branch_taken(m: &mut Machine, pc: u32) {
+        m.energy_branch_taken(pc);
+    }
+
+    #[inline(always)]
+    fn indirect_call(m: &mut Machine, target: u32) {
+        m.energy_note_call(target);
+    }
+
+    #[inline(always)]
+    fn core_cycles(m: &mut Machine, cycles: u64) {
+        if m.energy.is_some() {
+            m.energy_charge_core(cycles);
+        }
+    }
+
+    fn sleep_begins(m: &mut Machine, deep: bool) {
+        m.energy_sleep_begins(deep);
+    }
+
+    fn sleeps(m: &mut Machine, from: u64, to: u64, deep: bool) {
+        if let Some(t) = m.trace.as_mut() {
+            t.sleep(from, to, deep);
+        }
+        if let Some(tl) = m.io.timeline.as_mut() {
+            let state = if deep { PowerState::DeepSleep } else { PowerState::Sleep };
+            tl.power.push((from, state));
+            tl.power.push((to, PowerState::Run));
+        }
+        m.energy_sleep(to - from);
+    }
+
+    fn wakeup_latency(m: &mut Machine) -> u64 {
+        m.energy_wakeup()
+    }
+
+    fn wakes(m: &mut Machine, from: u64, to: u64) {
+        if let Some(t) = m.trace.as_mut() {
+            t.wakeup(from, to);
+        }
+    }
+
+    fn exception_entered(m: &mut Machine, n: u32) {
+        if let Some(t) = m.trace.as_mut() {
+            t.exception_entry(m.cycles, n);
+        }
+        Self::exceptions_changed(m);
+        m.energy_note_handler_entry(m.pc);
+    }
+
+    fn exception_returns(m: &mut Machine, n: u32) {
+        if let Some(t) = m.trace.as_mut() {
+            t.exception_exit(m.cycles, n);
+        }
+    }
+
+    /// Recorded for the waveform (only with `--vcd`).
+    #[inline]
+    fn exceptions_changed(m: &mut Machine) {
+        if let Some(tl) = m.io.timeline.as_mut() {
+            tl.note_exceptions(m.cycles, m.exc.pending, m.exc.active);
+        }
+    }
+
+    fn context_restored(m: &mut Machine) {
+        m.energy_sync_task();
+    }
+
+    fn fault(m: &mut Machine, kind: FaultKind) {
+        if let Some(t) = m.trace.as_mut() {
+            t.fault(m.cycles, kind, m.pc);
+        }
+    }
+}
