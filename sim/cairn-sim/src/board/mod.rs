@@ -1,8 +1,8 @@
 //! Boards as data: a board file (TOML, `sim/boards/*.toml`, embedded in the binary) names
 //! the core, its clock, where flash and SRAM are, and which devices sit at which addresses
 //! with which interrupt lines — in the spirit of Renode's platform files. The file is the
-//! source of the board's parameters; the address decoder still places the devices in code
-//! and a test keeps the two equal, until the devices are placed from this description.
+//! truth: the machine builds its address decoder and interrupt wiring from it
+//! (`devices.rs`).
 
 mod check;
 mod kind;
@@ -38,6 +38,15 @@ pub struct DeviceSpec {
     pub irq: Vec<u32>,
 }
 
+/// A peripheral bus window: an access in it that hits no device reads as zero and ignores
+/// writes (outside every window and device it is a bus error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusSpec {
+    pub name: String,
+    pub base: u32,
+    pub size: u32,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSpec {
     pub name: String,
@@ -47,6 +56,7 @@ pub struct BoardSpec {
     pub flash: Region,
     pub sram: Region,
     pub devices: Vec<DeviceSpec>,
+    pub buses: Vec<BusSpec>,
 }
 
 #[derive(Deserialize)]
@@ -60,6 +70,16 @@ struct File {
     memory: Memory,
     #[serde(default)]
     device: Vec<Device>,
+    #[serde(default)]
+    bus: Vec<Bus>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Bus {
+    name: String,
+    base: u32,
+    size: toml::Value,
 }
 
 #[derive(Deserialize)]
@@ -95,6 +115,13 @@ impl BoardSpec {
         BoardSpec::parse(text).map_err(|e| format!("embedded board {name}: {e}"))
     }
 
+    /// A board file given by path (`--board FILE.toml`), read with the TOML size limit.
+    /// The error is one line naming the file.
+    pub fn from_file(path: &std::path::Path) -> Result<BoardSpec, String> {
+        let text = crate::input_file::read_input_text(path, crate::input_file::TEXT_LIMIT)?;
+        BoardSpec::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// Parse and check a board file's text; errors are one line naming the key.
     pub fn parse(text: &str) -> Result<BoardSpec, String> {
         let f: File = toml::from_str(text).map_err(|e| crate::energy::profile::one_line(&e.to_string()))?;
@@ -118,6 +145,12 @@ impl BoardSpec {
             })?;
             devices.push(DeviceSpec { name: d.name, kind, base: d.base, irq: d.irq });
         }
+        let mut buses = Vec::with_capacity(f.bus.len());
+        for b in f.bus {
+            let key = format!("bus '{}'", b.name);
+            let size = number_text(&b.size).and_then(|t| parse_size(&t)).map_err(|e| format!("{key}: size: {e}"))?;
+            buses.push(BusSpec { name: b.name, base: b.base, size });
+        }
         let spec = BoardSpec {
             name: f.name,
             core: f.core,
@@ -126,6 +159,7 @@ impl BoardSpec {
             flash: region("memory.flash", &f.memory.flash)?,
             sram: region("memory.sram", &f.memory.sram)?,
             devices,
+            buses,
         };
         check::check(&spec)?;
         Ok(spec)
