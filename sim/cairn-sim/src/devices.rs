@@ -33,14 +33,36 @@ pub struct Window {
     pub irq: Vec<u8>,
 }
 
+/// A device with interrupt lines, as `update_irq_lines` samples it (several times per
+/// device write, so kept small and free of indirection).
+#[derive(Clone, Copy, Debug)]
+struct IrqSource {
+    slot: Slot,
+    /// The NVIC number of line 0 when the lines' numbers are consecutive (the usual case:
+    /// the lines map with one shift).
+    first: u8,
+    consecutive: bool,
+    /// Index into `windows`, for the general mapping.
+    window: u16,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct DeviceTable {
     /// Sorted by base; windows never overlap (the board check).
     pub windows: Vec<Window>,
-    /// Indices into `windows` of devices with interrupt lines.
-    irq_windows: Vec<usize>,
-    /// Indices into `windows` of devices that raise lines by themselves (the timers).
-    timed: Vec<usize>,
+    /// The windows' bases, for the binary search of decoding.
+    bases: Vec<u32>,
+    /// Timers and UARTs whose lines have consecutive numbers: (index, NVIC number of line
+    /// 0), sampled without dispatch, as they are the devices a firmware polls and writes most.
+    timer_irqs: Vec<(u8, u8)>,
+    uart_irqs: Vec<(u8, u8)>,
+    /// Every other device with interrupt lines.
+    irq_sources: Vec<IrqSource>,
+    /// Devices that raise lines by themselves: the timers, by index.
+    timed: Vec<u8>,
+    /// The window the last access decoded to: a firmware polling a status register hits
+    /// the same one again and again.
+    hint: usize,
     /// Bus windows (first, last address): no device there reads as zero, ignores writes.
     buses: Vec<(u32, u32)>,
     pub timers: usize,
@@ -78,12 +100,18 @@ impl DeviceTable {
             t.windows.push(Window { base: d.base, last, slot, irq: d.irq.iter().map(|&n| n as u8).collect() });
         }
         t.windows.sort_by_key(|w| w.base);
+        t.bases = t.windows.iter().map(|w| w.base).collect();
         for (i, w) in t.windows.iter().enumerate() {
-            if !w.irq.is_empty() {
-                t.irq_windows.push(i);
+            if let Some(&first) = w.irq.first() {
+                let consecutive = w.irq.iter().enumerate().all(|(k, &n)| n as usize == first as usize + k);
+                match w.slot {
+                    Slot::Timer(n) if consecutive => t.timer_irqs.push((n, first)),
+                    Slot::Uart(n) if consecutive => t.uart_irqs.push((n, first)),
+                    slot => t.irq_sources.push(IrqSource { slot, first, consecutive, window: i as u16 }),
+                }
             }
-            if matches!(w.slot, Slot::Timer(_)) {
-                t.timed.push(i);
+            if let Slot::Timer(n) = w.slot {
+                t.timed.push(n);
             }
         }
         t.buses = board.buses.iter().map(|b| (b.base, b.base + (b.size - 1))).collect();
@@ -91,11 +119,16 @@ impl DeviceTable {
     }
 
     #[inline]
-    pub fn decode(&self, addr: u32) -> Decoded {
-        let i = self.windows.partition_point(|w| w.base <= addr);
-        if i > 0 {
-            let w = &self.windows[i - 1];
+    pub fn decode(&mut self, addr: u32) -> Decoded {
+        if let Some(w) = self.windows.get(self.hint) {
+            if addr.wrapping_sub(w.base) <= w.last - w.base {
+                return Decoded::Device(w.slot, addr - w.base);
+            }
+        }
+        let i = self.bases.partition_point(|&b| b <= addr);
+        if let Some(w) = i.checked_sub(1).and_then(|i| self.windows.get(i)) {
             if addr <= w.last {
+                self.hint = i - 1;
                 return Decoded::Device(w.slot, addr - w.base);
             }
         }
@@ -205,14 +238,26 @@ impl Machine {
     pub(crate) fn device_irq_lines(&mut self) -> u32 {
         let now = self.cycles;
         let mut lines = 0u32;
-        for k in 0..self.devices.irq_windows.len() {
-            let w = self.devices.irq_windows[k];
-            let slot = self.devices.windows[w].slot;
-            let mut bits = with_device!(self, slot, |d, _log| Device::irq_lines(d, now));
-            let irq = &self.devices.windows[w].irq;
+        for &(i, first) in &self.devices.uart_irqs {
+            let u = &self.uarts[i as usize];
+            lines |= (u.rx_irq() as u32 | (u.tx_irq() as u32) << 1) << first;
+        }
+        for &(i, first) in &self.devices.timer_irqs {
+            lines |= (self.timers[i as usize].irq(now) as u32) << first;
+        }
+        for k in 0..self.devices.irq_sources.len() {
+            let src = self.devices.irq_sources[k];
+            let mut bits = with_device!(self, src.slot, |d, _log| Device::irq_lines(d, now));
+            if bits == 0 {
+                continue;
+            }
+            if src.consecutive {
+                lines |= bits << src.first;
+                continue;
+            }
+            let irq = &self.devices.windows[src.window as usize].irq;
             while bits != 0 {
-                let line = bits.trailing_zeros() as usize;
-                lines |= 1 << irq[line];
+                lines |= 1 << irq[bits.trailing_zeros() as usize];
                 bits &= bits - 1;
             }
         }
@@ -223,12 +268,8 @@ impl Machine {
     pub(crate) fn device_next_event(&self) -> u64 {
         let now = self.cycles;
         let mut t = u64::MAX;
-        for &w in &self.devices.timed {
-            let next = match self.devices.windows[w].slot {
-                Slot::Timer(i) => self.timers[i as usize].next_event(now),
-                _ => None,
-            };
-            if let Some(e) = next {
+        for &i in &self.devices.timed {
+            if let Some(e) = self.timers[i as usize].next_event(now) {
                 t = t.min(e);
             }
         }

@@ -165,6 +165,11 @@ impl BoardSpec {
         Ok(spec)
     }
 
+    /// Check the description again (after a run's options change the memory sizes).
+    pub fn check(&self) -> Result<(), String> {
+        check::check(self)
+    }
+
     pub fn device(&self, name: &str) -> Option<&DeviceSpec> {
         self.devices.iter().find(|d| d.name == name)
     }
