@@ -245,8 +245,9 @@ impl Machine {
         for &(i, first) in &self.devices.timer_irqs {
             lines |= (self.timers[i as usize].irq(now) as u32) << first;
         }
-        for k in 0..self.devices.irq_sources.len() {
-            let src = self.devices.irq_sources[k];
+        // Borrowed out of the table for the loop, so the devices can be reached mutably.
+        let sources = std::mem::take(&mut self.devices.irq_sources);
+        for src in &sources {
             let mut bits = with_device!(self, src.slot, |d, _log| Device::irq_lines(d, now));
             if bits == 0 {
                 continue;
@@ -261,6 +262,7 @@ impl Machine {
                 bits &= bits - 1;
             }
         }
+        self.devices.irq_sources = sources;
         lines
     }
 

@@ -3,9 +3,9 @@
 //! nothing to wake the core; 2 on usage, input file, ELF or output write errors; 70 on an
 //! internal error (docs/cli.md).
 
+use cairn_sim::board::BoardSpec;
 use cairn_sim::cli::report::{lockup_report, stats_json};
 use cairn_sim::cli::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
-use cairn_sim::board::BoardSpec;
 use cairn_sim::config::BoardConfig;
 use cairn_sim::console::{diagnostic, ProcessConsole};
 use cairn_sim::energy::profile::Profile;
@@ -144,10 +144,12 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     if let Some(s) = &args.sram_size {
         cfg.sram_size = parse_size(s).unwrap_or_else(|e| fail(format_args!("--sram-size: {e}")));
     }
-    // Larger memories must still leave the board's devices where they are.
-    cfg.board.flash.size = cfg.flash_size;
-    cfg.board.sram.size = cfg.sram_size;
-    cfg.board.check().unwrap_or_else(|e| fail(format_args!("{}: {e}", cfg.board.name)));
+    // Other memory sizes must still leave the board's devices where they are.
+    if (cfg.flash_size, cfg.sram_size) != (cfg.board.flash.size, cfg.board.sram.size) {
+        cfg.board.flash.size = cfg.flash_size;
+        cfg.board.sram.size = cfg.sram_size;
+        cfg.board.check().unwrap_or_else(|e| fail(format_args!("{}: {e}", cfg.board.name)));
+    }
     // The profile's voltage range: the option, else the scenario's, else the lowest-power one
     // that runs the clock; a clock no range runs is an error.
     let forced = option_value("--voltage-range", args.voltage_range.as_deref(), |s| {

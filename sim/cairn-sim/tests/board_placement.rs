@@ -86,7 +86,11 @@ fn the_cli_takes_a_board_file_and_refuses_a_bad_one_in_one_line() {
     assert!(err.contains("nonexistent.elf"), "{err}");
     let text = include_str!("fixtures/board-moved.toml");
     for (from, to, needle) in [
-        ("base = 0x5000_8000", "base = 0x2000_8000", "device 'timer0': window 0x20008000..0x20008fff overlaps memory.sram"),
+        (
+            "base = 0x5000_8000",
+            "base = 0x2000_8000",
+            "device 'timer0': window 0x20008000..0x20008fff overlaps memory.sram",
+        ),
         ("irq = [30]", "irq = [28]", "device 'timer0': irq 28 is already driven by device 'uart0'"),
         ("kind = \"cmsdk-timer\"", "kind = \"pl031\"", "device 'timer0': unknown kind 'pl031'"),
     ] {
@@ -107,5 +111,8 @@ fn the_cli_takes_a_board_file_and_refuses_a_bad_one_in_one_line() {
         (2, "cairn-sim: moved: device 'timer0': window 0x20100000..0x20100fff overlaps memory.sram")
     );
     let (status, _, err) = run(&["run", "--board", "/no/such/board.toml", "x.elf"]);
-    assert_eq!((status, err.trim_end()), (2, "cairn-sim: cannot read /no/such/board.toml: No such file or directory (os error 2)"));
+    assert_eq!(
+        (status, err.trim_end()),
+        (2, "cairn-sim: cannot read /no/such/board.toml: No such file or directory (os error 2)")
+    );
 }

@@ -65,10 +65,14 @@ fn the_machine_decodes_the_shipped_board_as_its_file_says() {
 
 #[test]
 fn bad_bus_windows_and_second_cairn_devices_are_refused() {
-    let bus = |name: &str, base: u32, size: &str| format!("[[bus]]\nname = \"{name}\"\nbase = {base}\nsize = \"{size}\"\n");
+    let bus =
+        |name: &str, base: u32, size: &str| format!("[[bus]]\nname = \"{name}\"\nbase = {base}\nsize = \"{size}\"\n");
     let cases: Vec<(String, &str)> = vec![
         (bus("a", 0x2000_0000, "4K"), "bus 'a': window 0x20000000..0x20000fff overlaps memory.sram"),
-        (format!("{}{}", bus("a", 0x4000_0000, "8K"), bus("b", 0x4000_1000, "4K")), "bus 'b': window 0x40001000..0x40001fff overlaps bus 'a'"),
+        (
+            format!("{}{}", bus("a", 0x4000_0000, "8K"), bus("b", 0x4000_1000, "4K")),
+            "bus 'b': window 0x40001000..0x40001fff overlaps bus 'a'",
+        ),
         (bus("a", 0xE000_0000, "4K"), "bus 'a': window 0xe0000000..0xe0000fff overlaps the core's system space"),
         (bus("a", 0x4000_0000, "1"), "bus 'a': size: invalid size '1'"),
         (
@@ -82,7 +86,8 @@ fn bad_bus_windows_and_second_cairn_devices_are_refused() {
         assert_eq!(e.lines().count(), 1, "{e}");
     }
     // Devices may sit on a bus window.
-    let b = with(&format!("{}{}", bus("apb", 0x4000_0000, "64K"), dev("t", "cmsdk-timer", 0x4000_1000, "[8]"))).unwrap();
+    let b =
+        with(&format!("{}{}", bus("apb", 0x4000_0000, "64K"), dev("t", "cmsdk-timer", 0x4000_1000, "[8]"))).unwrap();
     assert_eq!(b.buses.len(), 1);
 }
 
