@@ -36,6 +36,9 @@ pub struct BoardConfig {
     /// The energy profile's voltage range, when forced (`--voltage-range`); None = the
     /// lowest-power range that runs `clock_hz`.
     pub voltage_range: Option<u32>,
+    /// The board description: the machine places its devices and wires their interrupt
+    /// lines from it.
+    pub board: crate::board::BoardSpec,
 }
 
 impl BoardConfig {
@@ -54,6 +57,7 @@ impl BoardConfig {
             systick_ref_hz: b.systick_ref_hz,
             exceptions: ExceptionTiming::default(),
             voltage_range: None,
+            board: b.clone(),
         }
     }
 

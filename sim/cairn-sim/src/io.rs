@@ -1,17 +1,12 @@
 //! Address decoding for everything that is not plain flash/SRAM: the ARMv6-M system
-//! space (NVIC, SCB, SysTick) and the board's APB devices. Any device write forces the
-//! run loop to re-evaluate events and interrupts at the next instruction boundary.
+//! space (NVIC, SCB, SysTick) and the board's devices, placed by its board file
+//! (`devices.rs`). Any device write forces the run loop to re-evaluate events and
+//! interrupts at the next instruction boundary.
 
-use crate::machine::{FaultKind, Machine, Stream};
+use crate::devices::Decoded;
+use crate::machine::{FaultKind, Machine};
 
-const APB_BASE: u32 = 0x4000_0000;
-/// The APB peripheral window of mps2-an385; unimplemented devices in it read as zero.
-const APB_END: u32 = 0x4002_0000;
-/// Cairn's own devices live in a window QEMU's mps2-an385 leaves as a RAZ/WI
-/// "unimplemented device" (its VGA window), so firmware using them still runs on QEMU.
-const CAIRN_BASE: u32 = 0x4100_0000;
-const CAIRN_END: u32 = 0x4120_0000;
-/// Trace port: each 32-bit write is one kernel event word, timestamped with the cycle.
+/// Where the shipped board places the trace port (tests use it; decoding follows the board file).
 pub const TRACE_PORT: u32 = 0x4100_0000;
 const PPB_BASE: u32 = 0xE000_0000;
 const PPB_END: u32 = 0xE010_0000;
@@ -34,18 +29,17 @@ impl Machine {
     #[inline(never)]
     pub fn io_read(&mut self, addr: u32, size: u32) -> Result<u32, FaultKind> {
         let word = addr & !3;
-        let v = if (APB_BASE..APB_END).contains(&addr) {
-            self.apb_read(word)
-        } else if (CAIRN_BASE..CAIRN_END).contains(&addr) {
-            let now = self.cycles;
-            self.io.read(word, now)
-        } else if (PPB_BASE..PPB_END).contains(&addr) {
+        let v = if (PPB_BASE..PPB_END).contains(&addr) {
             if !self.privileged() {
                 return Err(FaultKind::BusError(addr));
             }
             self.ppb_read(word)?
         } else {
-            return Err(FaultKind::BusError(addr));
+            match self.devices.decode(word) {
+                Decoded::Device(slot, off) => self.device_read(slot, off, size),
+                Decoded::Empty => 0,
+                Decoded::Unmapped => return Err(FaultKind::BusError(addr)),
+            }
         };
         Ok((v >> lane_shift(addr)) & size_mask(size))
     }
@@ -55,21 +49,7 @@ impl Machine {
     pub fn io_write(&mut self, addr: u32, value: u32, size: u32) -> Result<(), FaultKind> {
         let word = addr & !3;
         let v = (value & size_mask(size)) << lane_shift(addr);
-        if (APB_BASE..APB_END).contains(&addr) {
-            self.apb_write(word, v);
-        } else if (CAIRN_BASE..CAIRN_END).contains(&addr) {
-            if addr == TRACE_PORT && size == 4 {
-                self.trace_port_words += 1;
-                if let Some(t) = self.trace.as_mut() {
-                    t.kernel_event(self.cycles, value);
-                }
-                self.energy_trace_word(value);
-                // Trace words change no simulator state: no need to re-evaluate events.
-                return Ok(());
-            }
-            let now = self.cycles;
-            self.io.write(word, v, now);
-        } else if (PPB_BASE..PPB_END).contains(&addr) {
+        if (PPB_BASE..PPB_END).contains(&addr) {
             if !self.privileged() {
                 return Err(FaultKind::BusError(addr));
             }
@@ -77,59 +57,20 @@ impl Machine {
             self.ppb_write(word, v)?;
             self.note_new_pending(pending_before);
         } else {
-            // Flash is read-only to the core; everything else is unmapped.
-            return Err(FaultKind::BusError(addr));
+            match self.devices.decode(word) {
+                Decoded::Device(slot, off) => {
+                    if !self.device_write(slot, off, v, size) {
+                        // Trace words change no simulator state: no need to re-evaluate events.
+                        return Ok(());
+                    }
+                }
+                Decoded::Empty => {}
+                // Flash is read-only to the core; everything else is unmapped.
+                Decoded::Unmapped => return Err(FaultKind::BusError(addr)),
+            }
         }
         self.next_event = 0;
         Ok(())
-    }
-
-    fn apb_read(&mut self, addr: u32) -> u32 {
-        let now = self.cycles;
-        let off = addr & 0xfff;
-        match addr >> 12 {
-            0x40000 => self.timers[0].read(off, now),
-            0x40001 => self.timers[1].read(off, now),
-            0x40004 => self.uarts[0].read(off),
-            0x40005 => self.uarts[1].read(off),
-            0x40006 => self.uarts[2].read(off),
-            _ => 0,
-        }
-    }
-
-    fn apb_write(&mut self, addr: u32, value: u32) {
-        let now = self.cycles;
-        let off = addr & 0xfff;
-        match addr >> 12 {
-            0x40000 | 0x40001 => {
-                let i = (addr >> 12) as usize & 1;
-                if off == 0 && self.energy.is_some() {
-                    self.energy_timer_ctrl(i, value & 1 != 0);
-                }
-                self.timers[i].write(off, value, now);
-            }
-            0x40004 => {
-                if let Some(b) = self.uarts[0].write(off, value) {
-                    let bauddiv = self.uarts[0].bauddiv as u64;
-                    if let Some(e) = self.energy.as_deref_mut() {
-                        if bauddiv >= 16 {
-                            e.uart_busy_cycles += 10 * bauddiv;
-                        } else {
-                            e.uart_bytes += 1;
-                        }
-                    }
-                    self.emit(Stream::Stdout, b);
-                }
-            }
-            // UART1/2 have no host connection (as on QEMU with one -serial): bytes are dropped.
-            0x40005 => {
-                self.uarts[1].write(off, value);
-            }
-            0x40006 => {
-                self.uarts[2].write(off, value);
-            }
-            _ => {}
-        }
     }
 
     fn ppb_read(&mut self, addr: u32) -> Result<u32, FaultKind> {
@@ -244,17 +185,7 @@ impl Machine {
     /// Sample device interrupt lines into the NVIC (level-sensitive: an asserted line that
     /// is not active becomes pending).
     pub fn update_irq_lines(&mut self) {
-        let now = self.cycles;
-        let mut lines = 0u32;
-        lines |= self.uarts[0].rx_irq() as u32;
-        lines |= (self.uarts[0].tx_irq() as u32) << 1;
-        lines |= (self.uarts[1].rx_irq() as u32) << 2;
-        lines |= (self.uarts[1].tx_irq() as u32) << 3;
-        lines |= (self.uarts[2].rx_irq() as u32) << 4;
-        lines |= (self.uarts[2].tx_irq() as u32) << 5;
-        lines |= (self.timers[0].irq(now) as u32) << 8;
-        lines |= (self.timers[1].irq(now) as u32) << 9;
-        lines |= self.io.irq_lines();
+        let lines = self.device_irq_lines();
         let active_irqs = (self.exc.active >> 16) as u32;
         self.exc.pending |= ((lines & !active_irqs) as u64) << 16;
     }
@@ -262,14 +193,8 @@ impl Machine {
     /// Earliest future cycle at which a device raises an interrupt.
     pub fn next_device_event(&self) -> u64 {
         let now = self.cycles;
-        let mut t = u64::MAX;
-        for e in [self.systick.next_event(now), self.timers[0].next_event(now), self.timers[1].next_event(now)]
-            .into_iter()
-            .flatten()
-        {
-            t = t.min(e);
-        }
-        t.min(self.io.next_at)
+        let systick = self.systick.next_event(now).unwrap_or(u64::MAX);
+        systick.min(self.device_next_event()).min(self.io.next_at)
     }
 
     /// Raise device events that are due at the current cycle.
@@ -307,12 +232,13 @@ mod tests {
         assert_eq!(m.read32(TRACE_PORT).unwrap(), 0, "the Cairn window reads as zero");
         // Narrow writes are not trace words; other registers in the window are RAZ/WI.
         m.write8(TRACE_PORT, 1).unwrap();
-        m.write32(CAIRN_BASE + 0x100, 7).unwrap();
+        m.write32(TRACE_PORT + 0x100, 7).unwrap();
         m.write8(crate::periph::cairn_io::GPIO_BASE + 0x800, 7).unwrap();
         assert_eq!(m.trace_port_words, 1);
         let json = String::from_utf8(m.trace.take().unwrap().finish(m.cycles, "trace").unwrap()).unwrap();
         assert!(json.contains("\"ts\":1.000000,\"name\":\"event 2\",\"args\":{\"a\":3,\"b\":4}"), "{json}");
         // Just past the window is unmapped.
+        const CAIRN_END: u32 = 0x4120_0000;
         assert_eq!(m.read32(CAIRN_END), Err(FaultKind::BusError(CAIRN_END)));
     }
 }

@@ -16,8 +16,8 @@ use crate::measure::signals::sorted;
 use crate::observe::stream::{IoStream, EVENT_BUFFER, TIMELINE_BUFFER};
 use crate::observe::timeline::Timeline;
 use crate::observe::{io_log, vcd};
-use crate::periph::adc::{self, AdcConfig, AnalogIn};
-use crate::periph::cairn_io::{CairnIo, ADC_BASE};
+use crate::periph::adc::{AdcConfig, AnalogIn};
+use crate::periph::cairn_io::CairnIo;
 use crate::periph::io_event::EventLog;
 use crate::scenario_io::{IoScenario, PortDir};
 use crate::stimuli::adc_source::AdcInputs;
@@ -28,7 +28,7 @@ use std::path::Path;
 
 #[derive(Default)]
 pub struct IoSystem {
-    /// The devices in the Cairn window.
+    /// Cairn's devices (the machine's device table places them on the board).
     pub dev: CairnIo,
     /// What fires scenario events into them.
     drivers: Drivers,
@@ -168,26 +168,15 @@ impl IoSystem {
         (self.events.capacity(), p, x)
     }
 
-    /// Interrupt lines as a bitmap of external IRQ numbers.
+    /// A device access in the Cairn I/O is about to log at `now`: keep the stream's buffer bounded.
     #[inline]
-    pub fn irq_lines(&self) -> u32 {
-        self.dev.irq_lines()
+    pub(crate) fn before_access(&mut self, now: u64) {
+        self.make_room(1, now);
     }
 
-    /// Read a word-aligned register in the Cairn window (other than the trace port).
-    pub fn read(&mut self, addr: u32, now: u64) -> u32 {
-        self.make_room(1, now);
-        self.dev.read(addr, now, &mut self.events)
-    }
-
-    /// Write a word-aligned register in the Cairn window (other than the trace port).
-    pub fn write(&mut self, addr: u32, value: u32, now: u64) {
-        self.make_room(1, now);
-        self.dev.write(addr, value, now, &mut self.events);
-        if addr == ADC_BASE + adc::CTRL {
-            // Starting or stopping periodic conversions changes the schedule.
-            self.next_at = self.earliest();
-        }
+    /// A device changed its own schedule (the ADC's CTRL was written).
+    pub(crate) fn reschedule(&mut self) {
+        self.next_at = self.earliest();
     }
 }
 

@@ -5,9 +5,11 @@ use crate::config::BoardConfig;
 use crate::console::{ConsoleSink, MemoryConsole};
 use crate::cpu::exception::ExcState;
 use crate::cpu::op::Op;
+use crate::devices::DeviceTable;
 use crate::periph::cmsdk_timer::CmsdkTimer;
 use crate::periph::cmsdk_uart::CmsdkUart;
 use crate::periph::systick::SysTick;
+use crate::periph::trace_port::TracePort;
 use crate::symbols::Symbols;
 
 /// Why a fault happened; becomes a HardFault (or a lockup).
@@ -120,8 +122,12 @@ pub struct Machine {
     pub vtor: u32,
     pub scr: u32,
     pub systick: SysTick,
-    pub timers: [CmsdkTimer; 2],
-    pub uarts: [CmsdkUart; 3],
+    /// The board's CMSDK timers and UARTs, in board-file order.
+    pub timers: Vec<CmsdkTimer>,
+    pub uarts: Vec<CmsdkUart>,
+    pub trace_port: TracePort,
+    /// Where the board file places each device, and its interrupt numbers.
+    pub devices: DeviceTable,
 
     pub config: BoardConfig,
     pub symbols: Symbols,
@@ -168,6 +174,7 @@ impl Machine {
         let flash_size = config.flash_size as usize;
         let sram_size = config.sram_size as usize;
         let clock_hz = config.clock_hz;
+        let devices = DeviceTable::new(&config.board);
         let mut m = Machine {
             r: [0; 16],
             pc: 0,
@@ -199,8 +206,10 @@ impl Machine {
             vtor: 0,
             scr: 0,
             systick: SysTick::new(config.clock_hz, config.systick_ref_hz),
-            timers: [CmsdkTimer::default(), CmsdkTimer::default()],
-            uarts: [CmsdkUart::default(), CmsdkUart::default(), CmsdkUart::default()],
+            timers: (0..devices.timers).map(|_| CmsdkTimer::default()).collect(),
+            uarts: (0..devices.uarts).map(|_| CmsdkUart::default()).collect(),
+            trace_port: TracePort,
+            devices,
             config,
             symbols: Symbols::default(),
             stop: None,
@@ -258,8 +267,8 @@ impl Machine {
     fn reset_devices(&mut self) {
         self.exc = ExcState::default();
         self.systick = SysTick::new(self.config.clock_hz, self.config.systick_ref_hz);
-        self.timers = [CmsdkTimer::default(), CmsdkTimer::default()];
-        self.uarts = [CmsdkUart::default(), CmsdkUart::default(), CmsdkUart::default()];
+        self.reset_board_devices();
+        // Cairn's devices also take the scenario's firings when the board does not place them.
         self.io.reset_registers();
     }
 

@@ -3,6 +3,7 @@
 //! nothing to wake the core; 2 on usage, input file, ELF or output write errors; 70 on an
 //! internal error (docs/cli.md).
 
+use cairn_sim::board::BoardSpec;
 use cairn_sim::cli::report::{lockup_report, stats_json};
 use cairn_sim::config::BoardConfig;
 use cairn_sim::console::{diagnostic, ProcessConsole};
@@ -14,7 +15,7 @@ use cairn_sim::scenario::{parse_wait_states, Scenario};
 use cairn_sim::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
 use clap::{Parser, Subcommand};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const EXIT_USAGE: i32 = 2;
 const EXIT_LIMIT: i32 = 124;
@@ -41,8 +42,8 @@ enum Command {
 struct RunArgs {
     /// Firmware ELF file (may come from the scenario's `firmware` key instead).
     firmware: Option<PathBuf>,
-    /// Board model.
-    #[arg(long, default_value = "mps2-an385")]
+    /// Board: a shipped board's name, or a board file (a path ending in .toml).
+    #[arg(long, value_name = "NAME|FILE.toml", default_value = "mps2-an385")]
     board: String,
     /// Device/scenario description (TOML, docs/scenario.md).
     #[arg(long, value_name = "FILE.toml")]
@@ -119,7 +120,12 @@ fn option_value<T>(name: &str, value: Option<&str>, parse: impl Fn(&str) -> Resu
 
 fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     let board = if args.board == "mps2-an385" { sc.board.as_deref().unwrap_or(&args.board) } else { &args.board };
-    let mut cfg = BoardConfig::by_name(board).unwrap_or_else(|e| fail(e));
+    let mut cfg = if board == args.board && board.ends_with(".toml") {
+        BoardSpec::from_file(Path::new(board)).map(|b| BoardConfig::from_spec(&b))
+    } else {
+        BoardConfig::by_name(board)
+    }
+    .unwrap_or_else(|e| fail(e));
     if let Some(c) = sc.clock_hz {
         cfg.clock_hz = c;
     }
@@ -137,6 +143,12 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     }
     if let Some(s) = &args.sram_size {
         cfg.sram_size = parse_size(s).unwrap_or_else(|e| fail(format_args!("--sram-size: {e}")));
+    }
+    // Other memory sizes must still leave the board's devices where they are.
+    if (cfg.flash_size, cfg.sram_size) != (cfg.board.flash.size, cfg.board.sram.size) {
+        cfg.board.flash.size = cfg.flash_size;
+        cfg.board.sram.size = cfg.sram_size;
+        cfg.board.check().unwrap_or_else(|e| fail(format_args!("{}: {e}", cfg.board.name)));
     }
     // The profile's voltage range: the option, else the scenario's, else the lowest-power one
     // that runs the clock; a clock no range runs is an error.

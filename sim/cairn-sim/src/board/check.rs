@@ -1,6 +1,8 @@
 //! The rules a board description must satisfy: windows inside the 32-bit space, aligned to
 //! their size, overlapping neither each other, the memories nor the core's system space;
-//! interrupt numbers that the core has, each driven by one device; unique names.
+//! interrupt numbers that the core has, each driven by one device; unique names; at most
+//! one device of each Cairn kind (a scenario addresses them by kind); bus windows that
+//! overlap nothing but the devices on them.
 
 use super::{BoardSpec, DeviceSpec};
 
@@ -22,6 +24,11 @@ pub fn check(b: &BoardSpec) -> Result<(), String> {
             return Err(format!("{key}: the name is used twice"));
         }
         check_irqs(d, &key, &mut irq_owner)?;
+        if d.kind.name().starts_with("cairn-") {
+            if let Some(o) = b.devices[..i].iter().find(|o| o.kind == d.kind) {
+                return Err(format!("{key}: a board has one {} (device '{}' is one)", d.kind.name(), o.name));
+            }
+        }
         let size = d.kind.window_bytes() as u64;
         let base = d.base as u64;
         if !base.is_multiple_of(size) {
@@ -32,6 +39,23 @@ pub fn check(b: &BoardSpec) -> Result<(), String> {
     if b.flash.size == 0 || b.sram.size == 0 {
         return Err("memory: flash and sram need a size".into());
     }
+    disjoint(&windows)?;
+    // Bus windows may hold devices, but overlap no memory, the system space or each other.
+    let mut spaces: Vec<(u64, u64, String)> = windows[..3].to_vec();
+    for bus in &b.buses {
+        let key = format!("bus '{}'", bus.name);
+        if bus.size == 0 {
+            return Err(format!("{key}: size must not be 0"));
+        }
+        if b.buses.iter().filter(|o| o.name == bus.name).count() > 1 {
+            return Err(format!("{key}: the name is used twice"));
+        }
+        spaces.push((bus.base as u64, bus.base as u64 + bus.size as u64, key));
+    }
+    disjoint(&spaces)
+}
+
+fn disjoint(windows: &[(u64, u64, String)]) -> Result<(), String> {
     for (i, a) in windows.iter().enumerate() {
         if a.1 > 1 << 32 {
             return Err(format!("{}: ends past the 4 GiB address space", a.2));

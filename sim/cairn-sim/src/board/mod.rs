@@ -1,8 +1,8 @@
 //! Boards as data: a board file (TOML, `sim/boards/*.toml`, embedded in the binary) names
 //! the core, its clock, where flash and SRAM are, and which devices sit at which addresses
 //! with which interrupt lines — in the spirit of Renode's platform files. The file is the
-//! source of the board's parameters; the address decoder still places the devices in code
-//! and a test keeps the two equal, until the devices are placed from this description.
+//! truth: the machine builds its address decoder and interrupt wiring from it
+//! (`devices.rs`).
 
 mod check;
 mod kind;
@@ -39,6 +39,15 @@ pub struct DeviceSpec {
     pub irq: Vec<u32>,
 }
 
+/// A peripheral bus window: an access in it that hits no device reads as zero and ignores
+/// writes (outside every window and device it is a bus error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BusSpec {
+    pub name: String,
+    pub base: u32,
+    pub size: u32,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSpec {
     pub name: String,
@@ -48,6 +57,7 @@ pub struct BoardSpec {
     pub flash: Region,
     pub sram: Region,
     pub devices: Vec<DeviceSpec>,
+    pub buses: Vec<BusSpec>,
 }
 
 #[derive(Deserialize)]
@@ -61,6 +71,16 @@ struct File {
     memory: Memory,
     #[serde(default)]
     device: Vec<Device>,
+    #[serde(default)]
+    bus: Vec<Bus>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Bus {
+    name: String,
+    base: u32,
+    size: toml::Value,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +116,13 @@ impl BoardSpec {
         BoardSpec::parse(text).map_err(|e| format!("embedded board {name}: {e}"))
     }
 
+    /// A board file given by path (`--board FILE.toml`), read with the TOML size limit.
+    /// The error is one line naming the file.
+    pub fn from_file(path: &std::path::Path) -> Result<BoardSpec, String> {
+        let text = crate::input_file::read_input_text(path, crate::input_file::TEXT_LIMIT)?;
+        BoardSpec::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// Parse and check a board file's text; errors are one line naming the key.
     pub fn parse(text: &str) -> Result<BoardSpec, String> {
         let f: File = toml::from_str(text).map_err(|e| one_line(&e.to_string()))?;
@@ -119,6 +146,12 @@ impl BoardSpec {
             })?;
             devices.push(DeviceSpec { name: d.name, kind, base: d.base, irq: d.irq });
         }
+        let mut buses = Vec::with_capacity(f.bus.len());
+        for b in f.bus {
+            let key = format!("bus '{}'", b.name);
+            let size = number_text(&b.size).and_then(|t| parse_size(&t)).map_err(|e| format!("{key}: size: {e}"))?;
+            buses.push(BusSpec { name: b.name, base: b.base, size });
+        }
         let spec = BoardSpec {
             name: f.name,
             core: f.core,
@@ -127,9 +160,15 @@ impl BoardSpec {
             flash: region("memory.flash", &f.memory.flash)?,
             sram: region("memory.sram", &f.memory.sram)?,
             devices,
+            buses,
         };
         check::check(&spec)?;
         Ok(spec)
+    }
+
+    /// Check the description again (after a run's options change the memory sizes).
+    pub fn check(&self) -> Result<(), String> {
+        check::check(self)
     }
 
     pub fn device(&self, name: &str) -> Option<&DeviceSpec> {

@@ -1,6 +1,7 @@
 //! ARM CMSDK APB timer (CTRL, VALUE, RELOAD, INTSTATUS/INTCLEAR), clocked by the core clock.
 
 use super::countdown::Countdown;
+use super::device::Effect;
 
 pub struct CmsdkTimer {
     pub ctrl: u32,
@@ -69,5 +70,32 @@ impl CmsdkTimer {
         } else {
             None
         }
+    }
+}
+
+impl super::device::Device for CmsdkTimer {
+    fn read(&mut self, off: u32, _size: u32, now: u64, _log: &mut super::io_event::EventLog) -> u32 {
+        CmsdkTimer::read(self, off, now)
+    }
+
+    fn write(&mut self, off: u32, value: u32, _size: u32, now: u64, _log: &mut super::io_event::EventLog) -> Effect {
+        CmsdkTimer::write(self, off, value, now);
+        if off == 0 {
+            Effect::TimerCtrl { enabled: value & CTRL_ENABLE != 0 }
+        } else {
+            Effect::None
+        }
+    }
+
+    fn irq_lines(&mut self, now: u64) -> u32 {
+        self.irq(now) as u32
+    }
+
+    fn next_event(&self, now: u64) -> Option<u64> {
+        CmsdkTimer::next_event(self, now)
+    }
+
+    fn reset(&mut self) {
+        *self = CmsdkTimer::default();
     }
 }

@@ -1,6 +1,8 @@
 //! ARM CMSDK APB UART. Transmission is instantaneous: a byte written to DATA with the
 //! transmitter enabled is delivered at once and TX-done is signalled immediately.
 
+use super::device::Effect;
+
 #[derive(Default)]
 pub struct CmsdkUart {
     pub ctrl: u32,
@@ -62,5 +64,27 @@ impl CmsdkUart {
 
     pub fn rx_irq(&self) -> bool {
         self.intstatus & INT_RX != 0 && self.ctrl & CTRL_RX_INTEN != 0
+    }
+}
+
+impl super::device::Device for CmsdkUart {
+    fn read(&mut self, off: u32, _size: u32, _now: u64, _log: &mut super::io_event::EventLog) -> u32 {
+        CmsdkUart::read(self, off)
+    }
+
+    fn write(&mut self, off: u32, value: u32, _size: u32, _now: u64, _log: &mut super::io_event::EventLog) -> Effect {
+        match CmsdkUart::write(self, off, value) {
+            Some(byte) => Effect::TxByte { byte, bauddiv: self.bauddiv },
+            None => Effect::None,
+        }
+    }
+
+    /// Bit 0 RX, bit 1 TX (the order of a board file's `irq` list).
+    fn irq_lines(&mut self, _now: u64) -> u32 {
+        self.rx_irq() as u32 | (self.tx_irq() as u32) << 1
+    }
+
+    fn reset(&mut self) {
+        *self = CmsdkUart::default();
     }
 }

@@ -7,11 +7,13 @@ pub mod cairn_io;
 pub mod cmsdk_timer;
 pub mod cmsdk_uart;
 pub mod countdown;
+pub mod device;
 pub mod gpio;
 pub mod io_event;
 pub mod io_ports;
 pub mod stim_ctrl;
 pub mod systick;
+pub mod trace_port;
 
 /// CMSDK peripheral/component ID registers (0xFD0-0xFFC); `part0` is the low byte of the
 /// part number (0x21 UART, 0x22 timer).

@@ -1,0 +1,292 @@
+//! The board's memory-mapped devices placed where its board file says: the table the address
+//! decoder searches (windows sorted by base), each device's interrupt numbers, and the
+//! effects of an access applied at the cycle it happens. The devices live in the machine
+//! (timers, UARTs) and in its I/O system (Cairn's devices, which the scenario's drivers
+//! also reach); a window names its device by [`Slot`], so dispatch is a `match`, not a
+//! virtual call, and decoding costs a binary search over a handful of windows.
+
+use crate::board::{BoardSpec, DeviceKind};
+use crate::machine::{Machine, Stream};
+use crate::periph::device::{Device, Effect};
+
+/// Which device a window decodes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// The n-th CMSDK timer of the board file (`Machine::timers[n]`).
+    Timer(u8),
+    /// The n-th CMSDK UART (`Machine::uarts[n]`); the first is the console.
+    Uart(u8),
+    Trace,
+    Gpio,
+    Ports,
+    Adc,
+    Stim,
+}
+
+#[derive(Clone, Debug)]
+pub struct Window {
+    pub base: u32,
+    /// Last address of the window (inclusive, so a window may end at 0xFFFF_FFFF).
+    pub last: u32,
+    pub slot: Slot,
+    /// NVIC number of each of the device's lines (bit k of `irq_lines` is `irq[k]`).
+    pub irq: Vec<u8>,
+}
+
+/// A device with interrupt lines, as `update_irq_lines` samples it (several times per
+/// device write, so kept small and free of indirection).
+#[derive(Clone, Copy, Debug)]
+struct IrqSource {
+    slot: Slot,
+    /// The NVIC number of line 0 when the lines' numbers are consecutive (the usual case:
+    /// the lines map with one shift).
+    first: u8,
+    consecutive: bool,
+    /// Index into `windows`, for the general mapping.
+    window: u16,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct DeviceTable {
+    /// Sorted by base; windows never overlap (the board check).
+    pub windows: Vec<Window>,
+    /// The windows' bases, for the binary search of decoding.
+    bases: Vec<u32>,
+    /// Timers and UARTs whose lines have consecutive numbers: (index, NVIC number of line
+    /// 0), sampled without dispatch, as they are the devices a firmware polls and writes most.
+    timer_irqs: Vec<(u8, u8)>,
+    uart_irqs: Vec<(u8, u8)>,
+    /// Every other device with interrupt lines.
+    irq_sources: Vec<IrqSource>,
+    /// Devices that raise lines by themselves: the timers, by index.
+    timed: Vec<u8>,
+    /// The window the last access decoded to: a firmware polling a status register hits
+    /// the same one again and again.
+    hint: usize,
+    /// Bus windows (first, last address): no device there reads as zero, ignores writes.
+    buses: Vec<(u32, u32)>,
+    pub timers: usize,
+    pub uarts: usize,
+}
+
+/// What an address outside flash, SRAM and the system space decodes to.
+pub enum Decoded {
+    Device(Slot, u32),
+    /// Inside a bus window but no device: read as zero, writes ignored.
+    Empty,
+    Unmapped,
+}
+
+impl DeviceTable {
+    pub fn new(board: &BoardSpec) -> DeviceTable {
+        let mut t = DeviceTable::default();
+        for d in &board.devices {
+            let slot = match d.kind {
+                DeviceKind::CmsdkTimer => {
+                    t.timers += 1;
+                    Slot::Timer((t.timers - 1) as u8)
+                }
+                DeviceKind::CmsdkUart => {
+                    t.uarts += 1;
+                    Slot::Uart((t.uarts - 1) as u8)
+                }
+                DeviceKind::CairnTracePort => Slot::Trace,
+                DeviceKind::CairnGpio => Slot::Gpio,
+                DeviceKind::CairnIoPorts => Slot::Ports,
+                DeviceKind::CairnAdc => Slot::Adc,
+                DeviceKind::CairnStimulus => Slot::Stim,
+            };
+            let last = d.base + (d.kind.window_bytes() - 1);
+            t.windows.push(Window { base: d.base, last, slot, irq: d.irq.iter().map(|&n| n as u8).collect() });
+        }
+        t.windows.sort_by_key(|w| w.base);
+        t.bases = t.windows.iter().map(|w| w.base).collect();
+        for (i, w) in t.windows.iter().enumerate() {
+            if let Some(&first) = w.irq.first() {
+                let consecutive = w.irq.iter().enumerate().all(|(k, &n)| n as usize == first as usize + k);
+                match w.slot {
+                    Slot::Timer(n) if consecutive => t.timer_irqs.push((n, first)),
+                    Slot::Uart(n) if consecutive => t.uart_irqs.push((n, first)),
+                    slot => t.irq_sources.push(IrqSource { slot, first, consecutive, window: i as u16 }),
+                }
+            }
+            if let Slot::Timer(n) = w.slot {
+                t.timed.push(n);
+            }
+        }
+        t.buses = board.buses.iter().map(|b| (b.base, b.base + (b.size - 1))).collect();
+        t
+    }
+
+    #[inline]
+    pub fn decode(&mut self, addr: u32) -> Decoded {
+        if let Some(w) = self.windows.get(self.hint) {
+            if addr.wrapping_sub(w.base) <= w.last - w.base {
+                return Decoded::Device(w.slot, addr - w.base);
+            }
+        }
+        let i = self.bases.partition_point(|&b| b <= addr);
+        if let Some(w) = i.checked_sub(1).and_then(|i| self.windows.get(i)) {
+            if addr <= w.last {
+                self.hint = i - 1;
+                return Decoded::Device(w.slot, addr - w.base);
+            }
+        }
+        if self.buses.iter().any(|&(b, l)| (b..=l).contains(&addr)) {
+            Decoded::Empty
+        } else {
+            Decoded::Unmapped
+        }
+    }
+}
+
+/// Run `$body` with `$d` the device of `$slot` and `$log` the I/O event log, borrowing
+/// disjoint fields of the machine (static dispatch to each device type).
+macro_rules! with_device {
+    ($m:expr, $slot:expr, |$d:ident, $log:ident| $body:expr) => {{
+        let m: &mut Machine = $m;
+        let $log = &mut m.io.events;
+        match $slot {
+            Slot::Timer(i) => {
+                let $d = &mut m.timers[i as usize];
+                $body
+            }
+            Slot::Uart(i) => {
+                let $d = &mut m.uarts[i as usize];
+                $body
+            }
+            Slot::Trace => {
+                let $d = &mut m.trace_port;
+                $body
+            }
+            Slot::Gpio => {
+                let $d = &mut m.io.dev.gpio;
+                $body
+            }
+            Slot::Ports => {
+                let $d = &mut m.io.dev.ports;
+                $body
+            }
+            Slot::Adc => {
+                let $d = &mut m.io.dev.adc;
+                $body
+            }
+            Slot::Stim => {
+                let $d = &mut m.io.dev.stim;
+                $body
+            }
+        }
+    }};
+}
+
+impl Machine {
+    /// Read a device register (word-aligned offset `off` in its window).
+    pub(crate) fn device_read(&mut self, slot: Slot, off: u32, size: u32) -> u32 {
+        let now = self.cycles;
+        if is_cairn_io(slot) {
+            self.io.before_access(now);
+        }
+        with_device!(self, slot, |d, log| Device::read(d, off, size, now, log))
+    }
+
+    /// Write a device register and apply what the write causes outside the device, at this
+    /// cycle. Returns false when nothing in the simulator changed (a trace word), so the
+    /// run loop need not re-evaluate events.
+    pub(crate) fn device_write(&mut self, slot: Slot, off: u32, value: u32, size: u32) -> bool {
+        let now = self.cycles;
+        if is_cairn_io(slot) {
+            self.io.before_access(now);
+        }
+        let effect = with_device!(self, slot, |d, log| Device::write(d, off, value, size, now, log));
+        match effect {
+            Effect::None => {}
+            Effect::TraceWord(word) => {
+                self.trace_port_words += 1;
+                if let Some(t) = self.trace.as_mut() {
+                    t.kernel_event(now, word);
+                }
+                self.energy_trace_word(word);
+                return false;
+            }
+            Effect::TimerCtrl { enabled } => {
+                let Slot::Timer(i) = slot else { unreachable!("only timers report CTRL") };
+                // Energy accounting follows the first timers of the board (its profile's).
+                if self.energy.as_ref().is_some_and(|e| (i as usize) < e.timer_since.len()) {
+                    self.energy_timer_ctrl(i as usize, enabled);
+                }
+            }
+            Effect::TxByte { byte, bauddiv } => {
+                // Only the first UART is connected to the host (as on QEMU with one -serial);
+                // the others' bytes are dropped.
+                if slot == Slot::Uart(0) {
+                    if let Some(e) = self.energy.as_deref_mut() {
+                        if bauddiv >= 16 {
+                            e.uart_busy_cycles += 10 * bauddiv as u64;
+                        } else {
+                            e.uart_bytes += 1;
+                        }
+                    }
+                    self.emit(Stream::Stdout, byte);
+                }
+            }
+            Effect::Reschedule => self.io.reschedule(),
+        }
+        true
+    }
+
+    /// Device interrupt lines as a bitmap of NVIC numbers, through the board's wiring.
+    pub(crate) fn device_irq_lines(&mut self) -> u32 {
+        let now = self.cycles;
+        let mut lines = 0u32;
+        for &(i, first) in &self.devices.uart_irqs {
+            let u = &self.uarts[i as usize];
+            lines |= (u.rx_irq() as u32 | (u.tx_irq() as u32) << 1) << first;
+        }
+        for &(i, first) in &self.devices.timer_irqs {
+            lines |= (self.timers[i as usize].irq(now) as u32) << first;
+        }
+        // Borrowed out of the table for the loop, so the devices can be reached mutably.
+        let sources = std::mem::take(&mut self.devices.irq_sources);
+        for src in &sources {
+            let mut bits = with_device!(self, src.slot, |d, _log| Device::irq_lines(d, now));
+            if bits == 0 {
+                continue;
+            }
+            if src.consecutive {
+                lines |= bits << src.first;
+                continue;
+            }
+            let irq = &self.devices.windows[src.window as usize].irq;
+            while bits != 0 {
+                lines |= 1 << irq[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+        }
+        self.devices.irq_sources = sources;
+        lines
+    }
+
+    /// Earliest future cycle at which a board device raises a line by itself.
+    pub(crate) fn device_next_event(&self) -> u64 {
+        let now = self.cycles;
+        let mut t = u64::MAX;
+        for &i in &self.devices.timed {
+            if let Some(e) = self.timers[i as usize].next_event(now) {
+                t = t.min(e);
+            }
+        }
+        t
+    }
+
+    /// Every board device back to its reset values.
+    pub(crate) fn reset_board_devices(&mut self) {
+        for w in 0..self.devices.windows.len() {
+            let slot = self.devices.windows[w].slot;
+            with_device!(self, slot, |d, _log| Device::reset(d));
+        }
+    }
+}
+
+fn is_cairn_io(slot: Slot) -> bool {
+    matches!(slot, Slot::Gpio | Slot::Ports | Slot::Adc | Slot::Stim)
+}
