@@ -231,7 +231,18 @@ pub fn io_json(m: &Machine) -> Value {
     for e in sorted(&m.io.events) {
         meas.feed(&e);
     }
-    meas.json(sc)
+    let mut json = meas.json(sc);
+    // The interrupt a stimulus line raises is the board's to say (its stimulus controller's
+    // `irq` list), not the measurements'.
+    let irqs =
+        m.config.board.devices.iter().find(|d| d.kind == crate::board::DeviceKind::CairnStimulus).map(|d| &d.irq);
+    if let Some(stimuli) = json.get_mut("stimuli").and_then(Value::as_object_mut) {
+        for s in stimuli.values_mut() {
+            let line = s["line"].as_u64().unwrap_or(u64::MAX) as usize;
+            s["irq"] = irqs.and_then(|v| v.get(line)).map_or(Value::Null, |&n| Value::from(n));
+        }
+    }
+    json
 }
 
 /// The io-log CSV of a retained event log, at once.

@@ -63,6 +63,19 @@ fn the_stimulus_controller_drives_the_irq_numbers_of_the_file() {
 }
 
 #[test]
+fn the_stats_name_the_irq_the_file_gives_each_stimulus_line() {
+    let io = "[[stimulus]]\nname = \"s\"\nkind = \"periodic\"\nperiod = \"10us\"\ncount = 1\nline = 2\n";
+    let table: toml::Table = io.parse().unwrap();
+    for (cfg, want) in [(moved(), 2), (cfg(), 18 + 2)] {
+        let mut m = boot_cfg(cfg, &[wfi()]);
+        m.install_io_scenario(cairn_sim::scenario_io::parse_io_scenario(&table, std::path::Path::new(".")).unwrap(), 0);
+        let j = cairn_sim::io_system::io_json(&m);
+        assert_eq!(j["stimuli"]["s"]["irq"], want, "{}", m.config.name);
+        assert_eq!(j["stimuli"]["s"]["line"], 2);
+    }
+}
+
+#[test]
 fn only_the_files_windows_decode() {
     let mut m = boot_cfg(moved(), &[wfi()]);
     // The bus window without a device reads as zero and ignores writes.

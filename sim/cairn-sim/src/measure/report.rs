@@ -4,7 +4,6 @@
 
 use super::delay::{Delay, DelayInput};
 use super::jitter::Jitter;
-use crate::periph::cairn_io::STIM_IRQ_BASE;
 use crate::periph::io_event::{IoEvent, IoKind};
 use crate::scenario_io::{Edge, IoScenario, PortDir, Target};
 use crate::time::cycle_to_ps;
@@ -262,11 +261,7 @@ impl Measure {
 
         let mut stimuli = Map::new();
         for (i, s) in sc.stimuli.iter().enumerate() {
-            stimuli.insert(
-                s.name.clone(),
-                json!({"line": s.line, "irq": STIM_IRQ_BASE + s.line as u32,
-                       "fired": self.fired[i]}),
-            );
+            stimuli.insert(s.name.clone(), json!({"line": s.line, "fired": self.fired[i]}));
         }
         json!({
             "ports": ports,
