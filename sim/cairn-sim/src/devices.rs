@@ -210,7 +210,7 @@ impl Machine {
             }
             Effect::TimerCtrl { enabled } => {
                 let Slot::Timer(i) = slot else { unreachable!("only timers report CTRL") };
-                // Energy accounting follows the first timers of the board (its profile's).
+                // Energy accounting keeps one enable time per timer of the board.
                 if self.energy.as_ref().is_some_and(|e| (i as usize) < e.timer_since.len()) {
                     self.energy_timer_ctrl(i as usize, enabled);
                 }

@@ -76,6 +76,21 @@ fn the_stats_name_the_irq_the_file_gives_each_stimulus_line() {
 }
 
 #[test]
+fn energy_counts_every_timer_of_the_board() {
+    // mps2-an385 with a third timer in the free APB frame at 0x40002000, IRQ 10.
+    let text = include_str!("../../boards/mps2-an385.toml").to_owned()
+        + "[[device]]\nname = \"timer2\"\nkind = \"cmsdk-timer\"\nbase = 0x40002000\nirq = [10]\n";
+    let mut m = boot_cfg(BoardConfig::from_spec(&BoardSpec::parse(&text).unwrap()), &[wfi()]);
+    let profile = cairn_sim::energy::profile::Profile::parse(&flat_profile_toml(3.0, 100.0)).unwrap();
+    m.enable_energy(&profile, None, &[]).unwrap();
+    m.write32(0x4000_2008, 1000).unwrap(); // RELOAD
+    m.write32(0x4000_2000, 1).unwrap(); // CTRL.ENABLE
+    m.cycles += 500;
+    m.write32(0x4000_2000, 0).unwrap();
+    assert_eq!(m.energy.as_ref().unwrap().timer_cycles, 500, "the third timer's enabled time");
+}
+
+#[test]
 fn only_the_files_windows_decode() {
     let mut m = boot_cfg(moved(), &[wfi()]);
     // The bus window without a device reads as zero and ignores writes.

@@ -63,7 +63,7 @@ impl Machine {
             uart_bytes: 0,
             uart_busy_cycles: 0,
             timer_cycles: 0,
-            timer_since: [None, None],
+            timer_since: vec![None; self.timers.len()],
             timer_paused: 0,
             start_cycle: self.cycles,
             adc_conversions_before: self.io.adc_conversions(),

@@ -163,7 +163,7 @@ pub struct EnergyState {
     /// Cycles during which a CMSDK timer was enabled, summed over timers.
     pub timer_cycles: u64,
     /// Cycle since which each timer has been enabled.
-    pub timer_since: [Option<u64>; 2],
+    pub timer_since: Vec<Option<u64>>,
     /// Enabled-timer cycles that fell in deep sleep (not charged).
     pub timer_paused: u64,
     /// First cycle counted (accounting starts at `enable_energy`).
