@@ -6,14 +6,22 @@
 use gimli::{EndianSlice, RunTimeEndian};
 use object::{Object, ObjectSection};
 
+/// DWARF sections borrowed from an ELF file (little-endian: the only byte order the loader
+/// accepts). A missing section reads as empty.
+pub type Reader<'a> = EndianSlice<'a, RunTimeEndian>;
+
+/// The ELF's DWARF debug information, as gimli reads it.
+pub fn load<'a>(file: &object::File<'a>) -> Result<gimli::Dwarf<Reader<'a>>, gimli::Error> {
+    gimli::Dwarf::load(|id: gimli::SectionId| -> Result<Reader<'a>, gimli::Error> {
+        let data = file.section_by_name(id.name()).and_then(|s| s.data().ok()).unwrap_or(&[]);
+        Ok(EndianSlice::new(data, RunTimeEndian::Little))
+    })
+}
+
 /// (start, end, compilation-unit name) for every address range DWARF gives, sorted.
 pub fn unit_ranges(bytes: &[u8]) -> Vec<(u32, u32, String)> {
     let Ok(file) = object::File::parse(bytes) else { return Vec::new() };
-    let load = |id: gimli::SectionId| -> Result<EndianSlice<'_, RunTimeEndian>, gimli::Error> {
-        let data = file.section_by_name(id.name()).and_then(|s| s.data().ok()).unwrap_or(&[]);
-        Ok(EndianSlice::new(data, RunTimeEndian::Little))
-    };
-    let Ok(dwarf) = gimli::Dwarf::load(load) else { return Vec::new() };
+    let Ok(dwarf) = load(&file) else { return Vec::new() };
     let mut out = Vec::new();
     let mut units = dwarf.units();
     while let Ok(Some(header)) = units.next() {

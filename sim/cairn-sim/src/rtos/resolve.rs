@@ -4,10 +4,9 @@
 //! length, member order, number of CPUs) needs no change here.
 
 use super::spec::{RtosSpec, Step};
-use gimli::{AttributeValue, EndianSlice, RunTimeEndian, UnitOffset};
+use crate::dwarf::Reader as R;
+use gimli::{AttributeValue, UnitOffset};
 use object::{Object, ObjectSection, ObjectSymbol};
-
-type R<'a> = EndianSlice<'a, RunTimeEndian>;
 
 /// How a task's name is stored in its control block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,11 +59,7 @@ pub fn resolve(bytes: &[u8], spec: &RtosSpec) -> Result<Layout, String> {
     if !has_info {
         return Err("the ELF has no DWARF debug information (build it with -g, and do not strip it)".into());
     }
-    let load = |id: gimli::SectionId| -> Result<R<'_>, gimli::Error> {
-        let data = file.section_by_name(id.name()).and_then(|s| s.data().ok()).unwrap_or(&[]);
-        Ok(EndianSlice::new(data, RunTimeEndian::Little))
-    };
-    let dwarf = gimli::Dwarf::load(load).map_err(dwarf_err)?;
+    let dwarf = crate::dwarf::load(&file).map_err(dwarf_err)?;
     let mut units = Vec::new();
     let mut headers = dwarf.units();
     while let Some(h) = headers.next().map_err(dwarf_err)? {
