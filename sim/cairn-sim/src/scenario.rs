@@ -7,7 +7,7 @@ use crate::energy::categories::Rule;
 use crate::energy::profile::Profile;
 use crate::input_file::{read_input_text, TEXT_LIMIT};
 use crate::toml_error::one_line;
-use crate::units::{number_text, parse_hz, parse_size, parse_uint};
+use crate::units::{numeric, parse_hz, parse_size, parse_uint};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -105,12 +105,6 @@ fn rtos_spec(v: toml::Value) -> Result<crate::rtos::RtosSpec, String> {
 
 fn typed<T: for<'de> Deserialize<'de>>(key: &str, v: toml::Value) -> Result<T, String> {
     v.try_into().map_err(|e: toml::de::Error| format!("{key}: {}", one_line(e.message())))
-}
-
-/// A numeric key, checked by the same parser as its command-line option whatever its TOML
-/// type. The error names the key.
-fn numeric<T>(key: &str, v: &toml::Value, parse: impl Fn(&str) -> Result<T, String>) -> Result<T, String> {
-    number_text(v).and_then(|t| parse(&t)).map_err(|e| format!("{key}: {e}"))
 }
 
 /// Flash wait states (`--flash-wait-states`, `[memory] flash_wait_states`): 0 to 15.

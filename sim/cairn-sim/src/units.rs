@@ -87,6 +87,12 @@ pub fn number_text(v: &toml::Value) -> Result<String, String> {
     }
 }
 
+/// A numeric TOML key, checked by the same parser as its command-line option whatever its
+/// TOML type. The error names the key.
+pub fn numeric<T>(key: &str, v: &toml::Value, parse: impl Fn(&str) -> Result<T, String>) -> Result<T, String> {
+    number_text(v).and_then(|t| parse(&t)).map_err(|e| format!("{key}: {e}"))
+}
+
 /// Exact decimal parsing: "1.25" with scale 1000 -> 1250. None when malformed or fractional.
 fn parse_decimal(num: &str, scale: u128) -> Option<u128> {
     if num.is_empty() {

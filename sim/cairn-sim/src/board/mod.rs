@@ -11,7 +11,7 @@ pub use check::IRQ_LINES;
 pub use kind::{DeviceKind, KINDS};
 
 use crate::toml_error::one_line;
-use crate::units::{number_text, parse_hz, parse_size};
+use crate::units::{numeric, parse_hz, parse_size};
 use serde::Deserialize;
 
 /// Boards shipped with cairn-sim, by name.
@@ -132,11 +132,8 @@ impl BoardSpec {
         if !CORES.contains(&f.core.as_str()) {
             return Err(format!("core: unknown core '{}' (known: {})", f.core, CORES.join(", ")));
         }
-        let hz =
-            |key: &str, v: &toml::Value| number_text(v).and_then(|t| parse_hz(&t)).map_err(|e| format!("{key}: {e}"));
         let region = |key: &str, m: &Mem| -> Result<Region, String> {
-            let size = number_text(&m.size).and_then(|t| parse_size(&t)).map_err(|e| format!("{key}.size: {e}"))?;
-            Ok(Region { base: m.base, size })
+            Ok(Region { base: m.base, size: numeric(&format!("{key}.size"), &m.size, parse_size)? })
         };
         let mut devices = Vec::with_capacity(f.device.len());
         for d in f.device {
@@ -149,14 +146,14 @@ impl BoardSpec {
         let mut buses = Vec::with_capacity(f.bus.len());
         for b in f.bus {
             let key = format!("bus '{}'", b.name);
-            let size = number_text(&b.size).and_then(|t| parse_size(&t)).map_err(|e| format!("{key}: size: {e}"))?;
+            let size = numeric(&format!("{key}: size"), &b.size, parse_size)?;
             buses.push(BusSpec { name: b.name, base: b.base, size });
         }
         let spec = BoardSpec {
             name: f.name,
             core: f.core,
-            clock_hz: hz("clock", &f.clock)?,
-            systick_ref_hz: hz("systick_ref", &f.systick_ref)?,
+            clock_hz: numeric("clock", &f.clock, parse_hz)?,
+            systick_ref_hz: numeric("systick_ref", &f.systick_ref, parse_hz)?,
             flash: region("memory.flash", &f.memory.flash)?,
             sram: region("memory.sram", &f.memory.sram)?,
             devices,
