@@ -210,22 +210,13 @@ impl Machine {
             }
             Effect::TimerCtrl { enabled } => {
                 let Slot::Timer(i) = slot else { unreachable!("only timers report CTRL") };
-                // Energy accounting keeps one enable time per timer of the board.
-                if self.energy.as_ref().is_some_and(|e| (i as usize) < e.timer_since.len()) {
-                    self.energy_timer_ctrl(i as usize, enabled);
-                }
+                self.energy_timer_ctrl(i as usize, enabled);
             }
             Effect::TxByte { byte, bauddiv } => {
                 // Only the first UART is connected to the host (as on QEMU with one -serial);
                 // the others' bytes are dropped.
                 if slot == Slot::Uart(0) {
-                    if let Some(e) = self.energy.as_deref_mut() {
-                        if bauddiv >= 16 {
-                            e.uart_busy_cycles += 10 * bauddiv as u64;
-                        } else {
-                            e.uart_bytes += 1;
-                        }
-                    }
+                    self.energy_uart_byte(bauddiv);
                     self.emit(Stream::Stdout, byte);
                 }
             }

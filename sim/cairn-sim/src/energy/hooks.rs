@@ -238,7 +238,19 @@ impl Machine {
         lat
     }
 
-    /// A CMSDK timer's CTRL is about to change: account the time it was enabled.
+    /// The console UART sent a byte: 10 bit times at the programmed BAUDDIV, or one byte at
+    /// the profile's baud while BAUDDIV is below the CMSDK minimum of 16.
+    pub fn energy_uart_byte(&mut self, bauddiv: u32) {
+        let Some(e) = self.energy.as_deref_mut() else { return };
+        if bauddiv >= 16 {
+            e.uart_busy_cycles += 10 * bauddiv as u64;
+        } else {
+            e.uart_bytes += 1;
+        }
+    }
+
+    /// A CMSDK timer's CTRL is about to change (timer `i` of the board, one enable time
+    /// kept per timer): account the time it was enabled.
     pub fn energy_timer_ctrl(&mut self, i: usize, enabled_after: bool) {
         let now = self.cycles;
         let Some(e) = self.energy.as_deref_mut() else { return };
