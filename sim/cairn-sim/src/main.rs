@@ -135,14 +135,14 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     if let Some(s) = sc.sram_size {
         cfg.sram_size = s;
     }
-    if let Some(c) = &args.clock {
-        cfg.clock_hz = parse_hz(c).unwrap_or_else(|e| fail(format_args!("--clock: {e}")));
+    if let Some(c) = option_value("--clock", args.clock.as_deref(), parse_hz) {
+        cfg.clock_hz = c;
     }
-    if let Some(s) = &args.flash_size {
-        cfg.flash_size = parse_size(s).unwrap_or_else(|e| fail(format_args!("--flash-size: {e}")));
+    if let Some(s) = option_value("--flash-size", args.flash_size.as_deref(), parse_size) {
+        cfg.flash_size = s;
     }
-    if let Some(s) = &args.sram_size {
-        cfg.sram_size = parse_size(s).unwrap_or_else(|e| fail(format_args!("--sram-size: {e}")));
+    if let Some(s) = option_value("--sram-size", args.sram_size.as_deref(), parse_size) {
+        cfg.sram_size = s;
     }
     // Other memory sizes must still leave the board's devices where they are.
     if (cfg.flash_size, cfg.sram_size) != (cfg.board.flash.size, cfg.board.sram.size) {
@@ -216,8 +216,7 @@ fn run(args: RunArgs) -> i32 {
         cairn_sim::rtos::resolve(&bytes, spec)
             .unwrap_or_else(|e| fail(format_args!("--rtos {}: {path}: {e}", spec.label)))
     });
-    if let Some(t) = &args.max_time {
-        let ps = parse_duration_ps(t).unwrap_or_else(|e| fail(format_args!("--max-time: {e}")));
+    if let Some(ps) = option_value("--max-time", args.max_time.as_deref(), parse_duration_ps) {
         let cycles = ps.saturating_mul(m.config.clock_hz as u128).div_ceil(1_000_000_000_000);
         m.cycle_limit = cycles.min(u64::MAX as u128) as u64;
     }
