@@ -21,6 +21,8 @@ pub enum Slot {
     Ports,
     Adc,
     Stim,
+    Bus,
+    Rtc,
 }
 
 #[derive(Clone, Debug)]
@@ -60,6 +62,9 @@ pub struct DeviceTable {
     irq_sources: Vec<IrqSource>,
     /// Devices that raise lines by themselves: the timers, by index.
     timed: Vec<u8>,
+    /// The board has a bus controller / a real-time clock (devices with their own events).
+    pub has_bus: bool,
+    pub has_rtc: bool,
     /// The window the last access decoded to: a firmware polling a status register hits
     /// the same one again and again.
     hint: usize,
@@ -95,6 +100,14 @@ impl DeviceTable {
                 DeviceKind::CairnIoPorts => Slot::Ports,
                 DeviceKind::CairnAdc => Slot::Adc,
                 DeviceKind::CairnStimulus => Slot::Stim,
+                DeviceKind::CairnBusCtrl => {
+                    t.has_bus = true;
+                    Slot::Bus
+                }
+                DeviceKind::CairnRtc => {
+                    t.has_rtc = true;
+                    Slot::Rtc
+                }
             };
             let last = d.base + (d.kind.window_bytes() - 1);
             t.windows.push(Window { base: d.base, last, slot, irq: d.irq.iter().map(|&n| n as u8).collect() });
@@ -175,6 +188,14 @@ macro_rules! with_device {
                 let $d = &mut m.io.dev.stim;
                 $body
             }
+            Slot::Bus => {
+                let $d = &mut m.bus_ctrl;
+                $body
+            }
+            Slot::Rtc => {
+                let $d = &mut m.rtc;
+                $body
+            }
         }
     }};
 }
@@ -221,6 +242,10 @@ impl Machine {
                 }
             }
             Effect::Reschedule => self.io.reschedule(),
+            Effect::PowerOff => {
+                self.stop = Some(crate::machine::Stop::PowerOff);
+                self.next_event = 0;
+            }
         }
         true
     }
@@ -266,7 +291,24 @@ impl Machine {
                 t = t.min(e);
             }
         }
+        if self.devices.has_bus {
+            t = t.min(self.bus_ctrl.next_event(now).unwrap_or(u64::MAX));
+        }
+        if self.devices.has_rtc {
+            t = t.min(self.rtc.next_event(now).unwrap_or(u64::MAX));
+        }
         t
+    }
+
+    /// Raise what the bus controller and the real-time clock have due at this cycle.
+    pub(crate) fn process_due_board(&mut self) {
+        let now = self.cycles;
+        if self.devices.has_bus {
+            self.bus_ctrl.process_due(now, &mut self.io.events);
+        }
+        if self.devices.has_rtc {
+            self.rtc.process_due(now, &mut self.io.events);
+        }
     }
 
     /// Every board device back to its reset values.

@@ -206,6 +206,9 @@ impl Machine {
         if self.io.next_at <= now {
             self.io.process(now);
         }
+        if self.devices.has_bus | self.devices.has_rtc {
+            self.process_due_board();
+        }
         self.update_irq_lines();
         if self.io.stream.is_some() {
             self.io_stream_service();

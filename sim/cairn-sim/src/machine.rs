@@ -6,8 +6,10 @@ use crate::console::{ConsoleSink, MemoryConsole};
 use crate::cpu::exception::ExcState;
 use crate::cpu::op::Op;
 use crate::devices::DeviceTable;
+use crate::periph::bus_ctrl::BusCtrl;
 use crate::periph::cmsdk_timer::CmsdkTimer;
 use crate::periph::cmsdk_uart::CmsdkUart;
+use crate::periph::rtc::Rtc;
 use crate::periph::systick::SysTick;
 use crate::periph::trace_port::TracePort;
 use crate::symbols::Symbols;
@@ -64,6 +66,11 @@ pub enum Stop {
     SleepForever,
     /// Breakpoint reached (debugger attached).
     Breakpoint,
+    /// The processor powered itself off (in a device, until a bus frame powers it on).
+    PowerOff,
+    /// `pause_cycle` reached, or asleep with nothing due before it: the device scheduler
+    /// resumes the processor later. Never returned when `pause_cycle` is `u64::MAX`.
+    Pause,
 }
 
 pub use crate::console::Stream;
@@ -105,6 +112,10 @@ pub struct Machine {
     pub next_event: u64,
     /// Simulated-time limit in cycles (u64::MAX = none).
     pub cycle_limit: u64,
+    /// The device scheduler's horizon: `run` returns `Stop::Pause` at the first instruction
+    /// boundary at or after it, and a core asleep with nothing due before it stays asleep
+    /// at its cycle (u64::MAX = run alone).
+    pub pause_cycle: u64,
 
     // --- memory ---
     pub flash: Vec<u8>,
@@ -126,6 +137,9 @@ pub struct Machine {
     pub timers: Vec<CmsdkTimer>,
     pub uarts: Vec<CmsdkUart>,
     pub trace_port: TracePort,
+    /// The module's port on a device's bus, and its real-time clock.
+    pub bus_ctrl: BusCtrl,
+    pub rtc: Rtc,
     /// Where the board file places each device, and its interrupt numbers.
     pub devices: DeviceTable,
 
@@ -195,6 +209,7 @@ impl Machine {
             instructions: 0,
             next_event: 0,
             cycle_limit: u64::MAX,
+            pause_cycle: u64::MAX,
             flash: vec![0; flash_size],
             sram: vec![0; sram_size],
             flash_ops: Op::undecoded_vec(flash_size / 2),
@@ -209,6 +224,8 @@ impl Machine {
             timers: (0..devices.timers).map(|_| CmsdkTimer::default()).collect(),
             uarts: (0..devices.uarts).map(|_| CmsdkUart::default()).collect(),
             trace_port: TracePort,
+            bus_ctrl: BusCtrl::default(),
+            rtc: Rtc::new(clock_hz),
             devices,
             config,
             symbols: Symbols::default(),

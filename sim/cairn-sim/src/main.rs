@@ -295,7 +295,15 @@ fn run(args: RunArgs) -> i32 {
             ));
             EXIT_LOCKUP
         }
-        Stop::Breakpoint => EXIT_LOCKUP,
+        Stop::PowerOff => {
+            diagnostic(format_args!(
+                "cairn-sim: the processor powered itself off at pc 0x{:08x} ({}) with no bus to power it on",
+                m.pc,
+                m.symbols.describe(m.pc)
+            ));
+            EXIT_LOCKUP
+        }
+        Stop::Breakpoint | Stop::Pause => EXIT_LOCKUP,
     };
     if let Some(mut f) = stats_file {
         let mut json = stats_json(&m, host_seconds, status);

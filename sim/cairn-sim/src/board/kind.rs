@@ -17,6 +17,10 @@ pub enum DeviceKind {
     CairnAdc,
     /// Cairn stimulus interrupt controller: one line per stimulus line.
     CairnStimulus,
+    /// Cairn inter-processor bus controller: RX, TX done and error lines.
+    CairnBusCtrl,
+    /// Cairn 32.768 kHz real-time clock: one line, the alarm.
+    CairnRtc,
 }
 
 pub const KINDS: &[DeviceKind] = &[
@@ -27,6 +31,8 @@ pub const KINDS: &[DeviceKind] = &[
     DeviceKind::CairnIoPorts,
     DeviceKind::CairnAdc,
     DeviceKind::CairnStimulus,
+    DeviceKind::CairnBusCtrl,
+    DeviceKind::CairnRtc,
 ];
 
 impl DeviceKind {
@@ -39,6 +45,8 @@ impl DeviceKind {
             DeviceKind::CairnIoPorts => "cairn-io-ports",
             DeviceKind::CairnAdc => "cairn-adc",
             DeviceKind::CairnStimulus => "cairn-stimulus",
+            DeviceKind::CairnBusCtrl => "cairn-bus-ctrl",
+            DeviceKind::CairnRtc => "cairn-rtc",
         }
     }
 
@@ -54,8 +62,9 @@ impl DeviceKind {
     /// Interrupt lines the device drives, in the order a board file lists their numbers.
     pub fn irq_lines(self) -> usize {
         match self {
-            DeviceKind::CmsdkTimer | DeviceKind::CairnIoPorts | DeviceKind::CairnAdc => 1,
+            DeviceKind::CmsdkTimer | DeviceKind::CairnIoPorts | DeviceKind::CairnAdc | DeviceKind::CairnRtc => 1,
             DeviceKind::CmsdkUart => 2,
+            DeviceKind::CairnBusCtrl => 3,
             DeviceKind::CairnTracePort | DeviceKind::CairnGpio => 0,
             DeviceKind::CairnStimulus => crate::periph::stim_ctrl::LINES,
         }

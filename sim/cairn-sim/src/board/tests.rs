@@ -29,7 +29,9 @@ fn the_shipped_board_gives_the_mps2_an385_map() {
     assert_eq!(at("adc"), (DeviceKind::CairnAdc, ADC_BASE, vec![ADC_IRQ]));
     let stim: Vec<u32> = (0..crate::periph::stim_ctrl::LINES as u32).map(|k| STIM_IRQ_BASE + k).collect();
     assert_eq!(at("stimuli"), (DeviceKind::CairnStimulus, STIM_BASE, stim));
-    assert_eq!(b.devices.len(), 10, "a device the decoder does not have");
+    assert_eq!(at("bus"), (DeviceKind::CairnBusCtrl, 0x4100_5000, vec![24, 25, 26]));
+    assert_eq!(at("rtc"), (DeviceKind::CairnRtc, 0x4100_6000, vec![27]));
+    assert_eq!(b.devices.len(), 12, "a device the decoder does not have");
     let bus = |name: &str| b.buses.iter().find(|x| x.name == name).map(|x| (x.base, x.size));
     assert_eq!(bus("apb"), Some((0x4000_0000, 0x2_0000)));
     assert_eq!(bus("cairn"), Some((0x4100_0000, 0x20_0000)));
@@ -57,6 +59,8 @@ fn the_machine_decodes_the_shipped_board_as_its_file_says() {
     assert_eq!(at(PORTS_BASE + 0x100), Some((Slot::Ports, 0x100)));
     assert_eq!(at(ADC_BASE), Some((Slot::Adc, 0)));
     assert_eq!(at(STIM_BASE + 4), Some((Slot::Stim, 4)));
+    assert_eq!(at(0x4100_5028), Some((Slot::Bus, 0x28)));
+    assert_eq!(at(0x4100_6000), Some((Slot::Rtc, 0)));
     assert_eq!(at(0x411f_fffc), None, "the Cairn window without a device");
     for addr in [0x4002_0000, 0x40ff_fffc, 0x4120_0000, 0x3fff_fffc] {
         assert!(matches!(t.decode(addr), Decoded::Unmapped), "0x{addr:08x}");

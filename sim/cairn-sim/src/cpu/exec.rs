@@ -180,6 +180,12 @@ impl Machine {
                 break;
             }
             let wake_at = self.next_device_event().min(self.cycle_limit);
+            if wake_at > self.pause_cycle {
+                // Nothing due before the device scheduler's horizon: stay asleep at this
+                // cycle, so that a frame arriving later wakes the core at its own time.
+                self.stop = Some(Stop::Pause);
+                return;
+            }
             if wake_at == u64::MAX {
                 self.stop = Some(Stop::SleepForever);
                 return;
@@ -200,6 +206,10 @@ impl Machine {
             self.stop = Some(Stop::Limit);
             return;
         }
+        if self.cycles >= self.pause_cycle {
+            self.stop = Some(Stop::Pause);
+            return;
+        }
         if let Some(n) = self.preempting_exception() {
             self.take_exception_now(n);
         }
@@ -207,7 +217,7 @@ impl Machine {
         self.next_event = if self.stop.is_some() || self.exc.pending_fault.is_some() || self.sleeping {
             0
         } else {
-            self.next_device_event().min(self.cycle_limit)
+            self.next_device_event().min(self.cycle_limit).min(self.pause_cycle)
         };
     }
 

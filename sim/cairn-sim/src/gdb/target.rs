@@ -170,7 +170,7 @@ impl<'m> SimTarget<'m> {
             Stop::Breakpoint if self.hw_breakpoints.contains(&pc) => SingleThreadStopReason::HwBreak(()),
             // A BKPT instruction in the firmware: the PC stays on it, as on hardware.
             Stop::Breakpoint => SingleThreadStopReason::Signal(Signal::SIGTRAP),
-            Stop::Limit | Stop::Lockup { .. } | Stop::SleepForever => {
+            Stop::Limit | Stop::Lockup { .. } | Stop::SleepForever | Stop::PowerOff | Stop::Pause => {
                 let why = match &stop {
                     Stop::Lockup { kind, pc, .. } => {
                         format!("core locked up: {kind} at pc 0x{pc:08x} ({})", self.m.symbols.describe(*pc))
@@ -179,6 +179,7 @@ impl<'m> SimTarget<'m> {
                         "core asleep at pc 0x{pc:08x} ({}) with no enabled event that could wake it",
                         self.m.symbols.describe(pc)
                     ),
+                    Stop::PowerOff => "the processor powered itself off".to_string(),
                     _ => format!("limit reached after {} instructions, {} cycles", self.m.instructions, self.m.cycles),
                 };
                 let reason = terminal_signal(&stop);
@@ -290,7 +291,7 @@ impl<'m> SimTarget<'m> {
 fn terminal_signal(stop: &Stop) -> StopReason {
     let sig = match stop {
         Stop::Lockup { .. } => Signal::SIGSEGV,
-        Stop::SleepForever => Signal::SIGSTOP,
+        Stop::SleepForever | Stop::PowerOff => Signal::SIGSTOP,
         _ => Signal::SIGXCPU,
     };
     SingleThreadStopReason::Signal(sig)

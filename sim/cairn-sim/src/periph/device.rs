@@ -20,6 +20,8 @@ pub enum Effect {
     TraceWord(u32),
     /// The device's own schedule of events changed (the ADC's periodic conversions).
     Reschedule,
+    /// The processor powered itself off (the bus controller's POWER register): it stops now.
+    PowerOff,
 }
 
 pub trait Device {

@@ -3,6 +3,7 @@
 //! on nothing above them (scenario files, drivers, measurements, outputs);
 //! `tests/layers.rs` keeps it so.
 pub mod adc;
+pub mod bus_ctrl;
 pub mod cairn_io;
 pub mod cmsdk_timer;
 pub mod cmsdk_uart;
@@ -11,6 +12,7 @@ pub mod device;
 pub mod gpio;
 pub mod io_event;
 pub mod io_ports;
+pub mod rtc;
 pub mod stim_ctrl;
 pub mod systick;
 pub mod trace_port;
