@@ -22,6 +22,8 @@
 
 #define RUN_CYCLES ((uint32_t)((uint64_t)(CLOCK_HZ) * (RUN_MS) / 1000u))
 
+_Static_assert((uint64_t)(CLOCK_HZ) * (RUN_MS) / 1000u < 0x80000000u, "RUN_MS too long: 31-bit cycle count");
+
 int main(void)
 {
     bus_init();

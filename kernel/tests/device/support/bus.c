@@ -94,16 +94,18 @@ int bus_try_recv(uint8_t *src, void *buf, unsigned cap)
     return bus_try_recv_status(src, buf, cap, 0);
 }
 
+/* The NVIC pending bit is left alone: a frame may have come since the caller last looked,
+ * and its interrupt must not be lost. A stale pending bit costs one harmless handler run. */
 void bus_rx_irq_enable(void)
 {
     CAIRN_BUS_IRQ_EN |= CAIRN_BUS_IRQ_RX;
-    nvic_clear_pending(CAIRN_IRQ_BUS_RX);
     nvic_enable(CAIRN_IRQ_BUS_RX);
 }
 
 /* The default RX handler: mask the (level) RX interrupt so that the handler is not
  * entered again and again while the frame waits to be popped; bus_wait_rx() unmasks it
- * before it sleeps again. */
+ * before it sleeps again. With the line masked (low), the pending bit it may have set again
+ * during the handler can be cleared safely. */
 static void rx_mask(void)
 {
     CAIRN_BUS_IRQ_EN &= ~CAIRN_BUS_IRQ_RX;

@@ -60,7 +60,7 @@ void bus_power(unsigned addr, int on);
  * IRQ_EN.RX). It must take the line down (pop every frame or mask IRQ_EN.RX), since RX is
  * level-sensitive. Null restores the default. */
 void bus_set_rx_handler(void (*fn)(void));
-/* IRQ_EN.RX and NVIC line 24 both enabled, the line's pending bit cleared first. */
+/* IRQ_EN.RX and NVIC line 24 both enabled (the NVIC pending bit is left as it is). */
 void bus_rx_irq_enable(void);
 
 /* Ticks of the module's 32.768 kHz real-time clock since the start of the run. */
