@@ -9,6 +9,9 @@
 #                     build/fw/hello.elf, build/fw/hello-8.elf (Cairn OS hello world),
 #                     build/fw/kernel-<name>.elf for every kernel/tests/armv6m/<name>.c,
 #                     build/fw/kernel-bench.elf (kernel benchmark, kernel/apps/kernel_bench)
+#                     build/fw/device-<name>.elf for every kernel/tests/device/<name>.c but
+#                     busy.c, and build/fw/device-busy-{100,10,1}.elf (cairn-sim devices
+#                     only, docs/device.md; not in the FW_TEST_* lists nor firmware-qemu)
 #   firmware-qemu     run the test firmware on QEMU (kernel/tests/sim/run-qemu.sh)
 #   firmware-clean    remove build/fw and build/obj/fw
 # Variables (override on the command line or before including):
@@ -16,6 +19,8 @@
 #   FW_OPT            optimisation/debug flags (-Os -g)
 #   FW_BUILD          build root (build); ELFs in $(FW_BUILD)/fw, objects in $(FW_BUILD)/obj/fw
 #   DEMO_ITERATIONS   work amount of the demo app (default in apps/demo/demo.c)
+#   DEVICE_CLOCK_HZ   processor clock the device-busy/-sleepy firmware assumes (48000000)
+#   DEVICE_RUN_MS     how long the device-busy/-sleepy firmware runs, in ms (20)
 #   FW_QEMU           QEMU binary for firmware-qemu (qemu-system-arm)
 # Lists for other rules: FW_TEST_NAMES, FW_TEST_ELFS, FW_APP_ELFS, FW_ELFS.
 
@@ -169,13 +174,55 @@ $(FW_KTEST_ELFS): $(FW_OUT)/kernel-%.elf: $(FW_OBJ)/tests/armv6m/%.o $(FW_KERNEL
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# ---- Device test firmware (cairn-sim `run --device` only; docs/device.md) ----------
+# build/fw/device-<name>.elf for every kernel/tests/device/<name>.c except busy.c, which is
+# built once per frame period: build/fw/device-busy-<us>.elf with -DFRAME_PERIOD_US=<us>.
+# Linked with the bus driver (kernel/tests/device/support) and the transcript helpers.
+# These only run on cairn-sim: they are in no FW_TEST_* list and not in firmware-qemu.
+FW_DEV_DIR := $(FW_MK_DIR)/tests/device
+FW_DEV_SUPPORT_SRCS := $(sort $(wildcard $(FW_DEV_DIR)/support/*.c))
+FW_DEV_SUPPORT_OBJS := $(call fw_obj,$(FW_DEV_SUPPORT_SRCS))
+FW_DEV_SRCS := $(filter-out $(FW_DEV_DIR)/busy.c,$(sort $(wildcard $(FW_DEV_DIR)/*.c)))
+FW_DEV_OBJS := $(call fw_obj,$(FW_DEV_SRCS))
+FW_DEV_ELFS := $(patsubst %,$(FW_OUT)/device-%.elf,$(basename $(notdir $(FW_DEV_SRCS))))
+FW_DEV_BUSY_PERIODS := 100 10 1
+FW_DEV_BUSY_OBJS := $(FW_DEV_BUSY_PERIODS:%=$(FW_OBJ)/tests/device/busy-%.o)
+FW_DEV_BUSY_ELFS := $(FW_DEV_BUSY_PERIODS:%=$(FW_OUT)/device-busy-%.elf)
+FW_DEV_CFLAGS := -I$(FW_DEV_DIR)/support \
+	$(if $(DEVICE_CLOCK_HZ),-DCLOCK_HZ=$(DEVICE_CLOCK_HZ)) \
+	$(if $(DEVICE_RUN_MS),-DRUN_MS=$(DEVICE_RUN_MS))
+FW_DEV_STAMP := $(FW_OBJ)/device-flags.stamp
+FW_DEV_LINE := DEVICE_CLOCK_HZ=$(DEVICE_CLOCK_HZ) DEVICE_RUN_MS=$(DEVICE_RUN_MS)
+
+firmware: $(FW_DEV_ELFS) $(FW_DEV_BUSY_ELFS)
+
+$(FW_DEV_STAMP): fw-always
+	$(call fw_stamp,$(FW_DEV_LINE))
+
+$(FW_DEV_OBJS) $(FW_DEV_SUPPORT_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP) $(FW_DEV_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_DEV_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FW_DEV_BUSY_OBJS): $(FW_OBJ)/tests/device/busy-%.o: $(FW_DEV_DIR)/busy.c $(FW_FLAGS_STAMP) $(FW_DEV_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_DEV_CFLAGS) -DFRAME_PERIOD_US=$* -MMD -MP -c -o $@ $<
+
+$(FW_DEV_ELFS): $(FW_OUT)/device-%.elf: $(FW_OBJ)/tests/device/%.o $(FW_DEV_SUPPORT_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_DEV_BUSY_ELFS): $(FW_OUT)/device-busy-%.elf: $(FW_OBJ)/tests/device/busy-%.o $(FW_DEV_SUPPORT_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 firmware-qemu: $(FW_TEST_ELFS)
 	QEMU=$(FW_QEMU) FW_DIR=$(FW_OUT) $(FW_MK_DIR)/tests/sim/run-qemu.sh
 
 firmware-clean:
 	rm -rf $(FW_OUT) $(FW_OBJ)
 
--include $(FW_NT_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d)
+-include $(FW_NT_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
+	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.
