@@ -227,6 +227,9 @@ impl Machine {
                     t.kernel_event(now, word);
                 }
                 self.energy_trace_word(word);
+                if !self.trace_triggers.is_empty() {
+                    self.trace_trigger(word);
+                }
                 return false;
             }
             Effect::TimerCtrl { enabled } => {
@@ -248,6 +251,18 @@ impl Machine {
             }
         }
         true
+    }
+
+    #[cold]
+    fn trace_trigger(&mut self, word: u32) {
+        for t in self.trace_triggers.iter_mut().filter(|t| t.0 == word && t.1 > 0) {
+            t.1 -= 1;
+            if t.1 == 0 {
+                self.triggered.push(t.2);
+                self.stop = Some(crate::machine::Stop::Pause);
+                self.next_event = 0;
+            }
+        }
     }
 
     /// Device interrupt lines as a bitmap of NVIC numbers, through the board's wiring.

@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod console;
 pub mod cpu;
+pub mod device;
 pub mod devices;
 pub mod dwarf;
 pub mod elf;

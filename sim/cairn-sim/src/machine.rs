@@ -165,6 +165,12 @@ pub struct Machine {
     pub resume_from: Option<u32>,
     /// Words written to the trace port.
     pub trace_port_words: u64,
+    /// Fault triggers on trace-port words: (word, occurrences left, rule); when one reaches
+    /// zero its rule goes to `triggered` and the run pauses at this instruction.
+    pub trace_triggers: Vec<(u32, u64, usize)>,
+    pub triggered: Vec<usize>,
+    /// Cycles spent powered off (in a device).
+    pub off_cycles: u64,
     /// Exception-event recorder for `--trace`, when enabled.
     pub trace: Option<crate::trace::TraceLog>,
     /// Sized function symbols of the loaded ELF (for energy attribution).
@@ -239,6 +245,9 @@ impl Machine {
             breakpoints: Default::default(),
             resume_from: None,
             trace_port_words: 0,
+            trace_triggers: Vec::new(),
+            triggered: Vec::new(),
+            off_cycles: 0,
             trace: None,
             functions: Vec::new(),
             meter: Default::default(),
@@ -395,7 +404,7 @@ impl Machine {
     // ------------------------------------------------------------------ console
 
     pub fn emit(&mut self, stream: Stream, byte: u8) {
-        self.console.write(stream, byte);
+        self.console.write_at(stream, byte, self.cycles);
         if self.console.error().is_some() {
             // The CLI reports the write error when the run ends, at this instruction.
             self.cycle_limit = self.cycle_limit.min(self.cycles);

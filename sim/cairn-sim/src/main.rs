@@ -13,9 +13,12 @@ use cairn_sim::machine::{Machine, Stop};
 use cairn_sim::out_file::OutFile;
 use cairn_sim::scenario::{parse_wait_states, Scenario};
 use cairn_sim::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
+use cairn_sim::rtos::Layout as RtosLayout;
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+mod device_run;
 
 const EXIT_USAGE: i32 = 2;
 const EXIT_LIMIT: i32 = 124;
@@ -38,7 +41,7 @@ enum Command {
     ExecCases { file: String },
 }
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Default)]
 struct RunArgs {
     /// Firmware ELF file (may come from the scenario's `firmware` key instead).
     firmware: Option<PathBuf>,
@@ -101,6 +104,12 @@ struct RunArgs {
     /// MULS latency in cycles: 1 (fast multiplier) or 32 (small multiplier).
     #[arg(long, value_name = "CYCLES", value_parser = ["1", "32"], allow_hyphen_values = true)]
     mul_cycles: Option<String>,
+    /// Device runs: cap the scheduler's window (e.g. 1us); the results do not depend on it.
+    #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+    quantum: Option<String>,
+    /// Device runs: write every bus frame as CSV (id, times, source, destination, faults).
+    #[arg(long, value_name = "FILE.csv")]
+    bus_log: Option<PathBuf>,
 }
 
 /// End the run with exit status 2 and one line on stderr; output files not yet complete
@@ -179,7 +188,43 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     cfg
 }
 
+/// A machine with the firmware loaded, the ELF's bytes, and where the `--rtos` task
+/// pointer is (resolved before any output file is created).
+fn load_firmware(cfg: BoardConfig, firmware: &Path, sc: &Scenario) -> (Machine, Vec<u8>, Option<RtosLayout>) {
+    let path = firmware.display().to_string();
+    let bytes = read_input(firmware, DATA_LIMIT).unwrap_or_else(|e| fail(e));
+    let mut m = Machine::new(cfg);
+    if let Err(e) = cairn_sim::elf::load_elf(&mut m, &bytes) {
+        fail(format_args!("{path}: {e}"));
+    }
+    let rtos_layout = sc.rtos.as_ref().map(|spec| {
+        cairn_sim::rtos::resolve(&bytes, spec)
+            .unwrap_or_else(|e| fail(format_args!("--rtos {}: {path}: {e}", spec.label)))
+    });
+    (m, bytes, rtos_layout)
+}
+
+/// Energy accounting and the RTOS task watch, after the reset that starts the run.
+fn attach_observers(m: &mut Machine, bytes: &[u8], sc: &Scenario, rtos: Option<RtosLayout>, path: &str) {
+    if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
+        cairn_sim::elf::attach_source_files(m, bytes);
+        m.enable_energy(p, sc.voltage_v, &sc.categories).unwrap_or_else(|e| fail(e));
+        if let (Some(t), Some(e)) = (m.trace.as_mut(), m.energy.as_deref()) {
+            t.set_currents(e.rates.currents_ua());
+        }
+    }
+    if let Some(layout) = rtos {
+        m.install_rtos(layout).unwrap_or_else(|e| fail(format_args!("--rtos: {path}: {e}")));
+    }
+}
+
 fn run(args: RunArgs) -> i32 {
+    if let Some(p) = &args.device {
+        let text = cairn_sim::input_file::read_input_text(p, cairn_sim::input_file::TEXT_LIMIT).unwrap_or_else(|e| fail(e));
+        if cairn_sim::device::file::is_device(&text) {
+            return device_run::run(&args, p);
+        }
+    }
     let max_instructions =
         option_value("--max-instructions", args.max_instructions.as_deref(), |s| parse_uint(s, 0, u64::MAX));
     let seed = option_value("--seed", args.seed.as_deref(), |s| parse_uint(s, 0, u64::MAX)).unwrap_or(0);
@@ -206,16 +251,7 @@ fn run(args: RunArgs) -> i32 {
         fail("missing FIRMWARE.elf (give it on the command line or as `firmware` in the scenario)")
     };
     let path = firmware.display().to_string();
-    let bytes = read_input(&firmware, DATA_LIMIT).unwrap_or_else(|e| fail(e));
-    let mut m = Machine::new(cfg);
-    if let Err(e) = cairn_sim::elf::load_elf(&mut m, &bytes) {
-        fail(format_args!("{path}: {e}"));
-    }
-    // The current-task pointer is found before any output file is created.
-    let rtos_layout = sc.rtos.as_ref().map(|spec| {
-        cairn_sim::rtos::resolve(&bytes, spec)
-            .unwrap_or_else(|e| fail(format_args!("--rtos {}: {path}: {e}", spec.label)))
-    });
+    let (mut m, bytes, rtos_layout) = load_firmware(cfg, &firmware, &sc);
     if let Some(ps) = option_value("--max-time", args.max_time.as_deref(), parse_duration_ps) {
         let cycles = ps.saturating_mul(m.config.clock_hz as u128).div_ceil(1_000_000_000_000);
         m.cycle_limit = cycles.min(u64::MAX as u128) as u64;
@@ -238,16 +274,7 @@ fn run(args: RunArgs) -> i32 {
     }
     m.console = Box::new(ProcessConsole::default());
     m.reset();
-    if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
-        cairn_sim::elf::attach_source_files(&mut m, &bytes);
-        m.enable_energy(p, sc.voltage_v, &sc.categories).unwrap_or_else(|e| fail(e));
-        if let (Some(t), Some(e)) = (m.trace.as_mut(), m.energy.as_deref()) {
-            t.set_currents(e.rates.currents_ua());
-        }
-    }
-    if let Some(layout) = rtos_layout {
-        m.install_rtos(layout).unwrap_or_else(|e| fail(format_args!("--rtos: {path}: {e}")));
-    }
+    attach_observers(&mut m, &bytes, &sc, rtos_layout, &path);
     let start = std::time::Instant::now();
     let stop = if let Some(port) = gdb_port {
         match cairn_sim::gdb::serve(&mut m, port, max_instructions) {

@@ -123,6 +123,12 @@ impl Scenario {
 
     pub fn parse(text: &str, base: &Path) -> Result<Scenario, String> {
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| one_line(&e.to_string()))?;
+        Scenario::from_table(table, base)
+    }
+
+    /// A scenario from its parsed TOML (a scenario file, or one processor of a device file);
+    /// paths in it are relative to `base`.
+    pub fn from_table(table: toml::Table, base: &Path) -> Result<Scenario, String> {
         let mut s = Scenario::default();
         let mut energy_measure_given = false;
         let mut energy: Option<Energy> = None;

@@ -21,6 +21,24 @@ pub fn parse_duration_ps(s: &str) -> Result<u128, String> {
     Ok(value)
 }
 
+/// Parse a data rate in bytes per second: `64MB/s`, `500kB/s`, `1000000` (powers of 1000).
+pub fn parse_byte_rate(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let scale: u128 = match unit {
+        "" | "B/s" => 1,
+        "kB/s" => 1_000,
+        "MB/s" => 1_000_000,
+        "GB/s" => 1_000_000_000,
+        _ => return Err(format!("invalid rate '{t}': unit must be B/s, kB/s, MB/s or GB/s")),
+    };
+    match parse_decimal(num, scale) {
+        Some(v) if (1..=1_000_000_000_000).contains(&v) => Ok(v as u64),
+        _ => Err(format!("invalid rate '{t}': expected from 1 B/s to 1000 GB/s")),
+    }
+}
+
 /// Parse a frequency: `25000000`, `25MHz`, `32.768kHz`, `48M`.
 pub fn parse_hz(s: &str) -> Result<u64, String> {
     let t = s.trim();

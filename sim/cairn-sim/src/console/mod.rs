@@ -9,10 +9,12 @@
 mod memory;
 mod prefixed;
 mod process;
+mod timed;
 
 pub use memory::MemoryConsole;
 pub use prefixed::Prefixed;
 pub use process::ProcessConsole;
+pub use timed::{TimedLine, TimedLines};
 
 use std::io::Write;
 
@@ -27,6 +29,11 @@ pub enum Stream {
 pub trait ConsoleSink {
     /// One byte the firmware wrote to `stream`.
     fn write(&mut self, stream: Stream, byte: u8);
+    /// The same, with the processor's cycle: a sink that orders the lines of several
+    /// processors by simulated time needs it; the others ignore it.
+    fn write_at(&mut self, stream: Stream, byte: u8, _cycle: u64) {
+        self.write(stream, byte)
+    }
     /// Pass on whatever is buffered: at the end of a run and before a debugger prompt.
     fn flush(&mut self);
     /// The first error writing the output, as the CLI's one line. Once there is one the run
@@ -35,6 +42,10 @@ pub trait ConsoleSink {
     /// The sink as a `MemoryConsole`, if it is one: how a test reads what the firmware wrote.
     /// (A method rather than a downcast through `Any`, which would need Rust 1.86.)
     fn memory(&mut self) -> Option<&mut MemoryConsole> {
+        None
+    }
+    /// The sink as a `TimedLines`, if it is one: how the device scheduler takes the lines.
+    fn timed(&mut self) -> Option<&mut TimedLines> {
         None
     }
 }

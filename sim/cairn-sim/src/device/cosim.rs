@@ -1,0 +1,430 @@
+//! The device scheduler: N processors advanced in one global order of simulated time
+//! (picoseconds), with the bus between them. Conservative and exact:
+//!
+//! - Everything one processor does to another goes through the bus, and whatever the bus
+//!   decides for a slot arrives at least the bus's lookahead (header time + controller
+//!   latency) after the slot starts. A frame can only start in its sender's slot, at or
+//!   after the sender could have queued it.
+//! - So from the global time `t`, no processor can be affected before
+//!   `horizon = min over possible senders (their first slot ≥ when they could send) + lookahead`.
+//!   Every processor runs to the horizon on its own; then the bus decides the slots that
+//!   start before it, from the requests stamped with their exact times; what it decides
+//!   arrives at or after the horizon and is delivered at its exact cycle.
+//! - A processor sees a delivery at its first instruction boundary at or after the arrival,
+//!   as it sees its own devices' events, so where the horizons fall changes nothing: the
+//!   result is the same for any `quantum` (a cap on the window, for testing that claim).
+//! - A processor asleep with nothing due before the horizon is not run at all, and a
+//!   powered-off one neither: they cost no host time.
+
+use super::bus::{Bus, Output, PS_PER_S};
+use super::faults::{FaultRule, ModuleTrigger};
+use crate::console::TimedLine;
+use crate::machine::{Machine, Stop};
+use crate::periph::bus_ctrl::Delivery;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Running,
+    Asleep,
+    Off,
+    /// Exited (its status), or stopped for good.
+    Done,
+}
+
+pub struct Processor {
+    pub name: String,
+    pub m: Machine,
+    pub state: State,
+    pub exit: Option<i32>,
+    /// How the processor ended, when not by exiting: a lockup or a limit.
+    pub end: Option<Stop>,
+    /// A power-on from the bus, at this time (ps), while off.
+    power_on_at: Option<u64>,
+    /// Module fault actions at a time: (ps, rule index), sorted.
+    timed_faults: Vec<(u64, usize)>,
+    pub powered_on: u64,
+    pub powered_off: u64,
+    pub resets: u64,
+}
+
+impl Processor {
+    pub fn new(name: String, m: Machine, on: bool) -> Processor {
+        Processor {
+            name,
+            m,
+            state: if on { State::Running } else { State::Off },
+            exit: None,
+            end: None,
+            power_on_at: None,
+            timed_faults: Vec::new(),
+            powered_on: 0,
+            powered_off: 0,
+            resets: 0,
+        }
+    }
+
+    fn ps(&self, cycle: u64) -> u64 {
+        (cycle as u128 * PS_PER_S / self.m.config.clock_hz as u128) as u64
+    }
+
+    /// The first cycle at or after `ps`.
+    fn cycle_at(&self, ps: u64) -> u64 {
+        (ps as u128 * self.m.config.clock_hz as u128).div_ceil(PS_PER_S).min(u64::MAX as u128) as u64
+    }
+
+    /// Let an asleep processor sleep on to cycle `c` (nothing is due before it).
+    fn sleep_to(&mut self, c: u64) {
+        if self.m.cycles >= c {
+            return;
+        }
+        let saved = (self.m.cycle_limit, self.m.pause_cycle);
+        self.m.cycle_limit = c;
+        self.m.pause_cycle = u64::MAX;
+        self.m.run(u64::MAX);
+        (self.m.cycle_limit, self.m.pause_cycle) = saved;
+        self.m.stop = None;
+    }
+
+    /// When an asleep processor wakes by itself (ps), if ever.
+    fn wake_ps(&self) -> Option<u64> {
+        let c = self.m.next_device_event().min(self.m.cycle_limit);
+        (c != u64::MAX).then(|| self.ps(c))
+    }
+
+    /// The earliest time at which it could queue a frame or act, from `t`.
+    fn ready_at(&self, t: u64) -> Option<u64> {
+        let own = match self.state {
+            State::Running => Some(t),
+            State::Asleep => self.wake_ps().map(|w| w.max(t)),
+            State::Off => self.power_on_at.map(|a| a.max(t)),
+            State::Done => None,
+        };
+        let fault = self.timed_faults.first().map(|f| f.0.max(t));
+        match (own, fault) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// One fault injected, for the stats and the trace.
+#[derive(Clone, Debug)]
+pub struct FaultEvent {
+    pub at_ps: u64,
+    pub rule: usize,
+    pub action: &'static str,
+    pub processor: usize,
+}
+
+pub struct Device {
+    pub name: String,
+    pub procs: Vec<Processor>,
+    pub bus: Bus,
+    pub rules: Vec<FaultRule>,
+    pub faults: Vec<FaultEvent>,
+    /// Global time reached (ps).
+    pub now: u64,
+    /// Cap on a window (ps): only for showing that the result does not depend on it.
+    pub quantum: Option<u64>,
+    pub limit_ps: Option<u64>,
+    pub max_instructions: u64,
+    /// Console lines in simulated-time order, handed to `emit` as they become final.
+    pending_lines: Vec<(u64, usize, TimedLine)>,
+    pub windows: u64,
+}
+
+/// Why the device run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every processor exited, or is asleep or off with nothing that could wake it.
+    Quiescent,
+    /// `--max-time` or `--max-instructions`.
+    Limit,
+    /// A processor locked up (its index).
+    Lockup(usize),
+}
+
+impl Device {
+    pub fn new(name: String, procs: Vec<Processor>, bus: Bus, rules: Vec<FaultRule>) -> Device {
+        let mut d = Device {
+            name,
+            procs,
+            bus,
+            rules,
+            faults: Vec::new(),
+            now: 0,
+            quantum: None,
+            limit_ps: None,
+            max_instructions: u64::MAX,
+            pending_lines: Vec::new(),
+            windows: 0,
+        };
+        for (i, r) in d.rules.iter().enumerate() {
+            match *r {
+                FaultRule::PowerOff(p, ModuleTrigger::At(ps)) | FaultRule::Reset(p, ModuleTrigger::At(ps)) => {
+                    d.procs[p].timed_faults.push((ps, i))
+                }
+                FaultRule::PowerOff(p, ModuleTrigger::TraceWord { word, count })
+                | FaultRule::Reset(p, ModuleTrigger::TraceWord { word, count }) => {
+                    d.procs[p].m.trace_triggers.push((word, count, i))
+                }
+                _ => {}
+            }
+        }
+        for p in &mut d.procs {
+            p.timed_faults.sort();
+        }
+        d
+    }
+
+    /// Run until the device ends; `emit` gets every console line, in simulated-time order.
+    pub fn run(&mut self, emit: &mut dyn FnMut(usize, &TimedLine)) -> Ending {
+        let lookahead = self.bus.params.lookahead();
+        let ending = loop {
+            let horizon = self.horizon(lookahead);
+            if horizon == u64::MAX {
+                break Ending::Quiescent;
+            }
+            self.windows += 1;
+            if let Some(e) = self.run_window(horizon) {
+                self.now = horizon;
+                break e;
+            }
+            let arrivals = self.bus.advance(horizon);
+            for (at, p, out) in arrivals {
+                debug_assert!(at >= horizon, "a bus arrival inside the window just run");
+                self.deliver(at, p, out);
+            }
+            self.now = horizon;
+            self.flush_lines(horizon, emit);
+            if self.limit_ps.is_some_and(|l| horizon >= l) {
+                break Ending::Limit;
+            }
+        };
+        // The device's time is where its last event happened (or the limit), not where
+        // the scheduler's last window happened to end.
+        if ending == Ending::Limit {
+            let limit = self.limit_ps.unwrap_or(self.now);
+            for p in &mut self.procs {
+                if p.state == State::Asleep {
+                    let c = p.cycle_at(limit);
+                    p.sleep_to(c);
+                }
+            }
+            self.now = limit;
+        } else {
+            let last_frame = self.bus.log.last().map_or(0, |r| r.arrival_ps);
+            self.now = self.procs.iter().map(|p| p.ps(p.m.cycles)).max().unwrap_or(0).max(last_frame);
+        }
+        for p in &mut self.procs {
+            if let Some(t) = p.m.console.timed() {
+                t.finish();
+            }
+        }
+        self.flush_lines(u64::MAX, emit);
+        ending
+    }
+
+    /// The end of the next window: see the module's comment.
+    fn horizon(&self, lookahead: u64) -> u64 {
+        let t = self.now;
+        let mut h = u64::MAX;
+        for (i, p) in self.procs.iter().enumerate() {
+            let ready = if self.bus.has_queued(i) { Some(t) } else { p.ready_at(t) };
+            if let Some(r) = ready {
+                h = h.min(match self.bus.params.next_slot_of(i, r) {
+                    Some(s) => s.saturating_add(lookahead),
+                    // It owns no slot, so sends nothing; it still runs, a round at a time.
+                    None => r.saturating_add(self.bus.params.slot_ps * self.bus.params.order.len() as u64),
+                });
+            }
+        }
+        if h == u64::MAX {
+            return h;
+        }
+        if let Some(q) = self.quantum {
+            h = h.min(t + q);
+        }
+        if let Some(l) = self.limit_ps {
+            h = h.min(l.max(t + 1));
+        }
+        h.max(t + 1)
+    }
+
+    /// Run every processor that has something to do to `horizon`.
+    fn run_window(&mut self, horizon: u64) -> Option<Ending> {
+        for i in 0..self.procs.len() {
+            loop {
+                let p = &mut self.procs[i];
+                if p.state == State::Off {
+                    match p.power_on_at {
+                        Some(a) if a < horizon => self.power_on(i, a),
+                        _ => {}
+                    }
+                }
+                let p = &mut self.procs[i];
+                // A fault due inside the window cuts the processor's run at its time.
+                let fault = p.timed_faults.first().copied().filter(|f| f.0 < horizon);
+                let until = fault.map_or(horizon, |f| f.0);
+                let runs = match p.state {
+                    State::Running => true,
+                    State::Asleep => p.wake_ps().is_some_and(|w| w < until),
+                    _ => false,
+                };
+                if runs {
+                    p.m.pause_cycle = p.cycle_at(until);
+                    let budget = self.max_instructions.saturating_sub(p.m.instructions);
+                    let stop = p.m.run(budget);
+                    if let Some(e) = self.stopped(i, stop) {
+                        return Some(e);
+                    }
+                }
+                self.take_requests(i);
+                let p = &mut self.procs[i];
+                if let Some(rule) = p.m.triggered.pop() {
+                    let at = p.ps(p.m.cycles);
+                    self.module_fault(i, rule, at);
+                    continue;
+                }
+                match fault {
+                    Some((at, rule)) if p.state != State::Running || p.m.cycles >= p.cycle_at(at) => {
+                        self.procs[i].timed_faults.remove(0);
+                        self.module_fault(i, rule, at);
+                        continue;
+                    }
+                    _ => {}
+                }
+                if p.state == State::Running && p.m.cycles < p.cycle_at(until) {
+                    continue;
+                }
+                break;
+            }
+        }
+        None
+    }
+
+    /// What a processor's stop means for the device.
+    fn stopped(&mut self, i: usize, stop: Stop) -> Option<Ending> {
+        let p = &mut self.procs[i];
+        match stop {
+            Stop::Pause => {
+                p.state = if p.m.sleeping { State::Asleep } else { State::Running };
+                None
+            }
+            Stop::Exit(code) => {
+                p.exit = Some(code);
+                p.state = State::Done;
+                None
+            }
+            Stop::PowerOff => {
+                p.state = State::Off;
+                p.powered_off += 1;
+                None
+            }
+            Stop::Limit => {
+                p.end = Some(Stop::Limit);
+                Some(Ending::Limit)
+            }
+            Stop::SleepForever => {
+                // Only with a time limit set: asleep to its end.
+                p.state = State::Asleep;
+                None
+            }
+            other @ (Stop::Lockup { .. } | Stop::Breakpoint) => {
+                p.end = Some(other);
+                p.state = State::Done;
+                Some(Ending::Lockup(i))
+            }
+        }
+    }
+
+    /// Move the processor's bus requests, stamped with their times, to the bus.
+    fn take_requests(&mut self, i: usize) {
+        let p = &mut self.procs[i];
+        if p.m.bus_ctrl.outbox.is_empty() {
+            return;
+        }
+        let reqs = std::mem::take(&mut p.m.bus_ctrl.outbox);
+        for (cycle, r) in reqs {
+            let at = self.procs[i].ps(cycle);
+            self.bus.request(at, i, r);
+        }
+    }
+
+    fn deliver(&mut self, at: u64, i: usize, out: Output) {
+        let p = &mut self.procs[i];
+        let cycle = p.cycle_at(at);
+        match out {
+            Output::Frame(f) => p.m.bus_ctrl.deliver(cycle, Delivery::Frame(f)),
+            Output::TxDone => p.m.bus_ctrl.deliver(cycle, Delivery::TxDone),
+            Output::PowerOn => {
+                if p.state == State::Off && p.power_on_at.is_none() {
+                    p.power_on_at = Some(at);
+                }
+            }
+            Output::PowerOff => {
+                if matches!(p.state, State::Running | State::Asleep) {
+                    p.timed_faults.push((at, usize::MAX));
+                    p.timed_faults.sort();
+                }
+            }
+        }
+    }
+
+    /// Power processor `i` on at `at`: a reset, after the time off.
+    fn power_on(&mut self, i: usize, at: u64) {
+        let p = &mut self.procs[i];
+        let c = p.cycle_at(at).max(p.m.cycles);
+        p.m.off_cycles += c - p.m.cycles;
+        p.m.cycles = c;
+        p.m.reset();
+        p.state = State::Running;
+        p.power_on_at = None;
+        p.powered_on += 1;
+    }
+
+    /// Apply a module fault (or a power-off frame, rule `usize::MAX`) at `at`.
+    fn module_fault(&mut self, i: usize, rule: usize, at: u64) {
+        let reset = matches!(self.rules.get(rule), Some(FaultRule::Reset(..)));
+        let action = self.rules.get(rule).map_or("power_off_frame", |r| r.name());
+        if rule != usize::MAX {
+            self.faults.push(FaultEvent { at_ps: at, rule, action, processor: i });
+        }
+        let p = &mut self.procs[i];
+        if matches!(p.state, State::Done | State::Off) {
+            return;
+        }
+        // An asleep processor sleeps up to the fault's time first.
+        if p.state == State::Asleep {
+            let c = p.cycle_at(at);
+            p.sleep_to(c);
+        }
+        if reset {
+            p.m.reset();
+            p.state = State::Running;
+            p.resets += 1;
+        } else {
+            p.state = State::Off;
+            p.powered_off += 1;
+            let t = p.ps(p.m.cycles);
+            self.bus.note_power(t, i, false);
+        }
+    }
+
+    fn flush_lines(&mut self, before: u64, emit: &mut dyn FnMut(usize, &TimedLine)) {
+        for (i, p) in self.procs.iter_mut().enumerate() {
+            let clock = p.m.config.clock_hz as u128;
+            if let Some(t) = p.m.console.timed() {
+                for l in t.lines.drain(..) {
+                    let at = (l.cycle as u128 * PS_PER_S / clock) as u64;
+                    self.pending_lines.push((at, i, l));
+                }
+            }
+        }
+        self.pending_lines.sort_by_key(|(at, i, _)| (*at, *i));
+        let n = self.pending_lines.partition_point(|(at, _, _)| *at < before);
+        for (_, i, l) in self.pending_lines.drain(..n) {
+            emit(i, &l);
+        }
+    }
+}
