@@ -50,7 +50,8 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
     let max_instructions =
         option_value("--max-instructions", args.max_instructions.as_deref(), |s| parse_uint(s, 0, u64::MAX));
     let ps = |name: &str, v: Option<&str>| {
-        option_value(name, v, parse_duration_ps).map(|p| u64::try_from(p).unwrap_or_else(|_| fail(format!("{name}: too long"))))
+        option_value(name, v, parse_duration_ps)
+            .map(|p| u64::try_from(p).unwrap_or_else(|_| fail(format!("{name}: too long"))))
     };
     let max_time = ps("--max-time", args.max_time.as_deref());
     let quantum = ps("--quantum", args.quantum.as_deref());
@@ -171,7 +172,8 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
     };
     if let Some(mut f) = bus_log {
         let names: Vec<&str> = d.procs.iter().map(|p| p.name.as_str()).collect();
-        let mut text = String::from("id,src,dst,bytes,power,queued_ps,start_ps,arrival_ps,stalls,dropped,corrupt,fault_rule\n");
+        let mut text =
+            String::from("id,src,dst,bytes,power,queued_ps,start_ps,arrival_ps,stalls,dropped,corrupt,fault_rule\n");
         for r in &d.bus.log {
             text.push_str(&format!(
                 "{},{},{},{},{},{},{},{},{},{},{},{}\n",

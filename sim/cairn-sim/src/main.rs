@@ -11,9 +11,9 @@ use cairn_sim::energy::profile::Profile;
 use cairn_sim::input_file::{read_input, DATA_LIMIT};
 use cairn_sim::machine::{Machine, Stop};
 use cairn_sim::out_file::OutFile;
+use cairn_sim::rtos::Layout as RtosLayout;
 use cairn_sim::scenario::{parse_wait_states, Scenario};
 use cairn_sim::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
-use cairn_sim::rtos::Layout as RtosLayout;
 use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -220,7 +220,8 @@ fn attach_observers(m: &mut Machine, bytes: &[u8], sc: &Scenario, rtos: Option<R
 
 fn run(args: RunArgs) -> i32 {
     if let Some(p) = &args.device {
-        let text = cairn_sim::input_file::read_input_text(p, cairn_sim::input_file::TEXT_LIMIT).unwrap_or_else(|e| fail(e));
+        let text =
+            cairn_sim::input_file::read_input_text(p, cairn_sim::input_file::TEXT_LIMIT).unwrap_or_else(|e| fail(e));
         if cairn_sim::device::file::is_device(&text) {
             return device_run::run(&args, p);
         }

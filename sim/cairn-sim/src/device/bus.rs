@@ -305,7 +305,7 @@ impl Bus {
             // Slots of p in [from, to): whole rounds plus the partial ends.
             let mut k = 0;
             let mut s = from;
-            while s < to && s % n != 0 {
+            while s < to && !s.is_multiple_of(n) {
                 k += (self.params.order[(s % n) as usize] == p) as u64;
                 s += 1;
             }
@@ -323,7 +323,9 @@ impl Bus {
 
     fn apply(&mut self, t: u64, p: usize, r: Request) {
         match r {
-            Request::Send { dst, data } => self.queues[p].push_back(Queued { at: t, dst, data, power: None, stalls: 0 }),
+            Request::Send { dst, data } => {
+                self.queues[p].push_back(Queued { at: t, dst, data, power: None, stalls: 0 })
+            }
             Request::Pop => self.rx_held[p] = self.rx_held[p].saturating_sub(1),
             Request::Power { target, on } => {
                 if target == self.addresses[p] {
@@ -331,7 +333,13 @@ impl Bus {
                     self.power_changes.push((t, p, on));
                     self.power_changes.sort_by_key(|(t, p, _)| (*t, *p));
                 } else {
-                    self.queues[p].push_back(Queued { at: t, dst: target, data: Vec::new(), power: Some(on), stalls: 0 });
+                    self.queues[p].push_back(Queued {
+                        at: t,
+                        dst: target,
+                        data: Vec::new(),
+                        power: Some(on),
+                        stalls: 0,
+                    });
                 }
             }
         }
@@ -438,7 +446,8 @@ mod tests {
     fn params(n: usize) -> BusParams {
         let names: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
         let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
-        let t: toml::Table = "throughput = \"64MB/s\"\nslot = \"8us\"\nlatency = \"500ns\"\nrx_fifo = 2".parse().unwrap();
+        let t: toml::Table =
+            "throughput = \"64MB/s\"\nslot = \"8us\"\nlatency = \"500ns\"\nrx_fifo = 2".parse().unwrap();
         BusParams::parse(&t, &names).unwrap()
     }
 
@@ -474,7 +483,10 @@ mod tests {
         bus.request(100_000_001, 1, Request::Pop);
         let out = bus.advance(200_000_000);
         // Processor 0's next slot at or after the pop: 112us.
-        assert_eq!(out.iter().filter(|o| matches!(o.2, Output::Frame(_))).map(|o| o.0).next(), Some(112_000_000 + 125_000 + 500_000));
+        assert_eq!(
+            out.iter().filter(|o| matches!(o.2, Output::Frame(_))).map(|o| o.0).next(),
+            Some(112_000_000 + 125_000 + 500_000)
+        );
     }
 
     #[test]

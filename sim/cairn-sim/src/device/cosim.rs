@@ -215,6 +215,20 @@ impl Device {
         } else {
             let last_frame = self.bus.log.last().map_or(0, |r| r.arrival_ps);
             self.now = self.procs.iter().map(|p| p.ps(p.m.cycles)).max().unwrap_or(0).max(last_frame);
+            // Processors asleep or off at the end are so until then: their statistics cover
+            // the device's whole time.
+            let end = self.now;
+            for p in &mut self.procs {
+                let c = p.cycle_at(end);
+                match p.state {
+                    State::Asleep => p.sleep_to(c),
+                    State::Off if p.m.cycles < c => {
+                        p.m.off_cycles += c - p.m.cycles;
+                        p.m.cycles = c;
+                    }
+                    _ => {}
+                }
+            }
         }
         for p in &mut self.procs {
             if let Some(t) = p.m.console.timed() {

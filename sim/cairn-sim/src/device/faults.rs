@@ -94,7 +94,7 @@ impl FrameFaults {
                 continue;
             }
             self.matched[k] += 1;
-            if m.every.is_some_and(|n| self.matched[k] % n != 0) {
+            if m.every.is_some_and(|n| !self.matched[k].is_multiple_of(n)) {
                 continue;
             }
             if let Some(p) = m.probability {

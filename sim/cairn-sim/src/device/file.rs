@@ -76,18 +76,18 @@ impl DeviceFile {
         }
         let names: Vec<&str> = processors.iter().map(|p| p.name.as_str()).collect();
         let bus = BusParams::parse(&bus_table, &names)?;
-        let faults = fault_tables
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| fault(i, t, &names))
-            .collect::<Result<Vec<_>, _>>()?;
+        let faults =
+            fault_tables.into_iter().enumerate().map(|(i, t)| fault(i, t, &names)).collect::<Result<Vec<_>, _>>()?;
         Ok(DeviceFile { name, bus, processors, faults })
     }
 }
 
 fn array_of_tables(key: &str, v: toml::Value) -> Result<Vec<toml::Table>, String> {
     let toml::Value::Array(items) = v else { return Err(format!("{key}: expected [[{key}]] tables")) };
-    items.into_iter().map(|i| i.as_table().cloned().ok_or_else(|| format!("{key}: expected [[{key}]] tables"))).collect()
+    items
+        .into_iter()
+        .map(|i| i.as_table().cloned().ok_or_else(|| format!("{key}: expected [[{key}]] tables")))
+        .collect()
 }
 
 fn processor(index: usize, mut t: toml::Table, base: &Path) -> Result<ProcessorSpec, String> {

@@ -39,11 +39,17 @@ pub struct Frame {
 /// What the controller asks of the bus, at a cycle of its processor.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Request {
-    Send { dst: u8, data: Vec<u8> },
+    Send {
+        dst: u8,
+        data: Vec<u8>,
+    },
     /// The head of the RX FIFO was freed: room for another frame (flow control).
     Pop,
     /// Power a module on or off (its own address: this processor, at once).
-    Power { target: u8, on: bool },
+    Power {
+        target: u8,
+        on: bool,
+    },
 }
 
 /// What the bus delivers to the controller.
@@ -175,11 +181,7 @@ impl Device for BusCtrl {
     fn write(&mut self, off: u32, value: u32, size: u32, now: u64, _log: &mut EventLog) -> Effect {
         match off {
             0x08 => self.irq_en = value & 7,
-            0x0C => {
-                if value & IRQ_TXDONE != 0 {
-                    self.txdone = false;
-                }
-            }
+            0x0C if value & IRQ_TXDONE != 0 => self.txdone = false,
             0x10 => self.tx_dest = value & 0xFF,
             0x14 => {
                 let max = self.link.as_ref().map_or(0, |l| l.max_frame) as usize;
@@ -192,11 +194,9 @@ impl Device for BusCtrl {
                 }
             }
             0x18 => self.send(now),
-            0x2C => {
-                if self.rx.pop_front().is_some() {
-                    self.rx_read = 0;
-                    self.outbox.push((now, Request::Pop));
-                }
+            0x2C if self.rx.pop_front().is_some() => {
+                self.rx_read = 0;
+                self.outbox.push((now, Request::Pop));
             }
             0x30 => self.err &= !value,
             0x34 => {
@@ -251,7 +251,9 @@ impl Device for BusCtrl {
 
 impl BusCtrl {
     fn irq_lines_now(&self) -> u32 {
-        (!self.rx.is_empty() as u32) * IRQ_RX | (self.txdone as u32) * IRQ_TXDONE | (self.err != 0) as u32 * IRQ_ERR
+        ((!self.rx.is_empty() as u32) * IRQ_RX)
+            | ((self.txdone as u32) * IRQ_TXDONE)
+            | (((self.err != 0) as u32) * IRQ_ERR)
     }
 }
 

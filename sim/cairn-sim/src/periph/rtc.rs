@@ -50,7 +50,8 @@ impl Rtc {
         let t = self.ticks(now);
         let low = t & 0xFFFF_FFFF;
         let base = t - low;
-        let next = if self.alarm as u64 > low { base + self.alarm as u64 } else { base + (1 << 32) + self.alarm as u64 };
+        let next =
+            if self.alarm as u64 > low { base + self.alarm as u64 } else { base + (1 << 32) + self.alarm as u64 };
         self.alarm_tick = Some(next);
     }
 
@@ -85,11 +86,7 @@ impl Device for Rtc {
                 self.arm(now);
             }
             0x08 => self.ctrl = value & CTRL_ALARM_IE,
-            0x0C => {
-                if value & STATUS_ALARM != 0 {
-                    self.fired = false;
-                }
-            }
+            0x0C if value & STATUS_ALARM != 0 => self.fired = false,
             _ => {}
         }
         Effect::None
