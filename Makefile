@@ -54,18 +54,38 @@ run: bootstrap build
 	@mkdir -p $(OUT)
 	$(PY) -m cairn.demo --sim $(SIM) --firmware $(BUILD)/fw/demo.elf --out $(OUT)
 
+# The device benchmark's workloads run longer than the test builds (BENCH_DEVICE_RUN_MS of
+# each module's time), so process start-up does not weigh in the ratios.
+BENCH_DEVICE_RUN_MS ?= 500
+BENCH_DEVICE_FW := $(BUILD)/fw/bench/device-busy-100.elf $(BUILD)/fw/bench/device-busy-10.elf \
+	$(BUILD)/fw/bench/device-busy-1.elf $(BUILD)/fw/bench/device-sleepy.elf
+$(BUILD)/fw/bench/device-busy-%.elf: kernel/tests/device/busy.c $(FW_DEV_SUPPORT_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_DEV_CFLAGS) -DRUN_MS=$(BENCH_DEVICE_RUN_MS) -DFRAME_PERIOD_US=$* $(FW_LDFLAGS) \
+		-o $@ $< $(FW_DEV_SUPPORT_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDLIBS)
+$(BUILD)/fw/bench/device-sleepy.elf: kernel/tests/device/sleepy.c $(FW_DEV_SUPPORT_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_DEV_CFLAGS) -DRUN_MS=$(BENCH_DEVICE_RUN_MS) $(FW_LDFLAGS) \
+		-o $@ $< $(FW_DEV_SUPPORT_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDLIBS)
+
+# The simulator before the device layer, which the device benchmark compares against
+# (scripts/baseline-sim builds it under build/baseline/).
+BASELINE_REF ?= 26882c6
+
 # The CPU-bound benchmark firmware: the demo with enough work to time QEMU well.
 BENCH_ITERATIONS ?= 3000
 $(BUILD)/fw/bench_cpu.elf: $(FW_DEMO_SRCS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) -DDEMO_ITERATIONS=$(BENCH_ITERATIONS) $(FW_LDFLAGS) -o $@ $(FW_DEMO_SRCS) $(FW_BSP_OBJS) $(FW_LDLIBS)
 
-bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BUILD)/fw/kernel-bench.elf $(BUILD)/fw/kernel-bench-notrace.elf
+bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/kernel-bench.elf $(BUILD)/fw/kernel-bench-notrace.elf
 	@mkdir -p $(BUILD)/bench
 	$(PY) -m cairn.bench.sim --sim $(SIM) --fw $(BUILD)/fw --out $(BUILD)/bench/sim.json
 	$(PY) -m cairn.bench.kernel --sim $(SIM) --elf $(BUILD)/fw/kernel-bench.elf \
 		--elf-notrace $(BUILD)/fw/kernel-bench-notrace.elf \
 		--obj-dir $(BUILD)/obj/fw --out $(BUILD)/bench/kernel.json
+	$(PY) -m cairn.bench.device --sim $(SIM) --baseline-sim "$$(scripts/baseline-sim $(BASELINE_REF))" \
+		--fw $(BUILD)/fw --workloads $(BUILD)/fw/bench --out $(BUILD)/bench/device.json
 	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
 
 # The corpus is sim/fuzz/corpus/<target> (ignored by git), started from the committed seeds

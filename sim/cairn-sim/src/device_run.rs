@@ -103,6 +103,16 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
     d.limit_ps = max_time;
     d.max_instructions = max_instructions.unwrap_or(u64::MAX);
     let names: Vec<String> = d.procs.iter().map(|p| p.name.clone()).collect();
+    // Per-processor console files: complete or absent, like every other output.
+    let mut console_files: Vec<OutFile> = match &args.console_dir {
+        Some(dir) => {
+            if !dir.is_dir() {
+                fail(format_args!("--console-dir: {}: not a directory", dir.display()));
+            }
+            names.iter().map(|n| OutFile::create(&dir.join(format!("{n}.txt"))).unwrap_or_else(|e| fail(e))).collect()
+        }
+        None => Vec::new(),
+    };
     let start = std::time::Instant::now();
     let mut out_error: Option<String> = None;
     let ending = {
@@ -111,6 +121,7 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
         let mut emit = |i: usize, l: &cairn_sim::console::TimedLine| {
             let line = [format!("{}: ", names[i]).as_bytes(), &l.bytes].concat();
             let r = match l.stream {
+                _ if !console_files.is_empty() => console_files[i].write_all(&l.bytes),
                 Stream::Stdout => stdout.lock().write_all(&line).and_then(|_| stdout.lock().flush()),
                 Stream::Stderr => stderr.lock().write_all(&line),
             };
@@ -170,6 +181,9 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
             }
         }
     };
+    for f in console_files {
+        f.commit().unwrap_or_else(|e| fail(e));
+    }
     if let Some(mut f) = bus_log {
         let names: Vec<&str> = d.procs.iter().map(|p| p.name.as_str()).collect();
         let mut text =

@@ -110,6 +110,9 @@ struct RunArgs {
     /// Device runs: write every bus frame as CSV (id, times, source, destination, faults).
     #[arg(long, value_name = "FILE.csv")]
     bus_log: Option<PathBuf>,
+    /// Device runs: each processor's console to DIR/NAME.txt instead of stdout with its name.
+    #[arg(long, value_name = "DIR")]
+    console_dir: Option<PathBuf>,
 }
 
 /// End the run with exit status 2 and one line on stderr; output files not yet complete

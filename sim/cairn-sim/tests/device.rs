@@ -288,3 +288,32 @@ fn bad_device_files_exit_2_with_one_line_naming_file_and_key() {
     assert_eq!(status, 2);
     assert!(err.starts_with("cairn-sim: --clock: not available with a device file"), "{err}");
 }
+
+#[test]
+fn console_dir_writes_each_processors_output_to_its_own_file() {
+    let Some(elf) = fw("device-pingpong.elf") else { return };
+    let file = device("consoles", "", &[("hub", &elf, "32MHz"), ("leaf", &elf, "4MHz")], "");
+    let dir = tmp("consoles");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (status, out, err) = run(&["run", "--device", file.to_str().unwrap(), "--console-dir", dir.to_str().unwrap()]);
+    assert_eq!(status, 0, "{err}");
+    assert!(out.is_empty());
+    let leaf = std::fs::read_to_string(dir.join("leaf.txt")).unwrap();
+    assert_eq!(leaf.lines().filter(|l| l.starts_with("pong ")).count(), 8, "{leaf}");
+    assert!(std::fs::read_to_string(dir.join("hub.txt")).unwrap().ends_with("pingpong done\n"));
+    let (status, _, err) = run(&["run", "--device", file.to_str().unwrap(), "--console-dir", "/nonexistent/x"]);
+    assert_eq!((status, err.lines().count()), (2, 1), "{err}");
+}
+
+#[test]
+fn frames_that_can_never_go_end_the_run_instead_of_spinning() {
+    let Some(busy) = fw("device-busy-100.elf") else { return };
+    let Some(hello) = fw("hello-8.elf") else { return };
+    // The sender queues frames for a module whose program never pops its one-frame FIFO, and
+    // exits; then that program exits too: the frames left can never go.
+    let file = device("stuck", "rx_fifo = 1", &[("tx", &busy, "48MHz"), ("rx", &hello, "25MHz")], "");
+    let r = run_device(&file, &["--max-time", "10s"]);
+    assert_eq!(r.status, 0, "{}", r.err);
+    assert_eq!(r.frames.len(), 1, "only the first frame found room");
+    assert!(r.stats["simulated_seconds"].as_f64().unwrap() < 2.0, "{}", r.stats["simulated_seconds"]);
+}

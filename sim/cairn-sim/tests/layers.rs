@@ -21,6 +21,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("stimuli", &["stimuli", "periph", "time", "input_file"]),
     ("observe", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
     ("measure", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
+    // The device (processors, bus, scheduler) sits on the processor; the one upward name is
+    // the processor's stats document, which lives with the CLI's reports so far.
+    (
+        "device",
+        &["device", "machine", "periph", "console", "units", "toml_error", "scenario", "input_file", "stimuli", "cli"],
+    ),
 ];
 
 /// The source without its `//` comments (which may name any module).

@@ -242,9 +242,12 @@ impl Bus {
         !self.queues[p].is_empty()
     }
 
-    /// Whether anything is left to do: frames queued or requests not yet applied.
-    pub fn busy(&self) -> bool {
-        self.queues.iter().any(|q| !q.is_empty()) || !self.inputs.is_empty()
+    /// Whether a frame can go without anything else happening first: one whose receivers
+    /// have room, or requests and power changes not yet applied that may make room.
+    pub fn can_progress(&self) -> bool {
+        !self.inputs.is_empty()
+            || !self.power_changes.is_empty()
+            || self.queues.iter().enumerate().any(|(p, q)| q.front().is_some_and(|f| self.can_go(p, f)))
     }
 
     /// Decide every slot that starts before `until`, given all requests made before it.

@@ -243,8 +243,13 @@ impl Device {
     fn horizon(&self, lookahead: u64) -> u64 {
         let t = self.now;
         let mut h = u64::MAX;
+        // Frames queued count only while something can still move them: a processor that
+        // can act, or a frame that can go now. Otherwise (say every processor exited and a
+        // frame waits for room in an exited one's FIFO) nothing will ever happen again.
+        let alive = self.procs.iter().any(|p| p.ready_at(t).is_some());
+        let queued_count = alive || self.bus.can_progress();
         for (i, p) in self.procs.iter().enumerate() {
-            let ready = if self.bus.has_queued(i) { Some(t) } else { p.ready_at(t) };
+            let ready = if queued_count && self.bus.has_queued(i) { Some(t) } else { p.ready_at(t) };
             if let Some(r) = ready {
                 h = h.min(match self.bus.params.next_slot_of(i, r) {
                     Some(s) => s.saturating_add(lookahead),
