@@ -33,6 +33,14 @@ CLOCK = "48MHz"
 RUNS = 5
 
 
+def counted(cmd: list[str]) -> int:
+    """Host instructions of `cmd` (callgrind): the ratios here are judged on them."""
+    n = host_instructions(cmd)
+    if n is None:
+        raise SystemExit("bench: the device benchmark needs valgrind (scripts/bootstrap installs it)")
+    return n
+
+
 def device_file(path: Path, elfs: list[Path]) -> Path:
     """A device of len(elfs) modules at CLOCK, with the default bus."""
     text = 'name = "bench"\n'
@@ -55,13 +63,13 @@ def device_run(sim: str, dev: Path, tmp: Path) -> dict[str, Any]:
         best = min(best, t)
     data = json.loads(stats.read_text())
     instructions = int(data["instructions"])
-    host = host_instructions(cmd)
+    host = counted(cmd)
     return {
         "instructions": instructions,
         "wall_seconds": best,
         "mips_wall": instructions / best / 1e6,
         "host_instructions": host,
-        "host_per_instruction": host / instructions if host else None,
+        "host_per_instruction": host / instructions,
         "frames": data["bus"]["frames"],
         "windows": data["windows"],
     }
@@ -73,8 +81,8 @@ def restructure(sim: str, baseline: str, elf: Path) -> dict[str, Any]:
     counts = {}
     for name, s in (("after", sim), ("before", baseline)):
         counts[name] = {
-            "plain": host_instructions([s, "run", *limit, str(elf)]),
-            "energy": host_instructions([s, "run", *limit, *energy, str(elf)]),
+            "plain": counted([s, "run", *limit, str(elf)]),
+            "energy": counted([s, "run", *limit, *energy, str(elf)]),
         }
     return {
         "firmware": str(elf),

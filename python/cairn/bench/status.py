@@ -79,6 +79,29 @@ def render_kernel(d: dict[str, Any]) -> list[str]:
     ]
 
 
+def render_device(d: dict[str, Any]) -> list[str]:
+    t, b = d["targets"], d["busy"]
+
+    def met(flag: str) -> str:
+        return "met" if t[flag] else "not met"
+
+    return [
+        "- Devices (build/bench/device.json; ratios in callgrind host instructions, exact):",
+        f"  - single-processor cost after the device layer, bench_cpu.elf, after ÷ before: plain "
+        f"**{d['restructure_host_instructions_ratio']:.4f}**, energy on "
+        f"**{d['restructure_energy_host_instructions_ratio']:.4f}** (target ≤ {t['restructure_max']}: "
+        f"{met('restructure_met')})",
+        f"  - five modules, one computing and four asleep, ÷ the computing one alone: "
+        f"**{d['five_sleepy_vs_one_host_ratio']:.3f}** (target ≤ {t['sleepy_max']}: {met('sleepy_met')}; "
+        f"wall clock {d['five_sleepy_vs_one_wall_ratio']:.2f})",
+        f"  - five busy modules at {d['clock']}, aggregate simulated MIPS ÷ one module alone, a frame "
+        f"per module every 100 µs **{d['five_busy_vs_single_mips_ratio']:.3f}** (target ≥ {t['busy_min']}: "
+        f"{met('busy_met')}), every 10 µs {d['five_busy_vs_single_mips_ratio_10us']:.3f}, every 1 µs "
+        f"{d['five_busy_vs_single_mips_ratio_1us']:.3f}; wall-clock MIPS five / one: "
+        + ", ".join(f"{k} {v['five']['mips_wall']:.0f} / {v['single']['mips_wall']:.0f}" for k, v in b.items()),
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bench-dir", type=Path, default=Path("build/bench"))
@@ -96,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     kernel = args.bench_dir / "kernel.json"
     if kernel.exists():
         lines += render_kernel(json.loads(kernel.read_text()))
+    device = args.bench_dir / "device.json"
+    if device.exists():
+        lines += render_device(json.loads(device.read_text()))
     lines.append(END)
     text = args.status.read_text()
     block = "\n".join(lines)
