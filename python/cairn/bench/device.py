@@ -123,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
                 "mips_ratio_wall": five["mips_wall"] / one["mips_wall"],
             }
     sleepy_ratio = five_sleepy["host_instructions"] / alone["host_instructions"]
+    # The same against a plain single-processor run (no device at all): bench_cpu.elf's
+    # host instructions per simulated instruction.
+    plain_per_instruction = r["host_instructions"]["after"]["plain"] / CALLGRIND_CPU_INSTRUCTIONS
     result = {
         "restructure_host_instructions_ratio": r["plain"],
         "restructure_energy_host_instructions_ratio": r["energy"],
@@ -131,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         "five_busy_vs_single_mips_ratio": busy["100us"]["mips_ratio"],
         "five_busy_vs_single_mips_ratio_10us": busy["10us"]["mips_ratio"],
         "five_busy_vs_single_mips_ratio_1us": busy["1us"]["mips_ratio"],
+        "five_busy_vs_plain_run_mips_ratio": plain_per_instruction / busy["100us"]["five"]["host_per_instruction"],
         "restructure": r,
         "sleepy": {"alone": alone, "five": five_sleepy},
         "busy": busy,
