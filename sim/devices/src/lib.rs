@@ -1,7 +1,9 @@
-//! Memory-mapped devices of the mps2-an385 board: registers, their behaviour, their
-//! interrupt lines and, for the Cairn devices, the I/O events they produce. Devices depend
-//! on nothing above them (scenario files, drivers, measurements, outputs);
-//! `tests/layers.rs` keeps it so.
+//! cairn-devices: the memory-mapped devices a board places (CMSDK UART and timers, SysTick,
+//! Cairn's trace port, GPIO, I/O ports, ADC, stimulus interrupt controller, bus controller
+//! and real-time clock): registers, their behaviour, their interrupt lines and, for the
+//! Cairn devices, the I/O events they produce. A crate of its own, depending on nothing of
+//! the simulator, so that a device cannot reach up into scenarios, drivers, measurements,
+//! outputs or the machine: such an import does not compile.
 pub mod adc;
 pub mod bus_ctrl;
 pub mod cairn_io;
@@ -15,6 +17,7 @@ pub mod io_ports;
 pub mod rtc;
 pub mod stim_ctrl;
 pub mod systick;
+pub mod time;
 pub mod trace_port;
 
 /// CMSDK peripheral/component ID registers (0xFD0-0xFFC); `part0` is the low byte of the

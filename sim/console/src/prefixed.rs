@@ -46,7 +46,7 @@ impl<S: ConsoleSink> ConsoleSink for Prefixed<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::console::MemoryConsole;
+    use crate::MemoryConsole;
 
     fn written(sink: &mut Prefixed<MemoryConsole>, stream: Stream, text: &str) {
         text.bytes().for_each(|b| sink.write(stream, b));

@@ -4,7 +4,7 @@
 //! state shared between them. Also cairn-sim's own diagnostics on stderr, which belong to
 //! the process rather than to a processor.
 //!
-//! This module knows nothing of the simulator: the machine depends on it, not the reverse.
+//! cairn-console is a crate of its own: the machine depends on it, never the reverse.
 
 mod memory;
 mod prefixed;
