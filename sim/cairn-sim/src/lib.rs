@@ -2,7 +2,9 @@
 //! unmodified firmware ELF files.
 
 pub mod attached;
-pub mod board;
+pub use cairn_board as board;
+#[cfg(test)]
+mod board_tests;
 pub mod cli;
 pub mod config;
 pub use cairn_console as console;
@@ -15,7 +17,7 @@ pub mod energy;
 pub mod exec_cases;
 pub mod gdb;
 pub mod idle;
-pub mod input_file;
+pub use cairn_input::input_file;
 pub mod io;
 pub mod io_system;
 pub mod machine;
@@ -30,9 +32,9 @@ pub mod semihost;
 pub mod stimuli;
 pub mod symbols;
 pub use cairn_devices::time;
-pub mod toml_error;
+pub use cairn_input::toml_error;
 pub mod trace;
-pub mod units;
+pub use cairn_input::units;
 
 pub use config::BoardConfig;
 pub use machine::{Machine, Stop};

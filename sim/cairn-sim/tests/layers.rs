@@ -1,7 +1,8 @@
 //! The simulator's modules form layers whose dependencies point one way, so that they can
 //! become separate crates. The devices (crate cairn-devices, re-exported as `periph`, with the
 //! `time` base) and the console (crate cairn-console) already are: the compiler refuses an
-//! upward import there. Inside cairn-sim: the scenario's
+//! upward import there; so are the board files (cairn-board) and the input checks
+//! (cairn-input). Inside cairn-sim: the scenario's
 //! drivers (`stimuli`) know the devices only; the observers of I/O events (`observe`,
 //! `measure`) know the events, the scenario and the drivers' time base, never the machine
 //! that drains events into them; the instruction-set core (`cpu`) knows no observer of it
@@ -13,10 +14,6 @@ use std::path::{Path, PathBuf};
 
 /// (folder or file under src/, the top-level modules its files may name after `crate::`).
 const LAYERS: &[(&str, &[&str])] = &[
-    ("units.rs", &[]),
-    ("toml_error.rs", &[]),
-    ("input_file.rs", &[]),
-    ("board", &["board", "units", "toml_error", "periph", "input_file"]),
     ("stimuli", &["stimuli", "periph", "time", "input_file"]),
     ("observe", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
     ("measure", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),

@@ -2,7 +2,8 @@
 //! the core, its clock, where flash and SRAM are, and which devices sit at which addresses
 //! with which interrupt lines — in the spirit of Renode's platform files. The file is the
 //! truth: the machine builds its address decoder and interrupt wiring from it
-//! (`devices.rs`).
+//! (cairn-sim's `devices.rs`). A crate of its own: it knows the device kinds, not the
+//! machine.
 
 mod check;
 mod kind;
@@ -10,12 +11,12 @@ mod kind;
 pub use check::IRQ_LINES;
 pub use kind::{DeviceKind, KINDS};
 
-use crate::toml_error::one_line;
-use crate::units::{numeric, parse_hz, parse_size};
+use cairn_input::toml_error::one_line;
+use cairn_input::units::{numeric, parse_hz, parse_size};
 use serde::Deserialize;
 
 /// Boards shipped with cairn-sim, by name.
-const EMBEDDED: &[(&str, &str)] = &[("mps2-an385", include_str!("../../../boards/mps2-an385.toml"))];
+const EMBEDDED: &[(&str, &str)] = &[("mps2-an385", include_str!("../../boards/mps2-an385.toml"))];
 
 pub fn embedded_names() -> Vec<&'static str> {
     EMBEDDED.iter().map(|(n, _)| *n).collect()
@@ -119,7 +120,7 @@ impl BoardSpec {
     /// A board file given by path (`--board FILE.toml`), read with the TOML size limit.
     /// The error is one line naming the file.
     pub fn from_file(path: &std::path::Path) -> Result<BoardSpec, String> {
-        let text = crate::input_file::read_input_text(path, crate::input_file::TEXT_LIMIT)?;
+        let text = cairn_input::input_file::read_input_text(path, cairn_input::input_file::TEXT_LIMIT)?;
         BoardSpec::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
     }
 
@@ -172,6 +173,3 @@ impl BoardSpec {
         self.devices.iter().find(|d| d.name == name)
     }
 }
-
-#[cfg(test)]
-mod tests;

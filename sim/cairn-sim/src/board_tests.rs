@@ -1,4 +1,7 @@
-use super::*;
+//! The shipped board file as the machine decodes it (its own parsing is tested in cairn-board's
+//! users; these need the machine's device table and configuration).
+
+use crate::board::*;
 use crate::io::TRACE_PORT;
 use crate::periph::cairn_io::{ADC_BASE, ADC_IRQ, GPIO_BASE, INPUT_IRQ, PORTS_BASE, STIM_BASE, STIM_IRQ_BASE};
 

@@ -66,7 +66,7 @@ impl DeviceKind {
             DeviceKind::CmsdkUart => 2,
             DeviceKind::CairnBusCtrl => 3,
             DeviceKind::CairnTracePort | DeviceKind::CairnGpio => 0,
-            DeviceKind::CairnStimulus => crate::periph::stim_ctrl::LINES,
+            DeviceKind::CairnStimulus => cairn_devices::stim_ctrl::LINES,
         }
     }
 }
