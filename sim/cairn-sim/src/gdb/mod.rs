@@ -20,10 +20,10 @@ use gdbstub::common::Signal;
 use gdbstub::conn::Connection;
 use gdbstub::stub::run_blocking::{BlockingEventLoop, Event, WaitForStopReasonError};
 use gdbstub::stub::{DisconnectReason, GdbStub, SingleThreadStopReason};
+use runner::{Runner, Single};
 use std::io::{ErrorKind, Read};
 use std::marker::PhantomData;
 use std::net::{TcpListener, TcpStream};
-use runner::{Runner, Single};
 use target::{SimTarget, StopReason};
 
 /// Serve one GDB connection on 127.0.0.1:`port` (0 = any free port; the message on

@@ -376,7 +376,9 @@ impl<R: Runner> SingleThreadBase for SimTarget<R> {
     fn read_addrs(&mut self, start: u32, data: &mut [u8]) -> TargetResult<usize, Self> {
         let mut n = 0;
         for (i, b) in data.iter_mut().enumerate() {
-            match self.m.peek8(start.wrapping_add(i as u32)) {
+            let addr = start.wrapping_add(i as u32);
+            let byte = self.m.peek8(addr).or_else(|| Some((self.m.peek_device32(addr)? >> (8 * (addr & 3))) as u8));
+            match byte {
                 Some(v) => *b = v,
                 None => break,
             }
