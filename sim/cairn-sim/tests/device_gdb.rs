@@ -212,25 +212,44 @@ fn continuing_the_hub_to_its_exit_changes_nothing() {
 }
 
 #[test]
-fn stepping_the_leaf_through_its_wait_changes_nothing() {
+fn stepping_and_watching_the_leaf_changes_nothing() {
     let Some(elf) = fw("device-pingpong.elf") else { return };
     if !gdb_present() {
         return;
     }
     let file = pingpong(&elf);
     let (base, _) = device_run("plain3", &file, &elf, None);
-    // Step the leaf one instruction at a time while it sleeps until the first ping
-    // arrives, then watch its sequence counter across a few pongs.
+    // Step the leaf one instruction at a time while it sleeps until a ping arrives, then
+    // watch the sequence number in the buffer the next ping goes to (one instruction at a time again).
     let (r, out) = device_run(
         "leafstep",
         &file,
         &elf,
         Some((
             "leaf",
-            &["break bus_recv_wait", "continue", "stepi 400", "next", "next", "finish", "delete", "continue"],
+            &[
+                "break bus_recv_wait",
+                "continue",
+                "stepi 400",
+                "next",
+                "next",
+                "finish",
+                "delete",
+                "watch -l *(unsigned *)buf",
+                "continue",
+                "continue",
+                "delete",
+                "continue",
+            ],
         )),
     );
     assert!(out.contains("Breakpoint 1, bus_recv_wait"), "{out}\n{}", r.err);
+    assert_eq!(
+        out.matches("Hardware watchpoint 2: -location *(unsigned *)buf\n\nOld value").count(),
+        2,
+        "{out}\n{}",
+        r.err
+    );
     assert_same_device(&base, &r, &out);
 }
 
