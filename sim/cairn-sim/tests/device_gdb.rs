@@ -220,7 +220,8 @@ fn stepping_and_watching_the_leaf_changes_nothing() {
     let file = pingpong(&elf);
     let (base, _) = device_run("plain3", &file, &elf, None);
     // Step the leaf one instruction at a time while it sleeps until a ping arrives, then
-    // watch the sequence number in the buffer the next ping goes to (one instruction at a time again).
+    // watch the sequence number in the buffer the next ping goes to (which also runs the
+    // leaf one instruction at a time).
     let (r, out) = device_run(
         "leafstep",
         &file,
