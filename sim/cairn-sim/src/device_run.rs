@@ -9,6 +9,7 @@ use cairn_sim::cli::report::lockup_report;
 use cairn_sim::console::{diagnostic, Stream, TimedLines};
 use cairn_sim::device::bus::{Bus, PS_PER_S};
 use cairn_sim::device::cosim::{Device, Ending, Processor, State};
+use cairn_sim::device::debug::DeviceRunner;
 use cairn_sim::device::file::DeviceFile;
 use cairn_sim::machine::Stop;
 use cairn_sim::out_file::OutFile;
@@ -30,7 +31,6 @@ fn refuse_single_processor_options(args: &RunArgs) {
         ("--io-log", args.io_log.is_some()),
         ("--vcd", args.vcd.is_some()),
         ("--trace", args.trace.is_some()),
-        ("--gdb", args.gdb.is_some()),
         ("--flash-size", args.flash_size.is_some()),
         ("--sram-size", args.sram_size.is_some()),
         ("--flash-wait-states", args.flash_wait_states.is_some()),
@@ -58,7 +58,30 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
     if quantum == Some(0) {
         fail("--quantum: must be longer than 0");
     }
+    let gdb_port = option_value("--gdb", args.gdb.as_deref(), |s| parse_uint(s, 0, u16::MAX as u64).map(|p| p as u16));
+    if args.gdb_processor.is_some() && gdb_port.is_none() {
+        fail("--gdb-processor: only with --gdb");
+    }
     let file = DeviceFile::load(path).unwrap_or_else(|e| fail(e));
+    // Checked before any firmware is loaded, like the device file's own mistakes.
+    let debugged = gdb_port.map(|_| {
+        let names: Vec<&str> = file.processors.iter().map(|p| p.name.as_str()).collect();
+        match &args.gdb_processor {
+            Some(n) => names.iter().position(|x| x == n).unwrap_or_else(|| {
+                fail(format_args!(
+                    "--gdb-processor: {} has no processor named '{n}' (it has {})",
+                    path.display(),
+                    names.join(", ")
+                ))
+            }),
+            None if names.len() == 1 => 0,
+            None => fail(format_args!(
+                "--gdb-processor: required with --gdb for a device of {} processors ({})",
+                names.len(),
+                names.join(", ")
+            )),
+        }
+    });
     let stats_file = args.stats.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     let bus_log = args.bus_log.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     let addresses: Vec<u8> = file.processors.iter().map(|p| p.address).collect();
@@ -131,6 +154,13 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
                 }
             }
         };
+        if let (Some(port), Some(k)) = (gdb_port, debugged) {
+            // The session drives the device; when it ends (the debugger saw the processor
+            // exit, or left) the device has been run on to its end without it.
+            if let Err(e) = cairn_sim::gdb::serve_runner(DeviceRunner::new(&mut d, k, &mut emit), port) {
+                fail(format_args!("--gdb: {e}"));
+            }
+        }
         d.run(&mut emit)
     };
     let host_seconds = start.elapsed().as_secs_f64();

@@ -201,6 +201,13 @@ macro_rules! with_device {
 }
 
 impl Machine {
+    /// A device register's word as a debugger may read it: only where reading has no side
+    /// effect. So far the bus controller, whose ID tells which processor of a device this is.
+    pub fn peek_device32(&self, addr: u32) -> Option<u32> {
+        let w = self.devices.windows.iter().find(|w| w.slot == Slot::Bus && (w.base..=w.last).contains(&addr))?;
+        self.bus_ctrl.peek((addr - w.base) & !3)
+    }
+
     /// Read a device register (word-aligned offset `off` in its window).
     pub(crate) fn device_read(&mut self, slot: Slot, off: u32, size: u32) -> u32 {
         let now = self.cycles;

@@ -92,6 +92,9 @@ struct RunArgs {
     /// Serve the GDB remote protocol on this TCP port and wait for a debugger.
     #[arg(long, value_name = "PORT", allow_hyphen_values = true)]
     gdb: Option<String>,
+    /// Device runs with --gdb: the processor (its name) the debugger attaches to.
+    #[arg(long, value_name = "NAME")]
+    gdb_processor: Option<String>,
     /// Flash size (e.g. 256K, 4M).
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     flash_size: Option<String>,
@@ -233,6 +236,9 @@ fn run(args: RunArgs) -> i32 {
         option_value("--max-instructions", args.max_instructions.as_deref(), |s| parse_uint(s, 0, u64::MAX));
     let seed = option_value("--seed", args.seed.as_deref(), |s| parse_uint(s, 0, u64::MAX)).unwrap_or(0);
     let gdb_port = option_value("--gdb", args.gdb.as_deref(), |s| parse_uint(s, 0, u16::MAX as u64).map(|p| p as u16));
+    if args.gdb_processor.is_some() {
+        fail("--gdb-processor: only with a device file of [[processor]] tables (docs/device.md)");
+    }
     let mut sc = match &args.device {
         Some(p) => Scenario::load(p).unwrap_or_else(|e| fail(e)),
         None => Scenario::default(),

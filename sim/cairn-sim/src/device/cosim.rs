@@ -131,6 +131,38 @@ pub struct Device {
     /// Console lines in simulated-time order, handed to `emit` as they become final.
     pending_lines: Vec<(u64, usize, TimedLine)>,
     pub windows: u64,
+    /// The window being run, when a debugger stopped the run inside it: its end and the
+    /// processor to go on with (those before it have reached the end already).
+    window: Option<(u64, usize)>,
+    /// How the device ended, once it has: later calls of `drive` only report it.
+    ended: Option<Ending>,
+}
+
+/// A debugger's hold on one processor: `drive` hands control back when that processor
+/// stops for it, or once its instruction count reaches `until`.
+#[derive(Clone, Copy, Debug)]
+pub struct Debug {
+    pub processor: usize,
+    pub until: u64,
+}
+
+/// Why `drive` returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Halt {
+    Ended(Ending),
+    /// The debugged processor hit a breakpoint (or a BKPT) or exited (`Stop::Exit`).
+    Debug(Stop),
+    /// The debugged processor's instruction count reached `Debug::until`.
+    Budget,
+    /// The window allowance ran out first; call again to go on.
+    Pending,
+}
+
+/// How a window's run ended early.
+enum Cut {
+    Ending(Ending),
+    /// Processor `.0` stopped for the debugger.
+    Halt(usize, Halt),
 }
 
 /// Why the device run ended.
@@ -158,6 +190,8 @@ impl Device {
             max_instructions: u64::MAX,
             pending_lines: Vec::new(),
             windows: 0,
+            window: None,
+            ended: None,
         };
         for (i, r) in d.rules.iter().enumerate() {
             match *r {
@@ -179,16 +213,49 @@ impl Device {
 
     /// Run until the device ends; `emit` gets every console line, in simulated-time order.
     pub fn run(&mut self, emit: &mut dyn FnMut(usize, &TimedLine)) -> Ending {
-        let lookahead = self.bus.params.lookahead();
-        let ending = loop {
-            let horizon = self.horizon(lookahead);
-            if horizon == u64::MAX {
-                break Ending::Quiescent;
+        loop {
+            if let Halt::Ended(e) = self.drive(emit, None, u64::MAX) {
+                return e;
             }
-            self.windows += 1;
-            if let Some(e) = self.run_window(horizon) {
-                self.now = horizon;
-                break e;
+        }
+    }
+
+    /// Run windows until the device ends, at most `max_windows` new ones, or (`debug`) until
+    /// the debugged processor stops for its debugger or has run its instructions. A stop
+    /// inside a window keeps the window: the next call goes on from the stopped processor,
+    /// so the global order, and everything the device outputs, is that of an uncut run.
+    pub fn drive(&mut self, emit: &mut dyn FnMut(usize, &TimedLine), debug: Option<Debug>, max_windows: u64) -> Halt {
+        if let Some(e) = &self.ended {
+            return Halt::Ended(e.clone());
+        }
+        let lookahead = self.bus.params.lookahead();
+        let mut started = 0u64;
+        loop {
+            let (horizon, from) = match self.window.take() {
+                Some(w) => w,
+                None => {
+                    if started >= max_windows {
+                        return Halt::Pending;
+                    }
+                    let horizon = self.horizon(lookahead);
+                    if horizon == u64::MAX {
+                        return self.finish(Ending::Quiescent, emit);
+                    }
+                    self.windows += 1;
+                    started += 1;
+                    (horizon, 0)
+                }
+            };
+            match self.run_window(horizon, from, debug) {
+                Ok(()) => {}
+                Err(Cut::Halt(i, h)) => {
+                    self.window = Some((horizon, i));
+                    return h;
+                }
+                Err(Cut::Ending(e)) => {
+                    self.now = horizon;
+                    return self.finish(e, emit);
+                }
             }
             let arrivals = self.bus.advance(horizon);
             for (at, p, out) in arrivals {
@@ -198,9 +265,12 @@ impl Device {
             self.now = horizon;
             self.flush_lines(horizon, emit);
             if self.limit_ps.is_some_and(|l| horizon >= l) {
-                break Ending::Limit;
+                return self.finish(Ending::Limit, emit);
             }
-        };
+        }
+    }
+
+    fn finish(&mut self, ending: Ending, emit: &mut dyn FnMut(usize, &TimedLine)) -> Halt {
         // The device's time is where its last event happened (or the limit), not where
         // the scheduler's last window happened to end.
         if ending == Ending::Limit {
@@ -236,7 +306,8 @@ impl Device {
             }
         }
         self.flush_lines(u64::MAX, emit);
-        ending
+        self.ended = Some(ending.clone());
+        Halt::Ended(ending)
     }
 
     /// The end of the next window: see the module's comment.
@@ -270,9 +341,10 @@ impl Device {
         h.max(t + 1)
     }
 
-    /// Run every processor that has something to do to `horizon`.
-    fn run_window(&mut self, horizon: u64) -> Option<Ending> {
-        for i in 0..self.procs.len() {
+    /// Run every processor that has something to do to `horizon`, from processor `from` on.
+    fn run_window(&mut self, horizon: u64, from: usize, debug: Option<Debug>) -> Result<(), Cut> {
+        for i in from..self.procs.len() {
+            let debugged = debug.filter(|d| d.processor == i);
             loop {
                 let p = &mut self.procs[i];
                 if p.state == State::Off {
@@ -290,36 +362,63 @@ impl Device {
                     State::Asleep => p.wake_ps().is_some_and(|w| w < until),
                     _ => false,
                 };
+                // Set when the debugged processor stops for its debugger. The rest of this
+                // pass still happens (its requests, faults), so that going on later from the
+                // top of the loop is the same as not having stopped.
+                let mut halt = None;
                 if runs {
                     p.m.pause_cycle = p.cycle_at(until);
-                    let budget = self.max_instructions.saturating_sub(p.m.instructions);
+                    let mut budget = self.max_instructions.saturating_sub(p.m.instructions);
+                    if let Some(d) = debugged {
+                        let left = d.until.saturating_sub(p.m.instructions);
+                        if left == 0 {
+                            return Err(Cut::Halt(i, Halt::Budget));
+                        }
+                        budget = budget.min(left);
+                    }
                     let stop = p.m.run(budget);
-                    if let Some(e) = self.stopped(i, stop) {
-                        return Some(e);
+                    match (debugged, stop) {
+                        (Some(_), Stop::Breakpoint) => halt = Some(Halt::Debug(Stop::Breakpoint)),
+                        (Some(d), Stop::Limit)
+                            if p.m.instructions >= d.until && p.m.instructions < self.max_instructions =>
+                        {
+                            halt = Some(Halt::Budget)
+                        }
+                        (d, stop) => {
+                            if let (Some(_), Stop::Exit(code)) = (d, &stop) {
+                                halt = Some(Halt::Debug(Stop::Exit(*code)));
+                            }
+                            if let Some(e) = self.stopped(i, stop) {
+                                return Err(Cut::Ending(e));
+                            }
+                        }
                     }
                 }
                 self.take_requests(i);
                 let p = &mut self.procs[i];
-                if let Some(rule) = p.m.triggered.pop() {
+                let again = if let Some(rule) = p.m.triggered.pop() {
                     let at = p.ps(p.m.cycles);
                     self.module_fault(i, rule, at);
-                    continue;
-                }
-                match fault {
-                    Some((at, rule)) if p.state != State::Running || p.m.cycles >= p.cycle_at(at) => {
-                        self.procs[i].timed_faults.remove(0);
-                        self.module_fault(i, rule, at);
-                        continue;
+                    true
+                } else {
+                    match fault {
+                        Some((at, rule)) if p.state != State::Running || p.m.cycles >= p.cycle_at(at) => {
+                            self.procs[i].timed_faults.remove(0);
+                            self.module_fault(i, rule, at);
+                            true
+                        }
+                        _ => p.state == State::Running && p.m.cycles < p.cycle_at(until),
                     }
-                    _ => {}
+                };
+                if let Some(h) = halt {
+                    return Err(Cut::Halt(i, h));
                 }
-                if p.state == State::Running && p.m.cycles < p.cycle_at(until) {
-                    continue;
+                if !again {
+                    break;
                 }
-                break;
             }
         }
-        None
+        Ok(())
     }
 
     /// What a processor's stop means for the device.

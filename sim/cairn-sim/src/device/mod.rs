@@ -8,6 +8,7 @@
 
 pub mod bus;
 pub mod cosim;
+pub mod debug;
 pub mod faults;
 pub mod file;
 pub mod report;

@@ -12,6 +12,7 @@
 //! See docs/debugging.md.
 
 pub mod arch;
+pub mod runner;
 mod target;
 
 use crate::machine::{Machine, Stop};
@@ -19,6 +20,7 @@ use gdbstub::common::Signal;
 use gdbstub::conn::Connection;
 use gdbstub::stub::run_blocking::{BlockingEventLoop, Event, WaitForStopReasonError};
 use gdbstub::stub::{DisconnectReason, GdbStub, SingleThreadStopReason};
+use runner::{Runner, Single};
 use std::io::{ErrorKind, Read};
 use std::marker::PhantomData;
 use std::net::{TcpListener, TcpStream};
@@ -27,6 +29,12 @@ use target::{SimTarget, StopReason};
 /// Serve one GDB connection on 127.0.0.1:`port` (0 = any free port; the message on
 /// stderr names the one chosen) and return how the run ended.
 pub fn serve(m: &mut Machine, port: u16, max_instructions: Option<u64>) -> Result<Stop, String> {
+    serve_runner(Single::new(m, max_instructions), port)
+}
+
+/// `serve` for any way of running the debugged machine (a processor of a device: the
+/// runner advances the whole device).
+pub fn serve_runner<R: Runner>(mut runner: R, port: u16) -> Result<Stop, String> {
     let listener =
         TcpListener::bind(("127.0.0.1", port)).map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
     let port = listener.local_addr().map_err(|e| e.to_string())?.port();
@@ -34,9 +42,9 @@ pub fn serve(m: &mut Machine, port: u16, max_instructions: Option<u64>) -> Resul
     let (stream, _) = listener.accept().map_err(|e| format!("accepting the debugger connection: {e}"))?;
     drop(listener);
 
-    m.debugger = true;
-    let mut t = SimTarget::new(m, max_instructions);
-    let result = GdbStub::new(stream).run_blocking::<EventLoop<'_>>(&mut t);
+    runner.debugger = true;
+    let mut t = SimTarget::new(runner);
+    let result = GdbStub::new(stream).run_blocking::<EventLoop<R>>(&mut t);
     if t.killed {
         t.release();
         return Err("the debugger killed the program".into());
@@ -65,16 +73,16 @@ pub fn serve(m: &mut Machine, port: u16, max_instructions: Option<u64>) -> Resul
     Ok(stop)
 }
 
-struct EventLoop<'m>(PhantomData<&'m mut Machine>);
+struct EventLoop<R>(PhantomData<R>);
 
-impl<'m> BlockingEventLoop for EventLoop<'m> {
-    type Target = SimTarget<'m>;
+impl<R: Runner> BlockingEventLoop for EventLoop<R> {
+    type Target = SimTarget<R>;
     type Connection = TcpStream;
     type StopReason = StopReason;
 
     #[allow(clippy::type_complexity)]
     fn wait_for_stop_reason(
-        target: &mut SimTarget<'m>,
+        target: &mut SimTarget<R>,
         conn: &mut TcpStream,
     ) -> Result<Event<StopReason>, WaitForStopReasonError<String, <TcpStream as Connection>::Error>> {
         loop {
@@ -87,7 +95,7 @@ impl<'m> BlockingEventLoop for EventLoop<'m> {
         }
     }
 
-    fn on_interrupt(_target: &mut SimTarget<'m>) -> Result<Option<StopReason>, String> {
+    fn on_interrupt(_target: &mut SimTarget<R>) -> Result<Option<StopReason>, String> {
         Ok(Some(SingleThreadStopReason::Signal(Signal::SIGINT)))
     }
 }

@@ -2,6 +2,7 @@
 //! modes and monitor commands.
 
 use super::arch::{CortexM0Plus, Reg, Regs};
+use super::runner::{Ran, Runner};
 use crate::machine::{Machine, Stop};
 use gdbstub::common::{Pid, Signal};
 use gdbstub::stub::SingleThreadStopReason;
@@ -41,11 +42,10 @@ pub enum Exec {
     Range(u32, u32),
 }
 
-pub struct SimTarget<'m> {
-    pub m: &'m mut Machine,
+pub struct SimTarget<R: Runner> {
+    /// The debugged machine (through its runner, which derefs to it).
+    pub m: R,
     pub exec: Exec,
-    /// `m.instructions` value at which `--max-instructions` runs out.
-    pub budget_end: u64,
     /// A stop the core cannot run past (limit, lockup, sleep with no wake-up source).
     /// Reported again on every resume; returned to `main` when the debugger leaves.
     pub terminal: Option<Stop>,
@@ -60,19 +60,35 @@ pub struct SimTarget<'m> {
     watchpoints: Vec<Watchpoint>,
 }
 
+/// How a slice of instructions run one at a time ended.
+enum Slice {
+    Stopped(StopReason),
+    /// All of them ran.
+    Ran,
+    /// The runner is not done with the current one yet.
+    Pending,
+}
+
+impl Slice {
+    fn stopped(self) -> Option<StopReason> {
+        match self {
+            Slice::Stopped(r) => Some(r),
+            Slice::Ran | Slice::Pending => None,
+        }
+    }
+}
+
 /// A write watchpoint: `bytes` is what the watched memory held after the last check.
 struct Watchpoint {
     addr: u32,
     bytes: Vec<u8>,
 }
 
-impl<'m> SimTarget<'m> {
-    pub fn new(m: &'m mut Machine, max_instructions: Option<u64>) -> SimTarget<'m> {
-        let budget_end = max_instructions.map_or(u64::MAX, |n| m.instructions.saturating_add(n));
+impl<R: Runner> SimTarget<R> {
+    pub fn new(m: R) -> SimTarget<R> {
         SimTarget {
             m,
             exec: Exec::Halted,
-            budget_end,
             terminal: None,
             exit_code: None,
             killed: false,
@@ -80,18 +96,6 @@ impl<'m> SimTarget<'m> {
             sw_breakpoints: BTreeSet::new(),
             hw_breakpoints: BTreeSet::new(),
             watchpoints: Vec::new(),
-        }
-    }
-
-    /// Run at most `n` instructions. `None`: they ran and nothing stopped the core.
-    fn run_some(&mut self, n: u64) -> Option<Stop> {
-        let remaining = self.budget_end.saturating_sub(self.m.instructions);
-        if remaining == 0 {
-            return Some(Stop::Limit);
-        }
-        match self.m.run(n.min(remaining)) {
-            Stop::Limit if self.m.cycles < self.m.cycle_limit && self.m.instructions < self.budget_end => None,
-            s => Some(s),
         }
     }
 
@@ -104,10 +108,20 @@ impl<'m> SimTarget<'m> {
         let watching = !self.watchpoints.is_empty();
         let reason = match self.exec {
             Exec::Halted => Some(SingleThreadStopReason::Signal(Signal::SIGTRAP)),
-            Exec::Step => self.step_slice(1, None).or(Some(SingleThreadStopReason::DoneStep)),
-            Exec::Continue if !watching => self.run_some(CONTINUE_SLICE).map(|s| self.stopped(s)),
-            Exec::Continue => self.step_slice(STEP_SLICE, None),
-            Exec::Range(start, end) => self.step_slice(STEP_SLICE, Some((start, end))),
+            Exec::Step => match self.step_slice(1, None) {
+                Slice::Stopped(r) => Some(r),
+                Slice::Ran => Some(SingleThreadStopReason::DoneStep),
+                Slice::Pending => None,
+            },
+            Exec::Continue if !watching => {
+                let until = self.m.instructions.saturating_add(CONTINUE_SLICE);
+                match self.m.run_to(until) {
+                    Ran::Stopped(s) => Some(self.stopped(s)),
+                    Ran::Done | Ran::Pending => None,
+                }
+            }
+            Exec::Continue => self.step_slice(STEP_SLICE, None).stopped(),
+            Exec::Range(start, end) => self.step_slice(STEP_SLICE, Some((start, end))).stopped(),
         };
         if reason.is_some() {
             self.exec = Exec::Halted;
@@ -120,22 +134,26 @@ impl<'m> SimTarget<'m> {
 
     /// Execute up to `n` instructions one at a time, checking watchpoints after each and
     /// (range stepping) whether the PC left [start, end).
-    fn step_slice(&mut self, n: u32, range: Option<(u32, u32)>) -> Option<StopReason> {
+    fn step_slice(&mut self, n: u32, range: Option<(u32, u32)>) -> Slice {
         for _ in 0..n {
-            if let Some(s) = self.run_some(1) {
-                return Some(self.stopped(s));
+            let until = self.m.instructions.saturating_add(1);
+            match self.m.run_to(until) {
+                Ran::Done => {}
+                Ran::Stopped(s) => return Slice::Stopped(self.stopped(s)),
+                // The instruction has not run yet: the next call asks for it again.
+                Ran::Pending => return Slice::Pending,
             }
             if let Some(addr) = self.watch_hit() {
                 let kind = WatchKind::Write;
-                return Some(SingleThreadStopReason::Watch { tid: (), kind, addr });
+                return Slice::Stopped(SingleThreadStopReason::Watch { tid: (), kind, addr });
             }
             if let Some((start, end)) = range {
                 if !(start..end).contains(&self.m.pc) {
-                    return Some(SingleThreadStopReason::DoneStep);
+                    return Slice::Stopped(SingleThreadStopReason::DoneStep);
                 }
             }
         }
-        None
+        Slice::Ran
     }
 
     /// The first watched address whose contents changed; takes new snapshots.
@@ -171,7 +189,7 @@ impl<'m> SimTarget<'m> {
             // A BKPT instruction in the firmware: the PC stays on it, as on hardware.
             Stop::Breakpoint => SingleThreadStopReason::Signal(Signal::SIGTRAP),
             Stop::Limit | Stop::Lockup { .. } | Stop::SleepForever | Stop::PowerOff | Stop::Pause => {
-                let why = match &stop {
+                let why = Runner::explain(&self.m, &stop).unwrap_or_else(|| match &stop {
                     Stop::Lockup { kind, pc, .. } => {
                         format!("core locked up: {kind} at pc 0x{pc:08x} ({})", self.m.symbols.describe(*pc))
                     }
@@ -181,7 +199,7 @@ impl<'m> SimTarget<'m> {
                     ),
                     Stop::PowerOff => "the processor powered itself off".to_string(),
                     _ => format!("limit reached after {} instructions, {} cycles", self.m.instructions, self.m.cycles),
-                };
+                });
                 let reason = terminal_signal(&stop);
                 if let SingleThreadStopReason::Signal(sig) = reason {
                     crate::console::diagnostic(format_args!(
@@ -218,17 +236,8 @@ impl<'m> SimTarget<'m> {
     /// The debugger went away: release the core and let the firmware run on.
     pub fn detach(&mut self) -> Stop {
         self.release();
-        if let Some(code) = self.exit_code {
-            return Stop::Exit(code);
-        }
-        if let Some(s) = self.terminal.take() {
-            return s;
-        }
-        let remaining = self.budget_end.saturating_sub(self.m.instructions);
-        if remaining == 0 {
-            return Stop::Limit;
-        }
-        self.m.run(remaining)
+        let ended = self.exit_code.map(Stop::Exit).or(self.terminal.take());
+        self.m.run_on(ended)
     }
 
     /// Reset the core and devices as the reset pin would; memory is kept.
@@ -246,7 +255,7 @@ impl<'m> SimTarget<'m> {
     }
 
     fn read_reg(&self, reg: Reg) -> u32 {
-        let m = &*self.m;
+        let m: &Machine = &self.m;
         match reg {
             Reg::Gpr(i) => m.r[i as usize],
             Reg::Sp => m.r[13],
@@ -263,7 +272,7 @@ impl<'m> SimTarget<'m> {
     /// Write one register the way the debugger would through the DCRDR: xPSR writes
     /// only change the flags; SP, MSP and PSP are word aligned; PC is halfword aligned.
     fn write_reg(&mut self, reg: Reg, v: u32) {
-        let m = &mut *self.m;
+        let m: &mut Machine = &mut self.m;
         match reg {
             Reg::Gpr(i) => m.r[i as usize] = v,
             Reg::Sp => m.r[13] = v & !3,
@@ -297,7 +306,7 @@ fn terminal_signal(stop: &Stop) -> StopReason {
     SingleThreadStopReason::Signal(sig)
 }
 
-impl Target for SimTarget<'_> {
+impl<R: Runner> Target for SimTarget<R> {
     type Arch = CortexM0Plus;
     type Error = String;
 
@@ -318,7 +327,7 @@ impl Target for SimTarget<'_> {
     }
 }
 
-impl SingleThreadBase for SimTarget<'_> {
+impl<R: Runner> SingleThreadBase for SimTarget<R> {
     fn read_registers(&mut self, regs: &mut Regs) -> TargetResult<(), Self> {
         regs.r.copy_from_slice(&self.m.r[..13]);
         regs.sp = self.read_reg(Reg::Sp);
@@ -367,7 +376,9 @@ impl SingleThreadBase for SimTarget<'_> {
     fn read_addrs(&mut self, start: u32, data: &mut [u8]) -> TargetResult<usize, Self> {
         let mut n = 0;
         for (i, b) in data.iter_mut().enumerate() {
-            match self.m.peek8(start.wrapping_add(i as u32)) {
+            let addr = start.wrapping_add(i as u32);
+            let byte = self.m.peek8(addr).or_else(|| Some((self.m.peek_device32(addr)? >> (8 * (addr & 3))) as u8));
+            match byte {
                 Some(v) => *b = v,
                 None => break,
             }
@@ -399,7 +410,7 @@ impl SingleThreadBase for SimTarget<'_> {
     }
 }
 
-impl SingleRegisterAccess<()> for SimTarget<'_> {
+impl<R: Runner> SingleRegisterAccess<()> for SimTarget<R> {
     fn read_register(&mut self, _tid: (), reg: Reg, buf: &mut [u8]) -> TargetResult<usize, Self> {
         let bytes = self.read_reg(reg).to_le_bytes();
         let n = bytes.len().min(buf.len());
@@ -415,7 +426,7 @@ impl SingleRegisterAccess<()> for SimTarget<'_> {
 }
 
 // Signals GDB asks to deliver on resume have no meaning for bare-metal firmware: ignored.
-impl SingleThreadResume for SimTarget<'_> {
+impl<R: Runner> SingleThreadResume for SimTarget<R> {
     fn resume(&mut self, _signal: Option<Signal>) -> Result<(), String> {
         self.start(Exec::Continue);
         Ok(())
@@ -430,21 +441,21 @@ impl SingleThreadResume for SimTarget<'_> {
     }
 }
 
-impl SingleThreadSingleStep for SimTarget<'_> {
+impl<R: Runner> SingleThreadSingleStep for SimTarget<R> {
     fn step(&mut self, _signal: Option<Signal>) -> Result<(), String> {
         self.start(Exec::Step);
         Ok(())
     }
 }
 
-impl SingleThreadRangeStepping for SimTarget<'_> {
+impl<R: Runner> SingleThreadRangeStepping for SimTarget<R> {
     fn resume_range_step(&mut self, start: u32, end: u32) -> Result<(), String> {
         self.start(Exec::Range(start, end));
         Ok(())
     }
 }
 
-impl SimTarget<'_> {
+impl<R: Runner> SimTarget<R> {
     fn plant(&mut self, addr: u32) -> bool {
         if addr & 1 != 0 || self.m.peek8(addr).is_none() {
             return false;
@@ -465,7 +476,7 @@ impl SimTarget<'_> {
     }
 }
 
-impl Breakpoints for SimTarget<'_> {
+impl<R: Runner> Breakpoints for SimTarget<R> {
     fn support_sw_breakpoint(&mut self) -> Option<SwBreakpointOps<'_, Self>> {
         Some(self)
     }
@@ -482,7 +493,7 @@ impl Breakpoints for SimTarget<'_> {
 /// Write watchpoints (`watch`), any number and size. The core runs one instruction at a
 /// time while any is set and stops after an instruction that changed the watched bytes
 /// (like the DWT, after the access). Read and access watchpoints are not supported.
-impl HwWatchpoint for SimTarget<'_> {
+impl<R: Runner> HwWatchpoint for SimTarget<R> {
     fn add_hw_watchpoint(&mut self, addr: u32, len: u32, kind: WatchKind) -> TargetResult<bool, Self> {
         if kind != WatchKind::Write {
             return Ok(false);
@@ -503,7 +514,7 @@ impl HwWatchpoint for SimTarget<'_> {
     }
 }
 
-impl SwBreakpoint for SimTarget<'_> {
+impl<R: Runner> SwBreakpoint for SimTarget<R> {
     fn add_sw_breakpoint(&mut self, addr: u32, _kind: ArmBreakpointKind) -> TargetResult<bool, Self> {
         let ok = self.plant(addr);
         if ok {
@@ -521,7 +532,7 @@ impl SwBreakpoint for SimTarget<'_> {
 
 /// Hardware breakpoints (`hbreak`) behave exactly like software ones: the simulator
 /// never patches memory, so there is no difference (and no comparator limit).
-impl HwBreakpoint for SimTarget<'_> {
+impl<R: Runner> HwBreakpoint for SimTarget<R> {
     fn add_hw_breakpoint(&mut self, addr: u32, _kind: ArmBreakpointKind) -> TargetResult<bool, Self> {
         let ok = self.plant(addr);
         if ok {
@@ -544,10 +555,13 @@ cairn-sim monitor commands:
   monitor stats   instructions executed, cycles and simulated time so far
   monitor help    this text";
 
-impl MonitorCmd for SimTarget<'_> {
+impl<R: Runner> MonitorCmd for SimTarget<R> {
     fn handle_monitor_cmd(&mut self, cmd: &[u8], mut out: ConsoleOutput<'_>) -> Result<(), String> {
         let cmd = String::from_utf8_lossy(cmd);
         match cmd.trim() {
+            "reset" | "reset halt" | "system_reset" if !self.m.can_reset() => {
+                outputln!(out, "monitor reset: not available for one processor of a device");
+            }
             "reset" | "reset halt" | "system_reset" => {
                 self.reset();
                 outputln!(
@@ -581,13 +595,16 @@ impl MonitorCmd for SimTarget<'_> {
 /// not reloaded; use `load` for that), and `kill` keeps the session open for a later
 /// `run`. Implementing it also makes `kill` answer "OK" before a plain `target remote`
 /// session ends, which gdbstub does not do otherwise (gdb then reports an error).
-impl ExtendedMode for SimTarget<'_> {
+impl<R: Runner> ExtendedMode for SimTarget<R> {
     fn on_start(&mut self) -> Result<(), String> {
         self.extended = true;
         Ok(())
     }
 
     fn run(&mut self, _filename: Option<&[u8]>, _args: Args<'_, '_>) -> TargetResult<Pid, Self> {
+        if !self.m.can_reset() {
+            return Err(TargetError::NonFatal);
+        }
         self.reset();
         Ok(Pid::new(1).expect("1 is not zero"))
     }
@@ -607,6 +624,9 @@ impl ExtendedMode for SimTarget<'_> {
     }
 
     fn restart(&mut self) -> Result<(), String> {
+        if !self.m.can_reset() {
+            return Err("a processor of a device cannot be restarted alone".into());
+        }
         self.reset();
         Ok(())
     }
