@@ -275,7 +275,13 @@ impl TraceLog {
     /// A device's processor powered off at cycle `at`: what ran stops there (its open
     /// slices end), and it draws no current until `power_on`.
     pub fn power_off(&mut self, at: u64) {
-        self.begin();
+        if !self.started {
+            // Off from the start: it never drew the awake current.
+            self.started = true;
+            let currents = self.currents.take();
+            self.counters(at, 0);
+            self.currents = currents;
+        }
         self.close_open(at);
         self.off_since = Some(at);
         if self.currents.is_some() {

@@ -339,3 +339,21 @@ fn waveform_shows_a_module_off() {
     let b = &ch[&header.find_var(&["power_vcd", "b", "state"]).unwrap().code];
     assert_eq!(b.iter().filter(|c| c.1 == Some(3)).count(), 2, "{b:?}");
 }
+
+#[test]
+fn a_module_that_starts_off_is_off_from_the_start() {
+    let Some(elf) = fw("device-power.elf") else { return };
+    let file = device("start-off", "", &[("a", &elf, "32MHz"), ("b", &elf, "4MHz")], "power = \"off\"\n");
+    let r = run_device(&file, &[]);
+    assert_eq!(r.status, 0, "{}", r.err);
+    let ev = r.events();
+    let first = ev.iter().find(|e| e["pid"] == 2 && e["ph"] == "X" && e["name"] == "off").unwrap();
+    assert_eq!(ps(&first["ts"]), 0);
+    // Until the first frame to it arrives (then at its next 4 MHz cycle).
+    let wake = r.frames.iter().find(|f| f[DST] == "b").map(|f| num(f, ARRIVAL)).unwrap();
+    assert_eq!(ps(&first["dur"]), wake.div_ceil(250_000) * 250_000);
+    let (header, ch) = changes(&r.vcd);
+    let b = &ch[&header.find_var(&["start_off", "b", "state"]).unwrap().code];
+    assert_eq!(b[0], (0, Some(3)));
+    assert_eq!(b[1], (wake.div_ceil(250_000) * 250_000, Some(0)));
+}
