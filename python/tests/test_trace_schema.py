@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
 import tomllib
 from collections import Counter
 from collections.abc import Callable
@@ -16,7 +17,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from cairn.paths import expected_toml, firmware, firmware_dir, repo_root
+from cairn.paths import expected_toml, firmware, firmware_dir, repo_root, sim_binary
 from cairn.runners import TIMEOUT_STATUS, run_sim
 
 Trace = dict[str, Any]
@@ -97,6 +98,66 @@ def test_rtos_task_trace_validates(validator: Draft202012Validator, tmp_path: Pa
     assert begin["args"]["tcb"].startswith("0x2")
     begin["args"]["tcb"] = 536870912
     assert _errors(validator, trace) != []
+
+
+def _run_device_trace(out: Path, device: Path, *args: str, status: int) -> Trace:
+    result = subprocess.run(
+        [str(sim_binary()), "run", "--device", str(device), "--trace", str(out), *args],
+        capture_output=True,
+        timeout=120,
+    )
+    assert result.returncode == status, result.stderr.decode(errors="replace")
+    trace: Trace = json.loads(out.read_text())
+    return trace
+
+
+def test_device_trace_validates(validator: Draft202012Validator, tmp_path: Path) -> None:
+    """A device file (docs/device.md, 'Outputs'): a process per processor, bus frames as
+    slices and flows; with power control and fault rules, 'off' slices and injected faults."""
+    for elf in ("device-broadcast.elf", "device-stream.elf", "hello-8.elf"):
+        assert (firmware_dir() / elf).is_file(), f"{elf} is missing: `make build` builds it"
+    five = _run_device_trace(
+        tmp_path / "five.json", repo_root() / "experiments" / "devices" / "five-modules.toml", status=0
+    )
+    assert _errors(validator, five) == []
+    assert {"s", "f"} <= set(_phases(five))
+    assert len([e for e in five["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"]) == 5
+    fw = firmware_dir()
+    device = tmp_path / "faults.toml"
+    device.write_text(
+        f"""name = "faults"
+[[processor]]
+name = "tx"
+firmware = "{fw / 'device-stream.elf'}"
+clock = "32MHz"
+[[processor]]
+name = "rx"
+firmware = "{fw / 'device-stream.elf'}"
+clock = "32MHz"
+[[processor]]
+name = "os"
+firmware = "{fw / 'hello-8.elf'}"
+clock = "25MHz"
+[processor.energy]
+profile = "stm32l053"
+[[fault]]
+action = "reset"
+processor = "os"
+at = "2ms"
+[[fault]]
+action = "power_off"
+processor = "rx"
+at = "100us"
+[[fault]]
+action = "drop"
+every = 3
+src = "tx"
+"""
+    )
+    faults = _run_device_trace(tmp_path / "faults.json", device, "--max-time", "60ms", status=TIMEOUT_STATUS)
+    assert _errors(validator, faults) == []
+    assert "off" in _names(faults, "X")
+    assert "injected fault" in _names(faults, "i")
 
 
 def test_limit_trace_with_open_slices_validates(validator: Draft202012Validator, tmp_path: Path) -> None:

@@ -9,11 +9,12 @@ use cairn_sim::cli::report::lockup_report;
 use cairn_sim::console::{diagnostic, Stream, TimedLines};
 use cairn_sim::device::bus::{Bus, PS_PER_S};
 use cairn_sim::device::cosim::{Device, Ending, Processor, State};
-use cairn_sim::device::debug::DeviceRunner;
 use cairn_sim::device::file::DeviceFile;
+use cairn_sim::gdb::device_runner::DeviceRunner;
 use cairn_sim::machine::Stop;
 use cairn_sim::out_file::OutFile;
 use cairn_sim::periph::bus_ctrl::Link;
+use cairn_sim::trace::TraceLog;
 use cairn_sim::units::{parse_duration_ps, parse_uint};
 use std::io::Write;
 use std::path::Path;
@@ -29,8 +30,6 @@ fn refuse_single_processor_options(args: &RunArgs) {
         ("--clock", args.clock.is_some()),
         ("--io", args.io.is_some()),
         ("--io-log", args.io_log.is_some()),
-        ("--vcd", args.vcd.is_some()),
-        ("--trace", args.trace.is_some()),
         ("--flash-size", args.flash_size.is_some()),
         ("--sram-size", args.sram_size.is_some()),
         ("--flash-wait-states", args.flash_wait_states.is_some()),
@@ -84,10 +83,12 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
     });
     let stats_file = args.stats.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     let bus_log = args.bus_log.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
+    let trace_file = args.trace.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
+    let vcd_file = args.vcd.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     let addresses: Vec<u8> = file.processors.iter().map(|p| p.address).collect();
     let powered: Vec<bool> = file.processors.iter().map(|p| p.power_on).collect();
     let mut procs = Vec::new();
-    for mut spec in file.processors {
+    for (index, mut spec) in file.processors.into_iter().enumerate() {
         let defaults = RunArgs { board: "mps2-an385".into(), ..Default::default() };
         let cfg = board_config(&defaults, &spec.scenario);
         if !cfg.board.devices.iter().any(|d| d.kind == cairn_sim::board::DeviceKind::CairnBusCtrl) {
@@ -107,6 +108,15 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
             m.stream_io(None, None).unwrap_or_else(|e| fail(e));
         } else {
             m.io.events.enabled = false;
+        }
+        // The device's waveform is written from each processor's whole timeline, at the end.
+        if args.vcd.is_some() {
+            m.record_timeline();
+        }
+        // Each processor's part of the device trace is kept in memory: the parts are joined
+        // in file order at the end, whatever order the scheduler ran them in.
+        if args.trace.is_some() {
+            m.trace = Some(TraceLog::device_part(index, &spec.name, m.config.clock_hz));
         }
         m.console = Box::new(TimedLines::default());
         m.reset();
@@ -240,6 +250,18 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
         }
         f.commit().unwrap_or_else(|e| fail(e));
     }
+    if let Some(f) = trace_file {
+        let mut parts = Vec::new();
+        for p in &mut d.procs {
+            if let Some(t) = p.m.trace.take() {
+                parts.push(t.finish(p.end_cycle(d.now), &f.path().display().to_string()).unwrap_or_else(|e| fail(e)));
+            }
+        }
+        write_output(f, |w| cairn_sim::device::outputs::write_trace(&d, &parts, w));
+    }
+    if let Some(f) = vcd_file {
+        write_output(f, |w| cairn_sim::device::outputs::write_vcd(&d, w));
+    }
     if let Some(mut f) = stats_file {
         for p in &mut d.procs {
             p.m.finish_io_stream().unwrap_or_else(|e| fail(e));
@@ -252,4 +274,15 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
         f.commit().unwrap_or_else(|e| fail(e));
     }
     status
+}
+
+/// Write a whole output through a buffer and put it in place, or end the run with the
+/// CLI's one-line message.
+fn write_output(f: OutFile, write: impl FnOnce(&mut std::io::BufWriter<OutFile>) -> std::io::Result<()>) {
+    let path = f.path().display().to_string();
+    let mut w = std::io::BufWriter::new(f);
+    let f = write(&mut w)
+        .and_then(|_| w.into_inner().map_err(|e| e.into_error()))
+        .unwrap_or_else(|e| fail(format_args!("cannot write {path}: {e}")));
+    f.commit().unwrap_or_else(|e| fail(e));
 }

@@ -135,7 +135,9 @@ impl IoSystem {
         let Some(stream) = self.stream.as_deref_mut() else { return };
         self.events.sort_by_key(|e| e.cycle);
         let k = self.events.partition_point(|e| e.cycle <= upto);
-        match self.timeline.as_mut() {
+        // Without a VCD of its own the timeline is kept whole: a device's waveform takes it
+        // at the end (device/outputs.rs).
+        match self.timeline.as_mut().filter(|_| stream.has_vcd()) {
             Some(tl) => {
                 tl.power.sort_by_key(|p| p.0);
                 tl.exceptions.sort_by_key(|x| x.0);
@@ -205,7 +207,8 @@ impl Machine {
     /// At an instruction boundary with streamed outputs: drain the buffers once they are
     /// half full; after a write error, end the run here (the CLI then reports the error).
     pub(crate) fn io_stream_service(&mut self) {
-        let tl = self.io.timeline.as_ref().map_or(0, |t| t.power.len().max(t.exceptions.len()));
+        let vcd = self.io.stream.as_ref().is_some_and(|s| s.has_vcd());
+        let tl = self.io.timeline.as_ref().filter(|_| vcd).map_or(0, |t| t.power.len().max(t.exceptions.len()));
         if self.io.events.len() >= EVENT_BUFFER / 2 || tl >= TIMELINE_BUFFER / 2 {
             self.io.drain(self.cycles.min(self.io.next_at));
         }

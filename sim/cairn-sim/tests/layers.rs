@@ -17,11 +17,26 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("stimuli", &["stimuli", "periph", "time", "input_file"]),
     ("observe", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
     ("measure", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
-    // The device (processors, bus, scheduler) sits on the processor; the one upward name is
-    // the processor's stats document, which lives with the CLI's reports so far.
+    // The device (processors, bus, scheduler, its outputs) sits on the processor and its
+    // observers; the one upward name is the processor's stats document, which lives with the
+    // CLI's reports so far. The debugger drives a device, not the reverse.
     (
         "device",
-        &["device", "machine", "periph", "console", "units", "toml_error", "scenario", "input_file", "stimuli", "cli"],
+        &[
+            "device",
+            "machine",
+            "periph",
+            "console",
+            "units",
+            "toml_error",
+            "scenario",
+            "input_file",
+            "stimuli",
+            "observe",
+            "trace",
+            "time",
+            "cli",
+        ],
     ),
 ];
 

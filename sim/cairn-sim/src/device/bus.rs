@@ -153,6 +153,9 @@ pub struct FrameRecord {
     pub src: usize,
     /// None: broadcast.
     pub dst: Option<usize>,
+    /// The processors whose RX FIFO it reached: a broadcast's are known only when it goes
+    /// (the modules powered then); none for a dropped frame or a power frame.
+    pub receivers: Vec<usize>,
     pub bytes: usize,
     pub power: Option<bool>,
     pub queued_ps: u64,
@@ -205,6 +208,12 @@ pub struct Bus {
     faults: FrameFaults,
     pub stats: BusStats,
     pub log: Vec<FrameRecord>,
+    /// Each processor's frames arrived or on their way, (arrival, frame id), to tell which
+    /// one a pop takes.
+    held: Vec<Vec<(u64, u64)>>,
+    /// Frames taken out of an RX FIFO: (time, processor, frame id), for the waveform's
+    /// FIFO occupancy and the trace.
+    pub pops: Vec<(u64, usize, u64)>,
 }
 
 impl Bus {
@@ -223,6 +232,8 @@ impl Bus {
             faults: FrameFaults::new(faults, seed),
             stats: BusStats::default(),
             log: Vec::new(),
+            held: vec![Vec::new(); n],
+            pops: Vec::new(),
         }
     }
 
@@ -329,7 +340,10 @@ impl Bus {
             Request::Send { dst, data } => {
                 self.queues[p].push_back(Queued { at: t, dst, data, power: None, stalls: 0 })
             }
-            Request::Pop => self.rx_held[p] = self.rx_held[p].saturating_sub(1),
+            Request::Pop => {
+                self.rx_held[p] = self.rx_held[p].saturating_sub(1);
+                self.note_pop(t, p);
+            }
             Request::Power { target, on } => {
                 if target == self.addresses[p] {
                     // Its own power: the processor stopped at once (the scheduler saw it).
@@ -348,11 +362,36 @@ impl Bus {
         }
     }
 
+    /// The controller's FIFO hands frames out in arrival order (a delayed frame can arrive
+    /// after one sent later).
+    fn note_pop(&mut self, t: u64, p: usize) {
+        let held = &mut self.held[p];
+        if let Some(k) = (0..held.len()).filter(|&k| held[k].0 <= t).min_by_key(|&k| held[k]) {
+            let (_, id) = held.swap_remove(k);
+            self.pops.push((t, p, id));
+        }
+    }
+
+    /// At the end of the run: record the pops requested after the last slot decided.
+    pub fn settle(&mut self) {
+        self.inputs.sort_by_key(|(t, p, s, _)| (*t, *p, *s));
+        for (t, p, _, r) in std::mem::take(&mut self.inputs) {
+            if r == Request::Pop {
+                self.note_pop(t, p);
+            }
+        }
+    }
+
     fn apply_power_changes(&mut self, now: u64) {
         let due = self.power_changes.partition_point(|c| c.0 <= now);
         for (_, p, on) in self.power_changes.drain(..due) {
             self.powered[p] = on;
         }
+    }
+
+    /// Processor `p`'s module address.
+    pub fn address(&self, p: usize) -> u8 {
+        self.addresses[p]
     }
 
     fn index_of(&self, addr: u8) -> Option<usize> {
@@ -389,10 +428,16 @@ impl Bus {
         self.stats.dropped += fate.drop as u64;
         self.stats.corrupted += (fate.corrupt && !fate.drop) as u64;
         self.stats.delayed += (fate.delay_ps > 0) as u64;
+        let id = self.log.len() as u64;
+        let landed = if fate.drop { Vec::new() } else { receivers.clone() };
+        for &r in &landed {
+            self.held[r].push((arrival, id));
+        }
         self.log.push(FrameRecord {
-            id: self.log.len() as u64,
+            id,
             src,
             dst: dst_index,
+            receivers: landed,
             bytes: f.data.len(),
             power: f.power,
             queued_ps: f.at,

@@ -45,11 +45,15 @@ pub struct Processor {
     pub powered_on: u64,
     pub powered_off: u64,
     pub resets: u64,
+    /// Periods powered off, in its cycles (from, to), for the trace and the waveform.
+    pub off_periods: Vec<(u64, u64)>,
+    off_since: Option<u64>,
 }
 
 impl Processor {
+    /// A processor that starts off is off from cycle 0: give it its trace before.
     pub fn new(name: String, m: Machine, on: bool) -> Processor {
-        Processor {
+        let mut p = Processor {
             name,
             m,
             state: if on { State::Running } else { State::Off },
@@ -60,10 +64,59 @@ impl Processor {
             powered_on: 0,
             powered_off: 0,
             resets: 0,
+            off_periods: Vec::new(),
+            off_since: None,
+        };
+        if !on {
+            p.went_off();
+        }
+        p
+    }
+
+    /// It stopped at its current cycle, powered off.
+    fn went_off(&mut self) {
+        let c = self.m.cycles;
+        self.off_since = Some(c);
+        if let Some(t) = self.m.trace.as_mut() {
+            t.power_off(c);
+        }
+        // Its exception lines mean nothing while it is off.
+        if let Some(tl) = self.m.io.timeline.as_mut() {
+            tl.note_exceptions(c, 0, 0);
         }
     }
 
-    fn ps(&self, cycle: u64) -> u64 {
+    /// It was reset at its current cycle: by a power-on (`on`) or by a fault.
+    fn was_reset(&mut self, on: bool) {
+        let c = self.m.cycles;
+        if on {
+            if let Some(from) = self.off_since.take() {
+                self.off_periods.push((from, c));
+            }
+        }
+        if let Some(t) = self.m.trace.as_mut() {
+            if on {
+                t.power_on(c);
+            } else {
+                t.reset(c);
+            }
+        }
+        // The reset cleared them without the core noticing a change.
+        if let Some(tl) = self.m.io.timeline.as_mut() {
+            tl.note_exceptions(c, self.m.exc.pending, self.m.exc.active);
+        }
+    }
+
+    /// The cycle its outputs end at, when the device ended at `end` ps: an exited
+    /// processor's own end, an off one's the device's.
+    pub fn end_cycle(&self, end: u64) -> u64 {
+        match self.state {
+            State::Off => self.cycle_at(end).max(self.m.cycles),
+            _ => self.m.cycles,
+        }
+    }
+
+    pub fn ps(&self, cycle: u64) -> u64 {
         (cycle as u128 * PS_PER_S / self.m.config.clock_hz as u128) as u64
     }
 
@@ -300,11 +353,17 @@ impl Device {
                 }
             }
         }
+        let end = self.now;
         for p in &mut self.procs {
             if let Some(t) = p.m.console.timed() {
                 t.finish();
             }
+            if let Some(from) = p.off_since.take() {
+                let to = p.end_cycle(end);
+                p.off_periods.push((from, to));
+            }
         }
+        self.bus.settle();
         self.flush_lines(u64::MAX, emit);
         self.ended = Some(ending.clone());
         Halt::Ended(ending)
@@ -437,6 +496,7 @@ impl Device {
             Stop::PowerOff => {
                 p.state = State::Off;
                 p.powered_off += 1;
+                p.went_off();
                 None
             }
             Stop::Limit => {
@@ -499,6 +559,7 @@ impl Device {
         p.state = State::Running;
         p.power_on_at = None;
         p.powered_on += 1;
+        p.was_reset(true);
     }
 
     /// Apply a module fault (or a power-off frame, rule `usize::MAX`) at `at`.
@@ -521,9 +582,11 @@ impl Device {
             p.m.reset();
             p.state = State::Running;
             p.resets += 1;
+            p.was_reset(false);
         } else {
             p.state = State::Off;
             p.powered_off += 1;
+            p.went_off();
             let t = p.ps(p.m.cycles);
             self.bus.note_power(t, i, false);
         }

@@ -4,11 +4,11 @@
 //!
 //! `file` reads the device file; `bus` is the interconnect; `faults` the injected faults;
 //! `cosim` the scheduler that runs the processors and the bus; `report` the device's
-//! statistics.
+//! statistics; `outputs` its trace and waveform.
 
 pub mod bus;
 pub mod cosim;
-pub mod debug;
 pub mod faults;
 pub mod file;
+pub mod outputs;
 pub mod report;

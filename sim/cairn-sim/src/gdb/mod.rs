@@ -12,6 +12,7 @@
 //! See docs/debugging.md.
 
 pub mod arch;
+pub mod device_runner;
 pub mod runner;
 mod target;
 

@@ -3,10 +3,10 @@
 //! every run or step of it advances the whole device in its usual global order, and the
 //! other processors and the bus do what they would do with no debugger.
 
-use super::bus::PS_PER_S;
-use super::cosim::{Debug, Device, Ending, Halt, State};
+use super::runner::{Ran, Runner};
 use crate::console::TimedLine;
-use crate::gdb::runner::{Ran, Runner};
+use crate::device::bus::PS_PER_S;
+use crate::device::cosim::{Debug, Device, Ending, Halt, State};
 use crate::machine::{FaultKind, Machine, Stop};
 use std::ops::{Deref, DerefMut};
 
