@@ -262,10 +262,10 @@ impl Machine {
 
     #[cold]
     fn trace_trigger(&mut self, word: u32) {
-        for t in self.trace_triggers.iter_mut().filter(|t| t.0 == word && t.1 > 0) {
-            t.1 -= 1;
-            if t.1 == 0 {
-                self.triggered.push(t.2);
+        for t in self.trace_triggers.iter_mut().filter(|t| word & t.1 == t.0 && t.2 > 0) {
+            t.2 -= 1;
+            if t.2 == 0 {
+                self.triggered.push(t.3);
                 self.stop = Some(crate::machine::Stop::Pause);
                 self.next_event = 0;
             }

@@ -165,9 +165,10 @@ pub struct Machine {
     pub resume_from: Option<u32>,
     /// Words written to the trace port.
     pub trace_port_words: u64,
-    /// Fault triggers on trace-port words: (word, occurrences left, rule); when one reaches
-    /// zero its rule goes to `triggered` and the run pauses at this instruction.
-    pub trace_triggers: Vec<(u32, u64, usize)>,
+    /// Fault triggers on trace-port words: (word, mask, occurrences left, rule): a word `w`
+    /// with `w & mask == word` counts; when one reaches zero its rule goes to `triggered`
+    /// and the run pauses at this instruction.
+    pub trace_triggers: Vec<(u32, u32, u64, usize)>,
     pub triggered: Vec<usize>,
     /// Cycles spent powered off (in a device).
     pub off_cycles: u64,

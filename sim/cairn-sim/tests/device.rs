@@ -317,3 +317,26 @@ fn frames_that_can_never_go_end_the_run_instead_of_spinning() {
     assert_eq!(r.frames.len(), 1, "only the first frame found room");
     assert!(r.stats["simulated_seconds"].as_f64().unwrap() < 2.0, "{}", r.stats["simulated_seconds"]);
 }
+
+#[test]
+fn a_module_fault_at_the_nth_trace_port_event() {
+    let Some(hello) = fw("hello-8.elf") else { return };
+    let Some(elf) = fw("device-stream.elf") else { return };
+    // Cairn OS writes an event word per kernel event, its code in the top byte: reset the
+    // module at its third handler start (CAIRN_EV_START = 0x02).
+    let rule = "[[fault]]\naction = \"reset\"\nprocessor = \"os\"\non_trace = 0x02000000\ntrace_mask = 0xFF000000\ncount = 3\n";
+    let file =
+        device("trace-reset", "", &[("os", &hello, "25MHz"), ("tx", &elf, "32MHz"), ("rx", &elf, "32MHz")], rule);
+    let r = run_device(&file, &["--max-time", "300ms"]);
+    assert_eq!(r.stats["processors"]["os"]["power"]["resets"], 1, "{}", r.err);
+    let faults = r.stats["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1);
+    assert_eq!(faults[0]["action"], "reset");
+    assert!(faults[0]["time_s"].as_f64().unwrap() > 0.0);
+    // Once only: the count does not start again after the reset.
+    let plain = run_device(
+        &device("trace-plain", "", &[("os", &hello, "25MHz"), ("tx", &elf, "32MHz"), ("rx", &elf, "32MHz")], ""),
+        &["--max-time", "300ms"],
+    );
+    assert_ne!(r.out, plain.out, "the reset changed what the module printed");
+}

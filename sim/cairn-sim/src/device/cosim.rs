@@ -251,9 +251,9 @@ impl Device {
                 FaultRule::PowerOff(p, ModuleTrigger::At(ps)) | FaultRule::Reset(p, ModuleTrigger::At(ps)) => {
                     d.procs[p].timed_faults.push((ps, i))
                 }
-                FaultRule::PowerOff(p, ModuleTrigger::TraceWord { word, count })
-                | FaultRule::Reset(p, ModuleTrigger::TraceWord { word, count }) => {
-                    d.procs[p].m.trace_triggers.push((word, count, i))
+                FaultRule::PowerOff(p, ModuleTrigger::TraceWord { word, mask, count })
+                | FaultRule::Reset(p, ModuleTrigger::TraceWord { word, mask, count }) => {
+                    d.procs[p].m.trace_triggers.push((word & mask, mask, count, i))
                 }
                 _ => {}
             }

@@ -23,8 +23,9 @@ pub struct FrameMatch {
 pub enum ModuleTrigger {
     /// At this simulated time (ps).
     At(u64),
-    /// At the `count`-th time the processor writes `word` to its trace port.
-    TraceWord { word: u32, count: u64 },
+    /// At the `count`-th time the processor writes to its trace port a word whose bits in
+    /// `mask` equal `word`'s (the kernel's event code is the top byte: mask 0xFF000000).
+    TraceWord { word: u32, mask: u32, count: u64 },
 }
 
 #[derive(Clone, Debug)]

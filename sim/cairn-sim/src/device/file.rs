@@ -188,19 +188,21 @@ fn fault(i: usize, mut t: toml::Table, names: &[&str]) -> Result<FaultRule, Stri
             let mut at = None;
             let mut word = None;
             let mut count = 1u64;
+            let mut mask = u32::MAX;
             for (k, v) in std::mem::take(&mut t) {
                 match k.as_str() {
                     "processor" => target = Some(processor_index(&key(&k), &v, names)?),
                     "at" => at = Some(duration(&k, &v)?),
                     "on_trace" => word = Some(numeric(&key(&k), &v, |s| parse_uint(s, 0, u32::MAX as u64))? as u32),
                     "count" => count = numeric(&key(&k), &v, |s| parse_uint(s, 1, u64::MAX))?,
+                    "trace_mask" => mask = numeric(&key(&k), &v, |s| parse_uint(s, 0, u32::MAX as u64))? as u32,
                     other => return Err(format!("{}: unknown key for a module rule", key(other))),
                 }
             }
             let target = target.ok_or_else(|| format!("{}: missing", key("processor")))?;
             let trigger = match (at, word) {
                 (Some(ps), None) => ModuleTrigger::At(ps),
-                (None, Some(w)) => ModuleTrigger::TraceWord { word: w, count },
+                (None, Some(w)) => ModuleTrigger::TraceWord { word: w, mask, count },
                 _ => return Err(format!("{}: give `at` or `on_trace` (one of them)", key("at"))),
             };
             if action == "reset" {
