@@ -34,10 +34,7 @@ _Static_assert(FRAME_PERIOD_US == 0 || PERIOD_CYCLES > 0, "frame period below on
 
 int main(void)
 {
-    bus_init();
-    if (!bus_connected()) {
-        say("FAIL bus not connected");
+    if (bus_start() < 0)
         return 1;
-    }
     return busywork_run(PERIOD_CYCLES, RUN_CYCLES);
 }

@@ -88,12 +88,10 @@ static void leaf(void)
 
 int main(void)
 {
-    bus_init();
-    if (!bus_connected()) {
-        say("FAIL bus not connected");
+    int start = bus_start();
+    if (start < 0)
         return 1;
-    }
-    unsigned addr = bus_address();
+    unsigned addr = (unsigned)start;
     say_u("module ", addr, " of ");
     say_u("", bus_modules(), "\n");
     if (addr == 0)

@@ -104,12 +104,10 @@ __attribute__((noreturn)) static void module1(void)
 
 int main(void)
 {
-    bus_init();
-    if (!bus_connected()) {
-        say("FAIL bus not connected");
+    int start = bus_start();
+    if (start < 0)
         return 1;
-    }
-    unsigned addr = bus_address();
+    unsigned addr = (unsigned)start;
     if (addr == 0)
         return controller();
     if (addr == 1)

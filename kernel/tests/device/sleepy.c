@@ -26,12 +26,10 @@ _Static_assert((uint64_t)(CLOCK_HZ) * (RUN_MS) / 1000u < 0x80000000u, "RUN_MS to
 
 int main(void)
 {
-    bus_init();
-    if (!bus_connected()) {
-        say("FAIL bus not connected");
+    int start = bus_start();
+    if (start < 0)
         return 1;
-    }
-    unsigned addr = bus_address();
+    unsigned addr = (unsigned)start;
     if (addr == 0)
         return busywork_run(0, RUN_CYCLES);
     uart_puts("sleepy m");

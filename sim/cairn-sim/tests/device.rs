@@ -4,77 +4,28 @@
 //! control under a slow receiver, power control, every fault rule, the same results for any
 //! scheduler quantum, and bad device files.
 
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+mod device_files;
 mod firmware;
 mod sim_cli;
+use device_files::*;
 use firmware::fw_path as fw;
 use sim_cli::run;
 
+const TAG: &str = "device";
+
 fn tmp(name: &str) -> PathBuf {
-    sim_cli::tmp("device", name)
+    sim_cli::tmp(TAG, name)
 }
 
-/// A device file of processors (name, ELF, clock) with `extra` TOML appended.
 fn device(name: &str, bus: &str, procs: &[(&str, &Path, &str)], extra: &str) -> PathBuf {
-    let mut text = format!("name = \"{name}\"\n[bus]\n{bus}\n");
-    for (n, elf, clock) in procs {
-        text.push_str(&format!(
-            "[[processor]]\nname = \"{n}\"\nfirmware = \"{}\"\nclock = \"{clock}\"\n",
-            elf.display()
-        ));
-    }
-    text.push_str(extra);
-    let p = tmp(&format!("{name}.toml"));
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-struct Run {
-    status: i32,
-    out: String,
-    err: String,
-    stats: Value,
-    frames: Vec<Vec<String>>,
+    device_files::device(TAG, name, bus, procs, extra)
 }
 
 fn run_device(file: &Path, extra: &[&str]) -> Run {
-    let tag = file.file_stem().unwrap().to_str().unwrap().to_string() + &extra.join("");
-    let (s, log) = (tmp(&format!("{tag}.json")), tmp(&format!("{tag}.csv")));
-    let mut args = vec![
-        "run",
-        "--device",
-        file.to_str().unwrap(),
-        "--stats",
-        s.to_str().unwrap(),
-        "--bus-log",
-        log.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let (status, out, err) = run(&args);
-    let stats = serde_json::from_str(&std::fs::read_to_string(&s).unwrap_or_else(|_| "null".into())).unwrap();
-    let frames = std::fs::read_to_string(&log)
-        .unwrap_or_default()
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').map(String::from).collect())
-        .collect();
-    Run { status, out, err, stats, frames }
+    device_files::run_device(TAG, file, false, extra)
 }
-
-fn num(row: &[String], col: usize) -> u64 {
-    row[col].parse().unwrap()
-}
-
-// Columns of --bus-log.
-const SRC: usize = 1;
-const DST: usize = 2;
-const BYTES: usize = 3;
-const QUEUED: usize = 5;
-const START: usize = 6;
-const ARRIVAL: usize = 7;
-const STALLS: usize = 8;
 
 #[test]
 fn pingpong_frames_follow_the_tdma_timing_formula_and_the_round_trip_matches() {
@@ -115,19 +66,6 @@ fn pingpong_frames_follow_the_tdma_timing_formula_and_the_round_trip_matches() {
     }
 }
 
-fn without_host_figures(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "host_seconds" | "mips" | "windows"))
-                .map(|(k, v)| (k.clone(), without_host_figures(v)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(without_host_figures).collect()),
-        other => other.clone(),
-    }
-}
-
 #[test]
 fn results_are_the_same_for_any_scheduler_quantum() {
     let Some(elf) = fw("device-broadcast.elf") else { return };
@@ -140,7 +78,7 @@ fn results_are_the_same_for_any_scheduler_quantum() {
         let r = run_device(&file, &["--quantum", q]);
         assert_eq!(r.out, base.out, "quantum {q}");
         assert_eq!(r.frames, base.frames, "quantum {q}");
-        assert_eq!(without_host_figures(&r.stats), without_host_figures(&base.stats), "quantum {q}");
+        assert_eq!(simulated(&r.stats), simulated(&base.stats), "quantum {q}");
         assert!(r.stats["windows"].as_u64() > base.stats["windows"].as_u64(), "the quantum did cut the windows");
     }
 }

@@ -10,8 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod device_files;
 mod firmware;
 mod sim_cli;
+use device_files::simulated;
 use firmware::fw_path as fw;
 use sim_cli::{run, SIM};
 
@@ -73,19 +75,6 @@ struct Outcome {
 }
 
 /// Everything in the stats but the host's own figures.
-fn simulated(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "host_seconds" | "mips"))
-                .map(|(k, v)| (k.clone(), simulated(v)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(simulated).collect()),
-        other => other.clone(),
-    }
-}
-
 /// Run the device, with a gdb-multiarch session of `commands` on `processor` if given.
 /// Returns the run's outcome and what gdb printed.
 fn device_run(tag: &str, file: &Path, elf: &Path, gdb: Option<(&str, &[&str])>) -> (Outcome, String) {

@@ -9,80 +9,32 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod device_files;
 mod firmware;
 mod sim_cli;
+use device_files::*;
 use firmware::fw_path as fw;
 use sim_cli::run;
 
+const TAG: &str = "device-outputs";
+
 fn tmp(name: &str) -> PathBuf {
-    sim_cli::tmp("device-outputs", name)
+    sim_cli::tmp(TAG, name)
 }
 
-/// A device file of processors (name, ELF, clock) with `extra` TOML appended.
 fn device(name: &str, bus: &str, procs: &[(&str, &Path, &str)], extra: &str) -> PathBuf {
-    let mut text = format!("name = \"{name}\"\n[bus]\n{bus}\n");
-    for (n, elf, clock) in procs {
-        text.push_str(&format!(
-            "[[processor]]\nname = \"{n}\"\nfirmware = \"{}\"\nclock = \"{clock}\"\n",
-            elf.display()
-        ));
-    }
-    text.push_str(extra);
-    let p = tmp(&format!("{name}.toml"));
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-struct Run {
-    status: i32,
-    err: String,
-    stats: Value,
-    frames: Vec<Vec<String>>,
-    trace: Vec<u8>,
-    vcd: Vec<u8>,
-}
-
-impl Run {
-    fn events(&self) -> Vec<Value> {
-        let v: Value = serde_json::from_slice(&self.trace).expect("the trace is JSON");
-        v["traceEvents"].as_array().unwrap().clone()
-    }
+    device_files::device(TAG, name, bus, procs, extra)
 }
 
 /// Run a device with --trace, --vcd, --stats and --bus-log.
 fn run_device(file: &Path, extra: &[&str]) -> Run {
-    let tag = file.file_stem().unwrap().to_str().unwrap().to_string() + &extra.join("");
-    let (s, log) = (tmp(&format!("{tag}.stats.json")), tmp(&format!("{tag}.csv")));
-    let (t, v) = (tmp(&format!("{tag}.trace.json")), tmp(&format!("{tag}.vcd")));
-    let mut args = vec!["run", "--device", file.to_str().unwrap()];
-    for (opt, p) in [("--stats", &s), ("--bus-log", &log), ("--trace", &t), ("--vcd", &v)] {
-        args.extend([opt, p.to_str().unwrap()]);
-    }
-    args.extend_from_slice(extra);
-    let (status, _, err) = run(&args);
-    let stats = serde_json::from_str(&std::fs::read_to_string(&s).unwrap_or_else(|_| "null".into())).unwrap();
-    let frames = std::fs::read_to_string(&log)
-        .unwrap_or_default()
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').map(String::from).collect())
-        .collect();
-    let read = |p: &Path| std::fs::read(p).unwrap_or_default();
-    Run { status, err, stats, frames, trace: read(&t), vcd: read(&v) }
+    device_files::run_device(TAG, file, true, extra)
 }
 
-fn num(row: &[String], col: usize) -> u64 {
-    row[col].parse().unwrap()
+fn events(r: &Run) -> Vec<Value> {
+    let v: Value = serde_json::from_slice(&r.trace).expect("the trace is JSON");
+    v["traceEvents"].as_array().unwrap().clone()
 }
-
-// Columns of --bus-log.
-const ID: usize = 0;
-const SRC: usize = 1;
-const DST: usize = 2;
-const POWER: usize = 4;
-const START: usize = 6;
-const ARRIVAL: usize = 7;
-const DROPPED: usize = 9;
 
 /// A trace time stamp (µs, printed with 6 decimals) in ps.
 fn ps(ts: &Value) -> u64 {
@@ -101,7 +53,7 @@ fn trace_has_a_named_process_per_processor_in_file_order() {
     let Some(file) = five_modules() else { return };
     let r = run_device(&file, &[]);
     assert_eq!(r.status, 0, "{}", r.err);
-    let ev = r.events();
+    let ev = events(&r);
     let meta = |name: &str| -> BTreeMap<u64, Value> {
         ev.iter()
             .filter(|e| e["ph"] == "M" && e["name"] == name)
@@ -128,7 +80,7 @@ fn flows_pair_up_and_follow_the_bus_log() {
     let Some(file) = five_modules() else { return };
     let r = run_device(&file, &[]);
     assert_eq!(r.status, 0, "{}", r.err);
-    let ev = r.events();
+    let ev = events(&r);
     let flows = |ph: &str| -> BTreeMap<u64, &Value> {
         let list: Vec<&Value> = ev.iter().filter(|e| e["ph"] == ph).collect();
         let map: BTreeMap<u64, &Value> = list.iter().map(|e| (e["id"].as_u64().unwrap(), *e)).collect();
@@ -216,7 +168,7 @@ fn a_processor_shows_what_its_trace_alone_shows() {
     assert!(alone.iter().any(|e| e["name"] == "supply current (uA)"), "the energy profile's counters");
     assert!(alone.iter().any(|e| e["ph"] == "B" && e["name"] == "task 1"), "kernel task slices");
     assert!(alone.iter().any(|e| e["ph"] == "X" && e["name"] == "deep sleep"), "sleep slices");
-    assert_eq!(events_of(&r.events(), 2), alone);
+    assert_eq!(events_of(&events(&r), 2), alone);
 }
 
 #[test]
@@ -225,7 +177,7 @@ fn powered_off_periods_and_injected_faults_are_drawn() {
     let file = device("power", "", &[("a", &elf, "32MHz"), ("b", &elf, "4MHz")], "");
     let r = run_device(&file, &[]);
     assert_eq!(r.status, 0, "{}", r.err);
-    let ev = r.events();
+    let ev = events(&r);
     let off: Vec<&Value> = ev.iter().filter(|e| e["ph"] == "X" && e["name"] == "off").collect();
     assert_eq!(off.len(), 2, "b powers itself off, then a powers it off");
     assert!(off.iter().all(|e| e["pid"] == 2 && e["tid"] == 2));
@@ -248,7 +200,7 @@ fn powered_off_periods_and_injected_faults_are_drawn() {
          [[fault]]\naction = \"drop\"\nevery = 3\nsrc = \"tx\"\n",
     );
     let r = run_device(&file, &["--max-time", "60ms"]);
-    let ev = r.events();
+    let ev = events(&r);
     let injected: Vec<&Value> = ev.iter().filter(|e| e["ph"] == "i" && e["name"] == "injected fault").collect();
     assert_eq!(injected.len(), r.stats["faults"].as_array().unwrap().len(), "{}", r.err);
     let at = |pid: u64, what: &str| {
@@ -346,7 +298,7 @@ fn a_module_that_starts_off_is_off_from_the_start() {
     let file = device("start-off", "", &[("a", &elf, "32MHz"), ("b", &elf, "4MHz")], "power = \"off\"\n");
     let r = run_device(&file, &[]);
     assert_eq!(r.status, 0, "{}", r.err);
-    let ev = r.events();
+    let ev = events(&r);
     let first = ev.iter().find(|e| e["pid"] == 2 && e["ph"] == "X" && e["name"] == "off").unwrap();
     assert_eq!(ps(&first["ts"]), 0);
     // Until the first frame to it arrives (then at its next 4 MHz cycle).

@@ -2,6 +2,7 @@
  * Bus controller and real-time clock driver of the device test firmware. See bus.h.
  */
 #include "bus.h"
+#include "check.h"
 
 #include "cpu.h"
 #include "nvic.h"
@@ -32,6 +33,16 @@ unsigned bus_modules(void)
 int bus_connected(void)
 {
     return (CAIRN_BUS_ID & CAIRN_BUS_ID_CONNECTED) != 0;
+}
+
+int bus_start(void)
+{
+    bus_init();
+    if (!bus_connected()) {
+        say("FAIL bus not connected");
+        return -1;
+    }
+    return (int)bus_address();
 }
 
 static void wait_tx_ready(void)

@@ -26,6 +26,9 @@ void bus_init(void);
 unsigned bus_address(void);
 unsigned bus_modules(void);
 int bus_connected(void);
+/* bus_init(), then this module's address; -1 (after printing "FAIL bus not connected")
+ * when the controller is not on a bus: a lone run or QEMU, where nothing may be waited on. */
+int bus_start(void);
 
 /* Waits while STATUS.TX_READY is clear, then composes a frame for `dest` (an address or
  * CAIRN_BUS_BROADCAST): TX_DEST, the whole words of buf with STR, the trailing bytes with
