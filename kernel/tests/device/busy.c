@@ -15,20 +15,11 @@
 #include "busywork.h"
 #include "check.h"
 
-#ifndef CLOCK_HZ
-#define CLOCK_HZ 48000000u
-#endif
-#ifndef RUN_MS
-#define RUN_MS 20u
-#endif
 #ifndef FRAME_PERIOD_US
 #define FRAME_PERIOD_US 100u
 #endif
 
 #define PERIOD_CYCLES ((uint32_t)((uint64_t)(CLOCK_HZ) * (FRAME_PERIOD_US) / 1000000u))
-#define RUN_CYCLES ((uint32_t)((uint64_t)(CLOCK_HZ) * (RUN_MS) / 1000u))
-
-_Static_assert((uint64_t)(CLOCK_HZ) * (RUN_MS) / 1000u < 0x80000000u, "RUN_MS too long: 31-bit cycle count");
 
 _Static_assert(FRAME_PERIOD_US == 0 || PERIOD_CYCLES > 0, "frame period below one cycle");
 

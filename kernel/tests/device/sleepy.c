@@ -13,17 +13,6 @@
 #include "check.h"
 #include "uart.h"
 
-#ifndef CLOCK_HZ
-#define CLOCK_HZ 48000000u
-#endif
-#ifndef RUN_MS
-#define RUN_MS 20u
-#endif
-
-#define RUN_CYCLES ((uint32_t)((uint64_t)(CLOCK_HZ) * (RUN_MS) / 1000u))
-
-_Static_assert((uint64_t)(CLOCK_HZ) * (RUN_MS) / 1000u < 0x80000000u, "RUN_MS too long: 31-bit cycle count");
-
 int main(void)
 {
     int start = bus_start();
