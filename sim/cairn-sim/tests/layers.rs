@@ -1,27 +1,27 @@
 //! The simulator's modules form layers whose dependencies point one way, so that they can
 //! become separate crates. The devices (crate cairn-devices, re-exported as `periph`, with the
 //! `time` base) and the console (crate cairn-console) already are: the compiler refuses an
-//! upward import there; so are the board files (cairn-board) and the input checks
-//! (cairn-input). Inside cairn-sim: the scenario's
+//! upward import there; so are the board files (cairn-board), the input checks
+//! (cairn-input) and the I/O above the devices (cairn-io). Inside cairn-io: the scenario's
 //! drivers (`stimuli`) know the devices only; the observers of I/O events (`observe`,
-//! `measure`) know the events, the scenario and the drivers' time base, never the machine
-//! that drains events into them; the instruction-set core (`cpu`) knows no observer of it
+//! `measure`) know the events, the scenario and the drivers' time base. Inside cairn-sim:
+//! the device layer sits on the processor; the instruction-set core (`cpu`) knows no observer of it
 //! (energy, traces, timelines, task following, measurements): they attach through its
 //! observer interface. This scans every source file's `crate::` paths against the modules
 //! its layer may use, and the core's code for the observers' names.
 
 use std::path::{Path, PathBuf};
 
-/// (folder or file under src/, the top-level modules its files may name after `crate::`).
+/// (folder or file under sim/, the top-level modules its files may name after `crate::`).
 const LAYERS: &[(&str, &[&str])] = &[
-    ("stimuli", &["stimuli", "periph", "time", "input_file"]),
-    ("observe", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
-    ("measure", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
+    ("io/src/stimuli", &["stimuli", "periph", "time", "input_file"]),
+    ("io/src/observe", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
+    ("io/src/measure", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
     // The device (processors, bus, scheduler, its outputs) sits on the processor and its
     // observers; the one upward name is the processor's stats document, which lives with the
     // CLI's reports so far. The debugger drives a device, not the reverse.
     (
-        "device",
+        "cairn-sim/src/device",
         &[
             "device",
             "machine",
@@ -98,12 +98,12 @@ fn violations(file: &str, text: &str, allowed: &[&str]) -> Vec<String> {
 
 #[test]
 fn each_layer_uses_only_the_layers_below() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf();
     let mut bad = Vec::new();
     for (place, allowed) in LAYERS {
         let mut files = Vec::new();
         rust_files(&src.join(place), &mut files);
-        assert!(!files.is_empty(), "nothing found at src/{place}");
+        assert!(!files.is_empty(), "nothing found at sim/{place}");
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap();
             let name = f.strip_prefix(&src).unwrap().display().to_string();

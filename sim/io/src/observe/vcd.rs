@@ -23,7 +23,7 @@ struct Signal {
     width: u32,
 }
 
-pub(crate) fn ident(i: usize) -> String {
+pub fn ident(i: usize) -> String {
     // Printable ASCII '!'..='~' as base-94 digits.
     let mut n = i;
     let mut s = String::new();
@@ -38,7 +38,7 @@ pub(crate) fn ident(i: usize) -> String {
     s
 }
 
-pub(crate) fn exception_name(n: u32) -> String {
+pub fn exception_name(n: u32) -> String {
     match n {
         2 => "nmi".into(),
         3 => "hardfault".into(),
@@ -51,7 +51,7 @@ pub(crate) fn exception_name(n: u32) -> String {
 }
 
 /// VCD identifiers allow no whitespace; keep names to a safe character set.
-pub(crate) fn clean(name: &str) -> String {
+pub fn clean(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect()
 }
 
