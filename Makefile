@@ -97,7 +97,7 @@ bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/
 FUZZ_SANITIZER ?= none
 fuzz:
 	@scripts/bootstrap --fuzz
-	cd sim/fuzz && for t in elf_load decode_exec; do \
+	cd sim/fuzz && for t in elf_load decode_exec config_files; do \
 		mkdir -p corpus/$$t && cp -f seeds/$$t/* corpus/$$t/ && \
 		RUSTC_BOOTSTRAP=1 $(CARGO) +nightly fuzz run --sanitizer $(FUZZ_SANITIZER) $$t corpus/$$t \
 			-- -max_total_time=$(FUZZ_SECONDS) || exit 1; \

@@ -41,6 +41,9 @@ fn replay(files: &[PathBuf]) {
         if std::panic::catch_unwind(|| harness::decode_exec(&data)).is_err() {
             panic!("decode_exec panicked on {}", f.display());
         }
+        if std::panic::catch_unwind(|| harness::config_files(&data)).is_err() {
+            panic!("config_files panicked on {}", f.display());
+        }
     }
 }
 
@@ -69,4 +72,7 @@ fn harnesses_run_the_code() {
     // Nothing but register seeds: the code is all zeros (`movs r0, r0`), so the run ends
     // on the instruction limit.
     assert_eq!(harness::decode_exec(&[0u8; 64]), Stop::Limit);
+    let board = std::fs::read(seeds.join("config_files/mps2-an385.toml")).expect("board seed");
+    assert_eq!(harness::config_files(&board), (true, false));
+    assert_eq!(harness::config_files(b"[bus]\nslot = \"1us\"\n[[processor]]\nname = \"a\""), (false, false));
 }

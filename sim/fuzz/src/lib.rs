@@ -113,3 +113,22 @@ pub fn decode_exec(data: &[u8]) -> Stop {
     m.primask = flags & (1 << 1) != 0;
     run_bounded(&mut m)
 }
+
+/// `config_files`: arbitrary bytes as a board file and as a device file (the two TOML
+/// formats that place devices and processors). Parsing must refuse cleanly or succeed; a
+/// board that parses is checked and decoded into the machine's device table. Returns
+/// whether each parsed.
+pub fn config_files(data: &[u8]) -> (bool, bool) {
+    let text = String::from_utf8_lossy(data);
+    let board = match cairn_sim::board::BoardSpec::parse(&text) {
+        Ok(b) => {
+            let _ = cairn_sim::devices::DeviceTable::new(&b);
+            true
+        }
+        Err(_) => false,
+    };
+    // No processor's firmware exists under this folder: a device file that gets as far as
+    // its processors is refused there, after its other tables were read.
+    let device = cairn_sim::device::file::DeviceFile::parse(&text, std::path::Path::new("/nonexistent")).is_ok();
+    (board, device)
+}
