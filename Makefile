@@ -3,7 +3,7 @@
 #   make test    every test (Rust, firmware on cairn-sim and QEMU, Python)
 #   make build   simulator at build/bin/cairn-sim, firmware under build/fw/
 #   make bench   benchmarks, JSON under build/bench/
-#   make fuzz    bounded cargo-fuzz runs of the ELF loader and the core (FUZZ_SECONDS each)
+#   make fuzz    bounded cargo-fuzz runs of the ELF loader, the core and the board/device files (FUZZ_SECONDS each)
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
