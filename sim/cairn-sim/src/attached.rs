@@ -11,6 +11,36 @@ use crate::observe::timeline::PowerState;
 
 pub struct Attached;
 
+/// What the machine's devices and the RTOS watch report, passed on to the observers that
+/// listen (the trace, energy accounting): the devices do not name their observers.
+impl Attached {
+    /// The kernel wrote an event word to the trace port.
+    pub fn trace_word(m: &mut Machine, at: u64, word: u32) {
+        if let Some(t) = m.trace.as_mut() {
+            t.kernel_event(at, word);
+        }
+        m.energy_trace_word(word);
+    }
+
+    /// Timer `i`'s CTRL was written: enabled or not from now on.
+    pub fn timer_ctrl(m: &mut Machine, i: usize, enabled: bool) {
+        m.energy_timer_ctrl(i, enabled);
+    }
+
+    /// The console UART sent a byte at this divider.
+    pub fn uart_byte(m: &mut Machine, bauddiv: u32) {
+        m.energy_uart_byte(bauddiv);
+    }
+
+    /// The followed RTOS switched to task `key` (`to` is None when no task runs).
+    pub fn task_switched(m: &mut Machine, key: u16, to: Option<&crate::rtos::Task>) {
+        if let Some(t) = m.trace.as_mut() {
+            t.rtos_switch(m.cycles, to);
+        }
+        m.energy_set_thread_task(key, to.map(|t| t.name.as_str()));
+    }
+}
+
 impl Attached {
     /// Whether an observer counts executions (energy accounting is on).
     #[inline(always)]

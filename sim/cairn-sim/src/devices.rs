@@ -5,6 +5,7 @@
 //! also reach); a window names its device by [`Slot`], so dispatch is a `match`, not a
 //! virtual call, and decoding costs a binary search over a handful of windows.
 
+use crate::attached::Attached;
 use crate::board::{BoardSpec, DeviceKind};
 use crate::machine::{Machine, Stream};
 use crate::periph::device::{Device, Effect};
@@ -230,10 +231,7 @@ impl Machine {
             Effect::None => {}
             Effect::TraceWord(word) => {
                 self.trace_port_words += 1;
-                if let Some(t) = self.trace.as_mut() {
-                    t.kernel_event(now, word);
-                }
-                self.energy_trace_word(word);
+                Attached::trace_word(self, now, word);
                 if !self.trace_triggers.is_empty() {
                     self.trace_trigger(word);
                 }
@@ -241,13 +239,13 @@ impl Machine {
             }
             Effect::TimerCtrl { enabled } => {
                 let Slot::Timer(i) = slot else { unreachable!("only timers report CTRL") };
-                self.energy_timer_ctrl(i as usize, enabled);
+                Attached::timer_ctrl(self, i as usize, enabled);
             }
             Effect::TxByte { byte, bauddiv } => {
                 // Only the first UART is connected to the host (as on QEMU with one -serial);
                 // the others' bytes are dropped.
                 if slot == Slot::Uart(0) {
-                    self.energy_uart_byte(bauddiv);
+                    Attached::uart_byte(self, bauddiv);
                     self.emit(Stream::Stdout, byte);
                 }
             }

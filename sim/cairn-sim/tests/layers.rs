@@ -194,3 +194,15 @@ fn the_core_scan_sees_observer_names() {
         ]
     );
 }
+
+/// The machine's device table applies an access's effects through the attached observers
+/// (`Attached::trace_word`, `uart_byte`, `timer_ctrl`), never by calling energy accounting
+/// or the trace itself.
+#[test]
+fn the_device_table_reaches_observers_only_through_attached() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/devices.rs");
+    let text = code(&std::fs::read_to_string(&path).unwrap());
+    for needle in ["energy_", ".trace.", ".trace ", "crate::energy", "crate::trace"] {
+        assert!(!text.contains(needle), "src/devices.rs names an observer: {needle}");
+    }
+}

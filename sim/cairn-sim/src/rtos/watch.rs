@@ -178,9 +178,6 @@ impl Machine {
         w.current = key;
         w.switches += 1;
         let to = w.tasks.get(&key).cloned();
-        if let Some(t) = self.trace.as_mut() {
-            t.rtos_switch(self.cycles, to.as_ref());
-        }
-        self.energy_set_thread_task(key, to.as_ref().map(|t| t.name.as_str()));
+        crate::attached::Attached::task_switched(self, key, to.as_ref());
     }
 }
