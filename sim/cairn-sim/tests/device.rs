@@ -278,3 +278,31 @@ fn a_module_fault_at_the_nth_trace_port_event() {
     );
     assert_ne!(r.out, plain.out, "the reset changed what the module printed");
 }
+
+#[test]
+fn each_modules_rtc_runs_at_its_crystals_true_frequency() {
+    let Some(elf) = fw("device-rtc.elf") else { return };
+    // Three modules at one core clock, crystals +20, -20 and 0 ppm; each sleeps until its
+    // RTC reaches 32768 (one second of its crystal) and then runs the same code to its exit.
+    let extra = |ppm: i32| format!("rtc_ppm = {ppm}\n");
+    let mut text = String::new();
+    for (name, ppm) in [("fast", 20), ("slow", -20), ("exact", 0)] {
+        text.push_str(&format!(
+            "[[processor]]\nname = \"{name}\"\nfirmware = \"{}\"\nclock = \"4MHz\"\n{}",
+            elf.display(),
+            extra(ppm)
+        ));
+    }
+    let file = tmp("rtc.toml");
+    std::fs::write(&file, text).unwrap();
+    let r = run_device(&file, &[]);
+    assert_eq!(r.status, 0, "{}", r.err);
+    let cycles = |n: &str| r.stats["processors"][n]["cycles"].as_u64().unwrap();
+    // The alarm's cycle: the first at or after 32768 ticks of 32768 × (1 + ppm) Hz, at 4 MHz.
+    let alarm = |ppm: i64| (32_768u128 * 4_000_000 * 1_000_000).div_ceil((32_768 * (1_000_000 + ppm)) as u128) as u64;
+    assert_eq!(cycles("exact") - cycles("fast"), alarm(0) - alarm(20));
+    assert_eq!(cycles("slow") - cycles("exact"), alarm(-20) - alarm(0));
+    // 40 µs apart after one second: the worst case between two ±20 ppm crystals.
+    assert_eq!(cycles("slow") - cycles("fast"), 160);
+    assert_eq!(r.stats["processors"]["fast"]["rtc_frequency_hz"], 32_768.655_36);
+}
