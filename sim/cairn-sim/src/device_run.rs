@@ -90,7 +90,8 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
     let mut procs = Vec::new();
     for (index, mut spec) in file.processors.into_iter().enumerate() {
         let defaults = RunArgs { board: "mps2-an385".into(), ..Default::default() };
-        let cfg = board_config(&defaults, &spec.scenario);
+        let cfg = board_config(&defaults, &spec.scenario)
+            .unwrap_or_else(|e| fail(format_args!("{}: processor.{}: {e}", path.display(), spec.name)));
         if !cfg.board.devices.iter().any(|d| d.kind == cairn_sim::board::DeviceKind::CairnBusCtrl) {
             fail(format_args!(
                 "{}: processor.{}.board: {} has no cairn-bus-ctrl device",

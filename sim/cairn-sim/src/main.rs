@@ -133,14 +133,15 @@ fn option_value<T>(name: &str, value: Option<&str>, parse: impl Fn(&str) -> Resu
     value.map(|v| parse(v).unwrap_or_else(|e| fail(format_args!("{name}: {e}"))))
 }
 
-fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
+/// The run's board configuration from the board, the scenario and the options; an error is
+/// the one line to report.
+fn board_config(args: &RunArgs, sc: &Scenario) -> Result<BoardConfig, String> {
     let board = if args.board == "mps2-an385" { sc.board.as_deref().unwrap_or(&args.board) } else { &args.board };
     let mut cfg = if board == args.board && board.ends_with(".toml") {
         BoardSpec::from_file(Path::new(board)).map(|b| BoardConfig::from_spec(&b))
     } else {
         BoardConfig::by_name(board)
-    }
-    .unwrap_or_else(|e| fail(e));
+    }?;
     if let Some(c) = sc.clock_hz {
         cfg.clock_hz = c;
     }
@@ -163,7 +164,7 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     if (cfg.flash_size, cfg.sram_size) != (cfg.board.flash.size, cfg.board.sram.size) {
         cfg.board.flash.size = cfg.flash_size;
         cfg.board.sram.size = cfg.sram_size;
-        cfg.board.check().unwrap_or_else(|e| fail(format_args!("{}: {e}", cfg.board.name)));
+        cfg.board.check().map_err(|e| format!("{}: {e}", cfg.board.name))?;
     }
     // The profile's voltage range: the option, else the scenario's, else the lowest-power one
     // that runs the clock; a clock no range runs is an error.
@@ -172,11 +173,9 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     });
     cfg.voltage_range = forced.or(sc.voltage_range);
     let range = match &sc.profile {
-        Some(p) => {
-            Some(p.range(cfg.clock_hz, cfg.voltage_range).unwrap_or_else(|e| fail(format_args!("{}: {e}", p.name))))
-        }
+        Some(p) => Some(p.range(cfg.clock_hz, cfg.voltage_range).map_err(|e| format!("{}: {e}", p.name))?),
         None if cfg.voltage_range.is_some() => {
-            fail("--voltage-range: needs an energy profile (--energy or [energy] profile)")
+            return Err("--voltage-range: needs an energy profile (--energy or [energy] profile)".into())
         }
         None => None,
     };
@@ -191,7 +190,7 @@ fn board_config(args: &RunArgs, sc: &Scenario) -> BoardConfig {
     if let Some(m) = &args.mul_cycles {
         cfg.mul_cycles = if m == "32" { 32 } else { 1 };
     }
-    cfg
+    Ok(cfg)
 }
 
 /// A machine with the firmware loaded, the ELF's bytes, and where the `--rtos` task
@@ -249,7 +248,7 @@ fn run(args: RunArgs) -> i32 {
     if let Some(r) = &args.rtos {
         sc.rtos = Some(cairn_sim::rtos::RtosSpec::parse(r).unwrap_or_else(|e| fail(format_args!("--rtos: {e}"))));
     }
-    let cfg = board_config(&args, &sc);
+    let cfg = board_config(&args, &sc).unwrap_or_else(|e| fail(e));
     // Scenario errors come before the ELF is read: one line naming the key, exit 2. An --io
     // file replaces the scenario's I/O section.
     let io_scenario = match &args.io {

@@ -210,6 +210,11 @@ fn bad_device_files_exit_2_with_one_line_naming_file_and_key() {
         (format!("[[processor]]\nname = \"a\"\nfirmware = \"{e}\"\n[[fault]]\naction = \"reset\"\nprocessor = \"q\"\nat = \"1ms\"\n"), "fault[0].processor"),
         (format!("[[processor]]\nname = \"a\"\nfirmware = \"{e}\"\n[[fault]]\naction = \"melt\"\n"), "fault[0].action"),
         (format!("[[processor]]\nfirmware = \"{e}\"\n"), "processor[0].name"),
+        (format!("[[processor]]\nname = \"a\"\nfirmware = \"{e}\"\nboard = \"nope\"\n"), "processor.a: unknown board"),
+        (
+            format!("[[processor]]\nname = \"a\"\nfirmware = \"{e}\"\nclock = \"48MHz\"\n[processor.energy]\nprofile = \"stm32l053\"\n"),
+            "processor.a: stm32l053: no voltage range",
+        ),
     ];
     for (i, (text, key)) in cases.iter().enumerate() {
         let p = tmp(&format!("bad{i}.toml"));
