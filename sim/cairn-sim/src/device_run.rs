@@ -7,13 +7,14 @@ use super::{attach_observers, board_config, fail, load_firmware, option_value, R
 use super::{EXIT_LIMIT, EXIT_LOCKUP};
 use cairn_sim::cli::report::lockup_report;
 use cairn_sim::console::{diagnostic, Stream, TimedLines};
-use cairn_sim::device::bus::{Bus, PS_PER_S};
+use cairn_sim::device::bus::Bus;
 use cairn_sim::device::cosim::{Device, Ending, Processor, State};
 use cairn_sim::device::file::DeviceFile;
 use cairn_sim::gdb::device_runner::DeviceRunner;
 use cairn_sim::machine::Stop;
 use cairn_sim::out_file::OutFile;
 use cairn_sim::periph::bus_ctrl::Link;
+use cairn_sim::time::PS_PER_S;
 use cairn_sim::trace::TraceLog;
 use cairn_sim::units::{parse_duration_ps, parse_uint};
 use std::io::Write;
@@ -153,11 +154,14 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
         let stdout = std::io::stdout();
         let stderr = std::io::stderr();
         let mut emit = |i: usize, l: &cairn_sim::console::TimedLine| {
-            let line = [format!("{}: ", names[i]).as_bytes(), &l.bytes].concat();
+            let prefixed = || [format!("{}: ", names[i]).as_bytes(), &l.bytes].concat();
             let r = match l.stream {
                 _ if !console_files.is_empty() => console_files[i].write_all(&l.bytes),
-                Stream::Stdout => stdout.lock().write_all(&line).and_then(|_| stdout.lock().flush()),
-                Stream::Stderr => stderr.lock().write_all(&line),
+                Stream::Stdout => {
+                    let mut out = stdout.lock();
+                    out.write_all(&prefixed()).and_then(|_| out.flush())
+                }
+                Stream::Stderr => stderr.lock().write_all(&prefixed()),
             };
             if let Err(e) = r {
                 if e.kind() != std::io::ErrorKind::BrokenPipe && out_error.is_none() {

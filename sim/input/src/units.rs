@@ -111,6 +111,15 @@ pub fn numeric<T>(key: &str, v: &toml::Value, parse: impl Fn(&str) -> Result<T, 
     number_text(v).and_then(|t| parse(&t)).map_err(|e| format!("{key}: {e}"))
 }
 
+/// A TOML number (integer or float) that `ok` accepts; otherwise the error names the key,
+/// shows the value and says what was `expected`.
+pub fn toml_float(key: &str, v: &toml::Value, ok: impl Fn(f64) -> bool, expected: &str) -> Result<f64, String> {
+    match v.as_float().or(v.as_integer().map(|i| i as f64)) {
+        Some(x) if ok(x) => Ok(x),
+        _ => Err(format!("{key}: {}: expected {expected}", crate::toml_error::shown(v))),
+    }
+}
+
 /// Exact decimal parsing: "1.25" with scale 1000 -> 1250. None when malformed or fractional.
 fn parse_decimal(num: &str, scale: u128) -> Option<u128> {
     if num.is_empty() {

@@ -10,11 +10,9 @@
 
 use super::faults::{FaultRule, FrameFaults};
 use crate::periph::bus_ctrl::{Frame, Request, BROADCAST};
-use crate::toml_error::shown;
-use crate::units::{numeric, parse_byte_rate, parse_duration_ps, parse_uint};
+use crate::time::PS_PER_S;
+use crate::units::{numeric, parse_byte_rate, parse_duration_ps, parse_uint, toml_float};
 use std::collections::VecDeque;
-
-pub const PS_PER_S: u128 = 1_000_000_000_000;
 
 #[derive(Clone, Debug)]
 pub struct BusParams {
@@ -55,11 +53,8 @@ impl BusParams {
         let count = |k: &str, v: &toml::Value, lo: u64, hi: u64| -> Result<u32, String> {
             numeric(&format!("bus.{k}"), v, |s| parse_uint(s, lo, hi)).map(|n| n as u32)
         };
-        let float = |k: &str, v: &toml::Value| -> Result<f64, String> {
-            match v.as_float().or(v.as_integer().map(|i| i as f64)) {
-                Some(x) if x.is_finite() && x >= 0.0 => Ok(x),
-                _ => Err(format!("bus.{k}: {}: expected a number ≥ 0", shown(v))),
-            }
+        let float = |k: &str, v: &toml::Value| {
+            toml_float(&format!("bus.{k}"), v, |x| x.is_finite() && x >= 0.0, "a number ≥ 0")
         };
         for (k, v) in t {
             match k.as_str() {
@@ -106,7 +101,7 @@ impl BusParams {
 
     /// Time on the wire of a frame with `len` payload bytes.
     pub fn wire_ps(&self, len: usize) -> u64 {
-        ((self.header_bytes as u128 + len as u128) * PS_PER_S).div_ceil(self.throughput as u128) as u64
+        ((self.header_bytes as u128 + len as u128) * PS_PER_S as u128).div_ceil(self.throughput as u128) as u64
     }
 
     /// The least time from a slot's start to the arrival of anything sent in it.
@@ -256,14 +251,16 @@ impl Bus {
     /// Whether a frame can go without anything else happening first: one whose receivers
     /// have room, or requests and power changes not yet applied that may make room.
     pub fn can_progress(&self) -> bool {
-        !self.inputs.is_empty()
-            || !self.power_changes.is_empty()
-            || self.queues.iter().enumerate().any(|(p, q)| q.front().is_some_and(|f| self.can_go(p, f)))
+        !self.inputs.is_empty() || !self.power_changes.is_empty() || self.a_head_can_go()
+    }
+
+    /// Whether the first frame queued by some processor has room at all its receivers.
+    fn a_head_can_go(&self) -> bool {
+        self.queues.iter().enumerate().any(|(p, q)| q.front().is_some_and(|f| self.can_go(p, f)))
     }
 
     /// Decide every slot that starts before `until`, given all requests made before it.
-    /// Returns what arrives where, each at or after `until`... (at least `lookahead()` after
-    /// its slot).
+    /// Returns what arrives where and when: each at least `lookahead()` after its slot.
     pub fn advance(&mut self, until: u64) -> Vec<(u64, usize, Output)> {
         self.inputs.sort_by_key(|(t, p, s, _)| (*t, *p, *s));
         self.power_changes.sort_by_key(|(t, p, _)| (*t, *p));
@@ -283,8 +280,7 @@ impl Bus {
             }
             self.apply_power_changes(start);
             let owner = self.params.order[(self.next_slot % n) as usize];
-            let progress = self.queues.iter().enumerate().any(|(p, q)| q.front().is_some_and(|f| self.can_go(p, f)));
-            if !progress {
+            if !self.a_head_can_go() {
                 // Nothing can go before the next request or power change: jump to its slot,
                 // counting the stalls of the frames that wait (one per slot of their sender).
                 let resume = self.inputs.get(next_input).map_or(until, |i| i.0.min(until));

@@ -16,11 +16,12 @@
 //! - A processor asleep with nothing due before the horizon is not run at all, and a
 //!   powered-off one neither: they cost no host time.
 
-use super::bus::{Bus, Output, PS_PER_S};
+use super::bus::{Bus, Output};
 use super::faults::{FaultRule, ModuleTrigger};
 use crate::console::TimedLine;
 use crate::machine::{Machine, Stop};
 use crate::periph::bus_ctrl::Delivery;
+use crate::time::{cycle_to_ps, ps_to_cycle};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum State {
@@ -86,6 +87,21 @@ impl Processor {
         }
     }
 
+    /// It powers off at its current cycle (by itself, a power frame or a fault).
+    fn power_off(&mut self) {
+        self.state = State::Off;
+        self.powered_off += 1;
+        self.went_off();
+    }
+
+    /// Off until cycle `c`: its clock moves on, counted as time off.
+    fn off_until(&mut self, c: u64) {
+        if self.m.cycles < c {
+            self.m.off_cycles += c - self.m.cycles;
+            self.m.cycles = c;
+        }
+    }
+
     /// It was reset at its current cycle: by a power-on (`on`) or by a fault.
     fn was_reset(&mut self, on: bool) {
         let c = self.m.cycles;
@@ -117,12 +133,12 @@ impl Processor {
     }
 
     pub fn ps(&self, cycle: u64) -> u64 {
-        (cycle as u128 * PS_PER_S / self.m.config.clock_hz as u128) as u64
+        cycle_to_ps(cycle, self.m.config.clock_hz)
     }
 
     /// The first cycle at or after `ps`.
     fn cycle_at(&self, ps: u64) -> u64 {
-        (ps as u128 * self.m.config.clock_hz as u128).div_ceil(PS_PER_S).min(u64::MAX as u128) as u64
+        ps_to_cycle(ps, self.m.config.clock_hz)
     }
 
     /// Let an asleep processor sleep on to cycle `c` (nothing is due before it).
@@ -345,10 +361,7 @@ impl Device {
                 let c = p.cycle_at(end);
                 match p.state {
                     State::Asleep => p.sleep_to(c),
-                    State::Off if p.m.cycles < c => {
-                        p.m.off_cycles += c - p.m.cycles;
-                        p.m.cycles = c;
-                    }
+                    State::Off => p.off_until(c),
                     _ => {}
                 }
             }
@@ -494,9 +507,7 @@ impl Device {
                 None
             }
             Stop::PowerOff => {
-                p.state = State::Off;
-                p.powered_off += 1;
-                p.went_off();
+                p.power_off();
                 None
             }
             Stop::Limit => {
@@ -552,9 +563,8 @@ impl Device {
     /// Power processor `i` on at `at`: a reset, after the time off.
     fn power_on(&mut self, i: usize, at: u64) {
         let p = &mut self.procs[i];
-        let c = p.cycle_at(at).max(p.m.cycles);
-        p.m.off_cycles += c - p.m.cycles;
-        p.m.cycles = c;
+        let c = p.cycle_at(at);
+        p.off_until(c);
         p.m.reset();
         p.state = State::Running;
         p.power_on_at = None;
@@ -584,9 +594,7 @@ impl Device {
             p.resets += 1;
             p.was_reset(false);
         } else {
-            p.state = State::Off;
-            p.powered_off += 1;
-            p.went_off();
+            p.power_off();
             let t = p.ps(p.m.cycles);
             self.bus.note_power(t, i, false);
         }
@@ -594,11 +602,10 @@ impl Device {
 
     fn flush_lines(&mut self, before: u64, emit: &mut dyn FnMut(usize, &TimedLine)) {
         for (i, p) in self.procs.iter_mut().enumerate() {
-            let clock = p.m.config.clock_hz as u128;
+            let clock = p.m.config.clock_hz;
             if let Some(t) = p.m.console.timed() {
                 for l in t.lines.drain(..) {
-                    let at = (l.cycle as u128 * PS_PER_S / clock) as u64;
-                    self.pending_lines.push((at, i, l));
+                    self.pending_lines.push((cycle_to_ps(l.cycle, clock), i, l));
                 }
             }
         }

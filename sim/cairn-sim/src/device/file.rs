@@ -8,7 +8,7 @@ use super::faults::{FaultRule, FrameMatch, ModuleTrigger};
 use crate::input_file::{read_input_text, TEXT_LIMIT};
 use crate::scenario::Scenario;
 use crate::toml_error::{one_line, shown};
-use crate::units::{numeric, parse_duration_ps, parse_uint};
+use crate::units::{numeric, parse_duration_ps, parse_uint, toml_float};
 use std::path::{Path, PathBuf};
 
 pub const CORES: &[&str] = &["cortex-m0plus"];
@@ -66,8 +66,8 @@ impl DeviceFile {
         let mut processors: Vec<ProcessorSpec> = Vec::new();
         for (i, t) in procs.into_iter().enumerate() {
             let p = processor(i, t, base)?;
-            if let Some(o) = processors.iter().find(|o| o.name == p.name) {
-                return Err(format!("processor.{}.name: the name is used twice ({} and {})", p.name, o.address, i));
+            if let Some(k) = processors.iter().position(|o| o.name == p.name) {
+                return Err(format!("processor.{}.name: the name is used twice (processors {k} and {i})", p.name));
             }
             if let Some(o) = processors.iter().find(|o| o.address == p.address) {
                 return Err(format!("processor.{}.address: {} is also processor '{}'s", p.name, p.address, o.name));
@@ -118,10 +118,9 @@ fn processor(index: usize, mut t: toml::Table, base: &Path) -> Result<ProcessorS
     };
     let rtc_ppm = match t.remove("rtc_ppm") {
         None => 0.0,
-        Some(v) => match v.as_float().or(v.as_integer().map(|i| i as f64)) {
-            Some(p) if p.is_finite() && p.abs() <= 1000.0 => p,
-            _ => return Err(format!("{}: {}: expected a number of ppm within ±1000", key("rtc_ppm"), shown(&v))),
-        },
+        Some(v) => {
+            toml_float(&key("rtc_ppm"), &v, |p| p.is_finite() && p.abs() <= 1000.0, "a number of ppm within ±1000")?
+        }
     };
     let scenario = Scenario::from_table(t, base).map_err(|e| format!("processor.{name}.{e}"))?;
     let Some(firmware) = scenario.firmware.clone() else {
@@ -159,10 +158,10 @@ fn fault(i: usize, mut t: toml::Table, names: &[&str]) -> Result<FaultRule, Stri
             let mut delay_ps = None;
             for (k, v) in std::mem::take(&mut t) {
                 match k.as_str() {
-                    "probability" => match v.as_float().or(v.as_integer().map(|i| i as f64)) {
-                        Some(p) if (0.0..=1.0).contains(&p) => m.probability = Some(p),
-                        _ => return Err(format!("{}: {}: expected a number from 0 to 1", key(&k), shown(&v))),
-                    },
+                    "probability" => {
+                        m.probability =
+                            Some(toml_float(&key(&k), &v, |p| (0.0..=1.0).contains(&p), "a number from 0 to 1")?)
+                    }
                     "every" => m.every = Some(numeric(&key(&k), &v, |s| parse_uint(s, 1, u32::MAX as u64))?),
                     "src" => m.src = Some(processor_index(&key(&k), &v, names)?),
                     "dst" => m.dst = Some(processor_index(&key(&k), &v, names)?),

@@ -2,9 +2,9 @@
 //! `processors.NAME`, the bus's, the faults injected, and the device's totals (energy =
 //! the processors' + the bus's).
 
-use super::bus::PS_PER_S;
 use super::cosim::{Device, State};
 use crate::cli::report::stats_json;
+use crate::time::PS_PER_S;
 use serde_json::json;
 
 fn seconds(ps: u64) -> f64 {

@@ -5,9 +5,9 @@
 
 use super::runner::{Ran, Runner};
 use crate::console::TimedLine;
-use crate::device::bus::PS_PER_S;
 use crate::device::cosim::{Debug, Device, Ending, Halt, State};
 use crate::machine::{FaultKind, Machine, Stop};
+use crate::time::PS_PER_S;
 use std::ops::{Deref, DerefMut};
 
 /// New windows run between two polls of the debugger's connection: a processor asleep
