@@ -6,8 +6,9 @@
 
 use crate::cpu::observer::Observer;
 use crate::cpu::op::Kind;
-use crate::machine::{FaultKind, Machine};
+use crate::machine::{Board, FaultKind, Machine};
 use crate::observe::timeline::PowerState;
+use cairn_isa::armv6m::Core;
 
 pub struct Attached;
 
@@ -34,33 +35,30 @@ impl Attached {
 
     /// The followed RTOS switched to task `key` (`to` is None when no task runs).
     pub fn task_switched(m: &mut Machine, key: u16, to: Option<&crate::rtos::Task>) {
-        if let Some(t) = m.trace.as_mut() {
-            t.rtos_switch(m.cycles, to);
+        if let Some(t) = m.0.sys.trace.as_mut() {
+            t.rtos_switch(m.0.cycles, to);
         }
         m.energy_set_thread_task(key, to.map(|t| t.name.as_str()));
     }
 }
 
-impl Attached {
-    /// Whether an observer counts executions (energy accounting is on).
+impl Observer<Board> for Attached {
+    const COUNTS_EXECUTIONS: bool = true;
+
+    /// Energy accounting is on.
     #[inline(always)]
-    pub fn counts(m: &Machine) -> bool {
+    fn counts(m: &Core<Board>) -> bool {
         m.energy.is_some()
     }
 
-    /// Whether the next block can count executions: the counters cover all of flash (the
-    /// run loop indexes them without bounds checks).
     #[inline(always)]
-    pub fn counts_block(m: &Machine) -> bool {
+    fn counts_block(m: &Core<Board>) -> bool {
         m.energy.is_some() && m.meter.fits(m.flash.len())
     }
-}
-
-impl Observer for Attached {
-    const COUNTS_EXECUTIONS: bool = true;
 
     #[inline(always)]
-    fn block_begins(m: &mut Machine) -> *mut u64 {
+    fn block_begins(m: &mut Core<Board>) -> *mut u64 {
+        let m = Machine::of(m);
         // A task switch (which swaps the counter arrays) ends the block, and the switching
         // instruction was counted before it ran: the whole block counts in this array.
         m.meter.switched_from = None;
@@ -68,37 +66,50 @@ impl Observer for Attached {
     }
 
     #[inline(always)]
-    fn executed_outside_flash(m: &mut Machine, kind: Kind, cycles: u64) {
+    fn executed_outside_flash(m: &mut Core<Board>, kind: Kind, cycles: u64) {
+        let m = Machine::of(m);
         m.energy_charge_other(kind, cycles);
     }
 
     #[inline(always)]
-    fn settle(m: &mut Machine, pc: u32, before: u64) {
+    fn settle(m: &mut Core<Board>, pc: u32, before: u64) {
+        let m = Machine::of(m);
         m.energy_settle(pc, before);
     }
 
     #[inline(always)]
-    fn branch_taken(m: &mut Machine, pc: u32) {
+    fn branch_taken(m: &mut Core<Board>, pc: u32) {
+        let m = Machine::of(m);
         m.energy_branch_taken(pc);
     }
 
     #[inline(always)]
-    fn indirect_call(m: &mut Machine, target: u32) {
+    fn indirect_call(m: &mut Core<Board>, target: u32) {
+        let m = Machine::of(m);
         m.energy_note_call(target);
     }
 
     #[inline(always)]
-    fn core_cycles(m: &mut Machine, cycles: u64) {
+    fn core_cycles(m: &mut Core<Board>, cycles: u64) {
+        let m = Machine::of(m);
         if m.energy.is_some() {
             m.energy_charge_core(cycles);
         }
     }
 
-    fn sleep_begins(m: &mut Machine, deep: bool) {
+    fn sleep_begins(m: &mut Core<Board>, deep: bool) {
+        let m = Machine::of(m);
         m.energy_sleep_begins(deep);
     }
 
-    fn sleeps(m: &mut Machine, from: u64, to: u64, deep: bool) {
+    fn sleep_ends(m: &mut Core<Board>, since: u64) {
+        let now = m.cycles;
+        m.idle.begin(since);
+        m.idle.end(now);
+    }
+
+    fn sleeps(m: &mut Core<Board>, from: u64, to: u64, deep: bool) {
+        let m = Machine::of(m);
         if let Some(t) = m.trace.as_mut() {
             t.sleep(from, to, deep);
         }
@@ -110,44 +121,48 @@ impl Observer for Attached {
         m.energy_sleep(to - from);
     }
 
-    fn wakeup_latency(m: &mut Machine) -> u64 {
+    fn wakeup_latency(m: &mut Core<Board>) -> u64 {
+        let m = Machine::of(m);
         m.energy_wakeup()
     }
 
-    fn wakes(m: &mut Machine, from: u64, to: u64) {
+    fn wakes(m: &mut Core<Board>, from: u64, to: u64) {
+        let m = Machine::of(m);
         if let Some(t) = m.trace.as_mut() {
             t.wakeup(from, to);
         }
     }
 
-    fn exception_entered(m: &mut Machine, n: u32) {
-        if let Some(t) = m.trace.as_mut() {
+    fn exception_entered(m: &mut Core<Board>, n: u32) {
+        if let Some(t) = m.sys.trace.as_mut() {
             t.exception_entry(m.cycles, n);
         }
         Self::exceptions_changed(m);
-        m.energy_note_handler_entry(m.pc);
+        let pc = m.pc;
+        Machine::of(m).energy_note_handler_entry(pc);
     }
 
-    fn exception_returns(m: &mut Machine, n: u32) {
-        if let Some(t) = m.trace.as_mut() {
+    fn exception_returns(m: &mut Core<Board>, n: u32) {
+        if let Some(t) = m.sys.trace.as_mut() {
             t.exception_exit(m.cycles, n);
         }
     }
 
     /// Recorded for the waveform (only with `--vcd`).
     #[inline]
-    fn exceptions_changed(m: &mut Machine) {
-        if let Some(tl) = m.io.timeline.as_mut() {
+    fn exceptions_changed(m: &mut Core<Board>) {
+        if let Some(tl) = m.sys.io.timeline.as_mut() {
             tl.note_exceptions(m.cycles, m.exc.pending, m.exc.active);
         }
     }
 
-    fn context_restored(m: &mut Machine) {
+    fn context_restored(m: &mut Core<Board>) {
+        let m = Machine::of(m);
         m.energy_sync_task();
     }
 
-    fn fault(m: &mut Machine, kind: FaultKind) {
-        if let Some(t) = m.trace.as_mut() {
+    fn fault(m: &mut Core<Board>, kind: FaultKind) {
+        if let Some(t) = m.sys.trace.as_mut() {
             t.fault(m.cycles, kind, m.pc);
         }
     }

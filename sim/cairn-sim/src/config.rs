@@ -1,22 +1,7 @@
 //! Board and core parameters of one run: a board description (`board`) plus what the
 //! options and the energy profile change (wait states, multiplier, voltage range).
 
-/// Cycle costs of exception handling that the Cortex-M0+ TRM does not give per phase.
-#[derive(Clone, Debug)]
-pub struct ExceptionTiming {
-    /// IRQ taken at an instruction boundary -> first handler instruction starts (TRM: 15).
-    pub entry: u64,
-    /// Extra cycles of an exception return (unstacking) on top of the returning BX/POP.
-    pub exit: u64,
-    /// Extra cycles of a tail-chained entry on top of the returning BX/POP.
-    pub tail_chain: u64,
-}
-
-impl Default for ExceptionTiming {
-    fn default() -> Self {
-        ExceptionTiming { entry: 15, exit: 13, tail_chain: 9 }
-    }
-}
+pub use cairn_isa::armv6m::ExceptionTiming;
 
 #[derive(Clone, Debug)]
 pub struct BoardConfig {

@@ -7,7 +7,7 @@
 
 use crate::attached::Attached;
 use crate::board::{BoardSpec, DeviceKind};
-use crate::machine::{Machine, Stream};
+use crate::machine::{Board, Machine, Stream};
 use crate::periph::device::{Device, Effect};
 
 /// Which device a window decodes to.
@@ -158,7 +158,7 @@ impl DeviceTable {
 /// disjoint fields of the machine (static dispatch to each device type).
 macro_rules! with_device {
     ($m:expr, $slot:expr, |$d:ident, $log:ident| $body:expr) => {{
-        let m: &mut Machine = $m;
+        let m: &mut Board = &mut $m.0.sys;
         let $log = &mut m.io.events;
         match $slot {
             Slot::Timer(i) => {
@@ -260,13 +260,18 @@ impl Machine {
 
     #[cold]
     fn trace_trigger(&mut self, word: u32) {
-        for t in self.trace_triggers.iter_mut().filter(|t| word & t.1 == t.0 && t.2 > 0) {
+        let b = &mut self.0.sys;
+        let mut reached = false;
+        for t in b.trace_triggers.iter_mut().filter(|t| word & t.1 == t.0 && t.2 > 0) {
             t.2 -= 1;
             if t.2 == 0 {
-                self.triggered.push(t.3);
-                self.stop = Some(crate::machine::Stop::Pause);
-                self.next_event = 0;
+                b.triggered.push(t.3);
+                reached = true;
             }
+        }
+        if reached {
+            self.stop = Some(crate::machine::Stop::Pause);
+            self.next_event = 0;
         }
     }
 
@@ -274,12 +279,13 @@ impl Machine {
     pub(crate) fn device_irq_lines(&mut self) -> u32 {
         let now = self.cycles;
         let mut lines = 0u32;
-        for &(i, first) in &self.devices.uart_irqs {
-            let u = &self.uarts[i as usize];
+        let b = &mut self.0.sys;
+        for &(i, first) in &b.devices.uart_irqs {
+            let u = &b.uarts[i as usize];
             lines |= (u.rx_irq() as u32 | (u.tx_irq() as u32) << 1) << first;
         }
-        for &(i, first) in &self.devices.timer_irqs {
-            lines |= (self.timers[i as usize].irq(now) as u32) << first;
+        for &(i, first) in &b.devices.timer_irqs {
+            lines |= (b.timers[i as usize].irq(now) as u32) << first;
         }
         // Borrowed out of the table for the loop, so the devices can be reached mutably.
         let sources = std::mem::take(&mut self.devices.irq_sources);
@@ -323,11 +329,12 @@ impl Machine {
     /// Raise what the bus controller and the real-time clock have due at this cycle.
     pub(crate) fn process_due_board(&mut self) {
         let now = self.cycles;
-        if self.devices.has_bus {
-            self.bus_ctrl.process_due(now, &mut self.io.events);
+        let b = &mut self.0.sys;
+        if b.devices.has_bus {
+            b.bus_ctrl.process_due(now, &mut b.io.events);
         }
-        if self.devices.has_rtc {
-            self.rtc.process_due(now, &mut self.io.events);
+        if b.devices.has_rtc {
+            b.rtc.process_due(now, &mut b.io.events);
         }
     }
 

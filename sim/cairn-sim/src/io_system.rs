@@ -200,8 +200,9 @@ impl Machine {
     /// as the CLI's one-line message. The measurements stay for `io_json`.
     pub fn finish_io_stream(&mut self) -> Result<(), String> {
         self.io.drain(u64::MAX);
-        let Some(stream) = self.io.stream.as_deref_mut() else { return Ok(()) };
-        stream.complete(&self.io.scenario, self.config.clock_hz, self.io.timeline.is_some())
+        let board = &mut self.0.sys;
+        let Some(stream) = board.io.stream.as_deref_mut() else { return Ok(()) };
+        stream.complete(&board.io.scenario, board.config.clock_hz, board.io.timeline.is_some())
     }
 
     /// At an instruction boundary with streamed outputs: drain the buffers once they are
@@ -210,7 +211,8 @@ impl Machine {
         let vcd = self.io.stream.as_ref().is_some_and(|s| s.has_vcd());
         let tl = self.io.timeline.as_ref().filter(|_| vcd).map_or(0, |t| t.power.len().max(t.exceptions.len()));
         if self.io.events.len() >= EVENT_BUFFER / 2 || tl >= TIMELINE_BUFFER / 2 {
-            self.io.drain(self.cycles.min(self.io.next_at));
+            let upto = self.cycles.min(self.io.next_at);
+            self.io.drain(upto);
         }
         if self.io.stream.as_ref().is_some_and(|s| s.failed()) {
             self.cycle_limit = self.cycle_limit.min(self.cycles);

@@ -214,7 +214,8 @@ fn attach_observers(m: &mut Machine, bytes: &[u8], sc: &Scenario, rtos: Option<R
     if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
         cairn_sim::elf::attach_source_files(m, bytes);
         m.enable_energy(p, sc.voltage_v, &sc.categories).unwrap_or_else(|e| fail(e));
-        if let (Some(t), Some(e)) = (m.trace.as_mut(), m.energy.as_deref()) {
+        let board = &mut m.0.sys;
+        if let (Some(t), Some(e)) = (board.trace.as_mut(), board.energy.as_deref()) {
             t.set_currents(e.rates.currents_ua());
         }
     }

@@ -1,8 +1,4 @@
-//! The ARMv6-M (Cortex-M0+) core of a machine: executing predecoded operations on the
-//! machine's registers and memory, exceptions, and the observer interface through which it
-//! reports its events. The instruction set itself (decoder, operations, ALU) is crate
-//! cairn-isa.
+//! The ARMv6-M core of a machine is crate cairn-isa's `armv6m::Core`; re-exported here
+//! under the paths the rest of the simulator uses.
+pub use cairn_isa::armv6m::{exception, exec, observer};
 pub use cairn_isa::{alu, decode, op};
-pub mod exception;
-pub mod exec;
-pub mod observer;

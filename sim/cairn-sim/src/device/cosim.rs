@@ -118,8 +118,9 @@ impl Processor {
             }
         }
         // The reset cleared them without the core noticing a change.
+        let (pending, active) = (self.m.exc.pending, self.m.exc.active);
         if let Some(tl) = self.m.io.timeline.as_mut() {
-            tl.note_exceptions(c, self.m.exc.pending, self.m.exc.active);
+            tl.note_exceptions(c, pending, active);
         }
     }
 

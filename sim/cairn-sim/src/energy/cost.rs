@@ -3,7 +3,7 @@
 //! flash data read beyond a literal-pool load). Energy accounting counts executions only
 //! and multiplies by this; whatever varied is added to `Meter::extra` (see `mod.rs`).
 //!
-//! This mirrors the cycle charges in `cpu/exec.rs`. A mismatch cannot go unnoticed: the
+//! This mirrors the cycle charges of the core (crate cairn-isa, `armv6m/exec.rs`). A mismatch cannot go unnoticed: the
 //! run loop settles every block's last instruction exactly, and the tests compare a
 //! single-stepped run (every instruction settled exactly) with a normal one.
 

@@ -80,23 +80,25 @@ impl Machine {
     /// trace-port store, an exception return) is settled to the task that executed it.
     pub fn energy_sync_task(&mut self) {
         let in_handler = self.in_handler();
-        let Some(e) = self.energy.as_deref_mut() else { return };
+        let board = &mut self.0.sys;
+        let Some(e) = board.energy.as_deref_mut() else { return };
         let want = if in_handler { IRQ_TASK } else { e.thread_task };
         if want == e.cur {
             return;
         }
-        let n = self.meter.exec.len();
+        let meter = &mut board.meter;
+        let n = meter.exec.len();
         let old = e.tasks.entry(e.cur).or_default();
-        std::mem::swap(&mut old.exec, &mut self.meter.exec);
-        std::mem::swap(&mut old.extra, &mut self.meter.extra);
+        std::mem::swap(&mut old.exec, &mut meter.exec);
+        std::mem::swap(&mut old.extra, &mut meter.extra);
         let new = e.tasks.entry(want).or_default();
         if new.exec.len() != n {
             new.exec = vec![0; n];
             new.extra = vec![0; n];
         }
-        std::mem::swap(&mut new.exec, &mut self.meter.exec);
-        std::mem::swap(&mut new.extra, &mut self.meter.extra);
-        self.meter.switched_from.get_or_insert(e.cur);
+        std::mem::swap(&mut new.exec, &mut meter.exec);
+        std::mem::swap(&mut new.extra, &mut meter.extra);
+        meter.switched_from.get_or_insert(e.cur);
         e.cur = want;
         self.next_event = 0;
     }
@@ -127,10 +129,11 @@ impl Machine {
         if diff == 0 {
             return;
         }
-        let Some(e) = self.energy.as_deref_mut() else { return };
+        let board = &mut self.0.sys;
+        let Some(e) = board.energy.as_deref_mut() else { return };
         let extra = match from {
             Some(t) if t != e.cur => &mut e.tasks.entry(t).or_default().extra,
-            _ => &mut self.meter.extra,
+            _ => &mut board.meter.extra,
         };
         if let Some(x) = extra.get_mut(off) {
             *x = x.wrapping_add(diff);

@@ -3,11 +3,13 @@
 //! when the cycle counter reaches `next_event`, so the hot loop does no other checks.
 
 use super::alu::{add_with_carry, asr_reg, lsl_reg, lsr_reg, ror_reg};
+use super::bus::Bus;
+use super::core::{Core, PAGE_CODE};
 use super::decode::{decode, is_32bit};
 use super::exception::SVCALL;
-use super::observer::{Attached, NoObserver, Observer};
+use super::observer::{NoObserver, Observer};
 use super::op::{Kind, Op};
-use crate::machine::{FaultKind, Machine, Stop};
+use super::stop::{FaultKind, Stop};
 
 macro_rules! r {
     ($m:ident, $i:expr) => {
@@ -35,7 +37,7 @@ macro_rules! try_mem {
     };
 }
 
-impl Machine {
+impl<S: Bus> Core<S> {
     /// Run until something stops the simulation or `max_instructions` more have executed.
     pub fn run(&mut self, max_instructions: u64) -> Stop {
         let limit = self.instructions.saturating_add(max_instructions);
@@ -60,16 +62,16 @@ impl Machine {
         // within reach, no observer counting executions) carries no per-instruction
         // bookkeeping beyond the cycle check.
         let limited = budget < u64::MAX / 2;
-        let counting = Attached::counts_block(self);
-        match (self.config.flash_wait_states != 0, limited, counting) {
+        let counting = S::Observers::counts_block(self);
+        match (self.flash_wait_states != 0, limited, counting) {
             (false, false, false) => self.run_loop::<false, false, NoObserver>(budget),
             (false, true, false) => self.run_loop::<false, true, NoObserver>(budget),
             (true, false, false) => self.run_loop::<true, false, NoObserver>(budget),
             (true, true, false) => self.run_loop::<true, true, NoObserver>(budget),
-            (false, false, true) => self.run_loop::<false, false, Attached>(budget),
-            (false, true, true) => self.run_loop::<false, true, Attached>(budget),
-            (true, false, true) => self.run_loop::<true, false, Attached>(budget),
-            (true, true, true) => self.run_loop::<true, true, Attached>(budget),
+            (false, false, true) => self.run_loop::<false, false, S::Observers>(budget),
+            (false, true, true) => self.run_loop::<false, true, S::Observers>(budget),
+            (true, false, true) => self.run_loop::<true, false, S::Observers>(budget),
+            (true, true, true) => self.run_loop::<true, true, S::Observers>(budget),
         }
     }
 
@@ -79,7 +81,7 @@ impl Machine {
     /// exact settlement of the block's last instruction (every other variable cost ends
     /// the block).
     #[inline(always)]
-    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool, O: Observer>(&mut self, budget: u64) {
+    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool, O: Observer<S>>(&mut self, budget: u64) {
         let mut executed = 0u64;
         // (pc, cycles before) of the last instruction, settled after the block if in flash.
         let mut last = (self.flash_base.wrapping_sub(2), 0u64);
@@ -92,9 +94,9 @@ impl Machine {
             let in_flash = off < self.flash.len();
             let op = if in_flash {
                 if WAIT_STATES {
-                    self.cycles += self.config.flash_wait_states as u64;
+                    self.cycles += self.flash_wait_states as u64;
                 }
-                // SAFETY: flash_ops has one entry per halfword of flash (Machine::new), and
+                // SAFETY: flash_ops has one entry per halfword of flash (Core::new), and
                 // off < flash.len(), so off / 2 < flash_ops.len().
                 unsafe { *self.flash_ops.get_unchecked(off >> 1) }
             } else {
@@ -141,13 +143,13 @@ impl Machine {
         let start = self.cycles;
         let mut not_core = 0u64;
         self.service_inner(&mut not_core);
-        Attached::core_cycles(self, self.cycles - start - not_core);
+        S::Observers::core_cycles(self, self.cycles - start - not_core);
     }
 
     fn service_inner(&mut self, not_core: &mut u64) {
         loop {
             let pending_before = self.exc.pending;
-            self.process_device_events();
+            S::process_events(self);
             self.note_new_pending(pending_before);
             if let Some(f) = self.exc.pending_fault.take() {
                 self.fault(f);
@@ -158,9 +160,9 @@ impl Machine {
             if !self.sleeping {
                 break;
             }
-            if self.idle.since.is_none() {
-                self.idle.begin(self.cycles);
-                Attached::sleep_begins(self, self.scr & 4 != 0);
+            if self.sleep_since.is_none() {
+                self.sleep_since = Some(self.cycles);
+                S::Observers::sleep_begins(self, self.scr & 4 != 0);
             }
             let woken = self.wfi_wake_pending() || (self.sleep_is_wfe && self.event_reg);
             if woken {
@@ -170,16 +172,18 @@ impl Machine {
                 }
                 // An observer's wake-up latency (a power profile's) delays the core, unless
                 // the core never actually slept.
-                let slept = self.idle.end(self.cycles);
-                let lat = if slept > 0 { Attached::wakeup_latency(self) } else { 0 };
+                let since = self.sleep_since.take().unwrap_or(self.cycles);
+                let slept = self.cycles - since;
+                S::Observers::sleep_ends(self, since);
+                let lat = if slept > 0 { S::Observers::wakeup_latency(self) } else { 0 };
                 if lat > 0 {
-                    Attached::wakes(self, self.cycles, self.cycles + lat);
+                    S::Observers::wakes(self, self.cycles, self.cycles + lat);
                 }
                 self.cycles += lat;
                 *not_core += lat;
                 break;
             }
-            let wake_at = self.next_device_event().min(self.cycle_limit);
+            let wake_at = S::next_event(self).min(self.cycle_limit);
             if wake_at > self.pause_cycle {
                 // Nothing due before the device scheduler's horizon: stay asleep at this
                 // cycle, so that a frame arriving later wakes the core at its own time.
@@ -194,7 +198,7 @@ impl Machine {
                 let deep = self.scr & 4 != 0;
                 self.sleep_cycles += wake_at - self.cycles;
                 *not_core += wake_at - self.cycles;
-                Attached::sleeps(self, self.cycles, wake_at, deep);
+                S::Observers::sleeps(self, self.cycles, wake_at, deep);
                 self.cycles = wake_at;
             }
             if self.cycles >= self.cycle_limit {
@@ -213,11 +217,11 @@ impl Machine {
         if let Some(n) = self.preempting_exception() {
             self.take_exception_now(n);
         }
-        Attached::exceptions_changed(self);
+        S::Observers::exceptions_changed(self);
         self.next_event = if self.stop.is_some() || self.exc.pending_fault.is_some() || self.sleeping {
             0
         } else {
-            self.next_device_event().min(self.cycle_limit).min(self.pause_cycle)
+            S::next_event(self).min(self.cycle_limit).min(self.pause_cycle)
         };
     }
 
@@ -231,9 +235,9 @@ impl Machine {
         }
         let op = self.decode_mem(pc, true)?;
         self.sram_ops[off >> 1] = op;
-        self.sram_page_flags[off >> 8] |= crate::machine::PAGE_CODE;
+        self.sram_page_flags[off >> 8] |= PAGE_CODE;
         if let Some(p) = self.sram_page_flags.get_mut((off + 2) >> 8) {
-            *p |= crate::machine::PAGE_CODE;
+            *p |= PAGE_CODE;
         }
         Some(op)
     }
@@ -249,8 +253,8 @@ impl Machine {
             return;
         };
         self.flash_ops[off >> 1] = op;
-        if Attached::counts(self) {
-            self.exec::<Attached>(op, pc);
+        if S::Observers::counts(self) {
+            self.exec::<S::Observers>(op, pc);
         } else {
             self.exec::<NoObserver>(op, pc);
         }
@@ -350,7 +354,7 @@ impl Machine {
     /// reported to an observer that counts executions (a branch's cycle beyond its static
     /// cost is not otherwise seen).
     #[inline(always)]
-    fn exec<O: Observer>(&mut self, op: Op, pc: u32) {
+    fn exec<O: Observer<S>>(&mut self, op: Op, pc: u32) {
         let next = pc.wrapping_add(2);
         match op.kind() {
             Kind::LslImm => {
@@ -484,7 +488,7 @@ impl Machine {
             Kind::Mul => {
                 r!(self, op.a()) = set_nz!(self, r!(self, op.a()).wrapping_mul(r!(self, op.b())));
                 self.pc = next;
-                self.cycles += self.config.mul_cycles as u64;
+                self.cycles += self.mul_cycles as u64;
             }
             Kind::AddHi => {
                 self.r[15] = pc.wrapping_add(4);
@@ -799,7 +803,7 @@ impl Machine {
     pub fn asleep_forever(&self) -> bool {
         self.sleeping
             && !(self.wfi_wake_pending() || (self.sleep_is_wfe && self.event_reg))
-            && self.next_device_event() == u64::MAX
+            && S::next_event(self) == u64::MAX
     }
 
     #[cold]
@@ -829,7 +833,7 @@ impl Machine {
     #[cold]
     fn exec_bkpt(&mut self, imm: u8, next: u32) {
         if imm == 0xAB {
-            self.semihost();
+            S::semihost(self);
             self.pc = next;
             self.cycles += 1;
             return;
@@ -854,7 +858,7 @@ impl Machine {
     fn stop_at_breakpoint(&mut self, pc: u32) {
         self.instructions = self.instructions.wrapping_sub(1);
         if self.flash_offset(pc, 2).is_some() {
-            self.cycles -= self.config.flash_wait_states as u64;
+            self.cycles -= self.flash_wait_states as u64;
         }
         self.stop = Some(Stop::Breakpoint);
         self.next_event = 0;
@@ -866,8 +870,8 @@ impl Machine {
         if self.resume_from == Some(pc) {
             self.resume_from = None;
             if let Some(op) = self.decode_at(pc) {
-                if Attached::counts(self) {
-                    self.exec::<Attached>(op, pc);
+                if S::Observers::counts(self) {
+                    self.exec::<S::Observers>(op, pc);
                 } else {
                     self.exec::<NoObserver>(op, pc);
                 }

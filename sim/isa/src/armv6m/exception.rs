@@ -1,8 +1,10 @@
 //! ARMv6-M exception model: priorities, pending/active state, entry with 8-word stacking,
 //! EXC_RETURN, tail-chaining, late arrival and lockup.
 
-use super::observer::{Attached, Observer};
-use crate::machine::{FaultKind, Machine, Stop};
+use super::bus::Bus;
+use super::core::Core;
+use super::observer::Observer;
+use super::stop::{FaultKind, Stop};
 
 pub const NMI: u32 = 2;
 pub const HARDFAULT: u32 = 3;
@@ -94,7 +96,7 @@ impl ExcState {
     }
 }
 
-impl Machine {
+impl<S: Bus> Core<S> {
     /// Current execution priority, including PRIMASK.
     pub fn execution_priority(&self) -> i32 {
         let p = self.exc.active_priority();
@@ -134,14 +136,14 @@ impl Machine {
             return;
         }
         self.last_fault = Some((kind, self.pc));
-        Attached::fault(self, kind);
+        S::Observers::fault(self, kind);
         self.exc.pending |= 1 << HARDFAULT;
         self.take_exception_now(HARDFAULT);
     }
 
     #[cold]
     pub fn lockup(&mut self, kind: FaultKind) {
-        Attached::fault(self, kind);
+        S::Observers::fault(self, kind);
         self.stop = Some(Stop::Lockup { kind, pc: self.pc, ipsr: self.ipsr });
         self.next_event = 0;
     }
@@ -162,10 +164,10 @@ impl Machine {
         } else {
             0xFFFF_FFF9
         };
-        self.cycles += self.config.exceptions.entry;
+        self.cycles += self.exception_timing.entry;
         // Late arrival: an exception that became pending during stacking and outranks `n`
         // is the one whose vector is fetched; `n` stays pending.
-        self.process_device_events();
+        S::process_events(self);
         let prio_before = self.execution_priority();
         let mut target = n;
         if let Some((m, p)) = self.exc.highest_pending() {
@@ -188,7 +190,7 @@ impl Machine {
         let vaddr = self.vtor.wrapping_add(4 * n);
         // The vector read is a data access: it pays flash wait states like any other.
         if self.flash_offset(vaddr, 4).is_some() {
-            self.cycles += self.config.flash_wait_states as u64;
+            self.cycles += self.flash_wait_states as u64;
         }
         let vector = match self.peek_vector(vaddr) {
             Some(v) => v,
@@ -198,7 +200,7 @@ impl Machine {
             }
         };
         self.pc = vector & !1;
-        Attached::exception_entered(self, n);
+        S::Observers::exception_entered(self, n);
         self.thumb = vector & 1 != 0;
         if vector & 1 == 0 {
             self.exc.pending_fault = Some(FaultKind::InvalidState);
@@ -235,10 +237,10 @@ impl Machine {
             return;
         }
         let returning = self.ipsr;
-        Attached::exception_returns(self, returning);
+        S::Observers::exception_returns(self, returning);
         self.exc.active &= !(1u64 << returning);
-        self.update_irq_lines();
-        Attached::exceptions_changed(self);
+        S::update_irq_lines(self);
+        S::Observers::exceptions_changed(self);
         let to_thread = value != 0xFFFF_FFF1;
         // Tail-chain: something pending outranks the context we would return to.
         let return_prio = {
@@ -251,7 +253,7 @@ impl Machine {
         };
         if let Some((n, p)) = self.exc.highest_pending() {
             if p < return_prio {
-                self.cycles += self.config.exceptions.tail_chain;
+                self.cycles += self.exception_timing.tail_chain;
                 self.r[14] = value;
                 self.activate(n);
                 return;
@@ -262,7 +264,7 @@ impl Machine {
             self.sleeping = true;
             self.sleep_is_wfe = false;
         }
-        self.cycles += self.config.exceptions.exit;
+        self.cycles += self.exception_timing.exit;
         // Select the stack the frame was pushed on (r13 holds MSP in handler mode).
         if to_thread {
             self.ipsr = 0;
@@ -306,6 +308,6 @@ impl Machine {
         }
         self.event_reg = true;
         self.next_event = 0;
-        Attached::context_restored(self);
+        S::Observers::context_restored(self);
     }
 }
