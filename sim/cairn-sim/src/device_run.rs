@@ -5,7 +5,6 @@
 
 use super::{attach_observers, board_config, fail, load_firmware, option_value, RunArgs};
 use super::{EXIT_LIMIT, EXIT_LOCKUP};
-use cairn_sim::cli::report::lockup_report;
 use cairn_sim::console::{diagnostic, Stream, TimedLines};
 use cairn_sim::device::bus::Bus;
 use cairn_sim::device::cosim::{Device, Ending, Processor, State};
@@ -14,6 +13,7 @@ use cairn_sim::gdb::device_runner::DeviceRunner;
 use cairn_sim::machine::Stop;
 use cairn_sim::out_file::OutFile;
 use cairn_sim::periph::bus_ctrl::Link;
+use cairn_sim::report::lockup_report;
 use cairn_sim::time::PS_PER_S;
 use cairn_sim::trace::TraceLog;
 use cairn_sim::units::{parse_duration_ps, parse_uint};

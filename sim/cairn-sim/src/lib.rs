@@ -1,11 +1,13 @@
-//! cairn-sim: a cycle-accurate simulator of Cortex-M0+ (ARMv6-M) boards that runs
-//! unmodified firmware ELF files.
+//! cairn-sim: a cycle-accurate simulator of Cortex-M0+ (ARMv6-M) boards and devices of
+//! several of them that runs unmodified firmware ELF files. This library is the processor
+//! (`machine`: a core of crate cairn-isa with its board, devices and attached observers,
+//! and its reports) and the device (`device`: N processors, the bus, the scheduler); the
+//! `cairn-sim` command (`main.rs`, `device_run.rs`) sits on top of it.
 
 pub mod attached;
 pub use cairn_board as board;
 #[cfg(test)]
 mod board_tests;
-pub mod cli;
 pub mod config;
 pub use cairn_console as console;
 pub mod cpu;
@@ -21,6 +23,7 @@ pub use cairn_input::input_file;
 pub mod io;
 pub mod io_system;
 pub mod machine;
+pub mod report;
 pub use cairn_devices as periph;
 pub use cairn_io::measure;
 pub use cairn_io::observe;

@@ -4,13 +4,13 @@
 //! internal error (docs/cli.md).
 
 use cairn_sim::board::BoardSpec;
-use cairn_sim::cli::report::{lockup_report, stats_json};
 use cairn_sim::config::BoardConfig;
 use cairn_sim::console::{diagnostic, ProcessConsole};
 use cairn_sim::energy::profile::Profile;
 use cairn_sim::input_file::{read_input, DATA_LIMIT};
 use cairn_sim::machine::{Machine, Stop};
 use cairn_sim::out_file::OutFile;
+use cairn_sim::report::{lockup_report, stats_json};
 use cairn_sim::rtos::Layout as RtosLayout;
 use cairn_sim::scenario::{parse_wait_states, Scenario};
 use cairn_sim::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};

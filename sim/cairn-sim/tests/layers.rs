@@ -18,9 +18,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("io/src/stimuli", &["stimuli", "periph", "time", "input_file"]),
     ("io/src/observe", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
     ("io/src/measure", &["observe", "measure", "periph", "stimuli", "scenario_io", "time", "out_file"]),
-    // The device (processors, bus, scheduler, its outputs) sits on the processor and its
-    // observers; the one upward name is the processor's stats document, which lives with the
-    // CLI's reports so far. The debugger drives a device, not the reverse.
+    // The device (processors, bus, scheduler, its outputs) sits on the processor, its
+    // observers and its reports. The debugger and the CLI drive a device, not the reverse.
     (
         "cairn-sim/src/device",
         &[
@@ -36,7 +35,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "observe",
             "trace",
             "time",
-            "cli",
+            "report",
         ],
     ),
 ];

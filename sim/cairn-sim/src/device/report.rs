@@ -3,7 +3,7 @@
 //! the processors' + the bus's).
 
 use super::cosim::{Device, State};
-use crate::cli::report::stats_json;
+use crate::report::stats_json;
 use crate::time::PS_PER_S;
 use serde_json::json;
 

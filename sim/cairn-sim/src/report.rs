@@ -1,4 +1,5 @@
-//! Human-readable fault reports and the `--stats` JSON document.
+//! A processor's reports: the human-readable lockup report and its `--stats` JSON document
+//! (which a device nests per processor).
 
 use crate::machine::{FaultKind, Machine};
 use std::fmt::Write as _;

@@ -1,2 +1,0 @@
-//! Command-line front end.
-pub mod report;
