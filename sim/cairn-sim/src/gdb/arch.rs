@@ -134,6 +134,24 @@ pub enum Reg {
     Control,
 }
 
+impl Reg {
+    /// The core's name for it.
+    pub fn core(self) -> cairn_isa::armv6m::Reg {
+        use cairn_isa::armv6m::Reg as R;
+        match self {
+            Reg::Gpr(i) => R::Gpr(i),
+            Reg::Sp => R::Sp,
+            Reg::Lr => R::Lr,
+            Reg::Pc => R::Pc,
+            Reg::Xpsr => R::Xpsr,
+            Reg::Msp => R::Msp,
+            Reg::Psp => R::Psp,
+            Reg::Primask => R::Primask,
+            Reg::Control => R::Control,
+        }
+    }
+}
+
 impl RegId for Reg {
     fn from_raw_id(id: usize) -> Option<(Self, Option<NonZeroUsize>)> {
         let reg = match id {

@@ -4,6 +4,7 @@
 use super::arch::{CortexM0Plus, Reg, Regs};
 use super::runner::{Ran, Runner};
 use crate::machine::{Machine, Stop};
+use cairn_isa::armv6m::Cpu;
 use gdbstub::common::{Pid, Signal};
 use gdbstub::stub::SingleThreadStopReason;
 use gdbstub::target::ext::base::single_register_access::{SingleRegisterAccess, SingleRegisterAccessOps};
@@ -250,49 +251,15 @@ impl<R: Runner> SimTarget<R> {
         self.killed = false;
     }
 
-    fn control(&self) -> u32 {
-        ((self.m.spsel && !self.m.in_handler()) as u32) << 1 | self.m.npriv as u32
-    }
-
     fn read_reg(&self, reg: Reg) -> u32 {
         let m: &Machine = &self.m;
-        match reg {
-            Reg::Gpr(i) => m.r[i as usize],
-            Reg::Sp => m.r[13],
-            Reg::Lr => m.r[14],
-            Reg::Pc => m.pc,
-            Reg::Xpsr => m.xpsr(),
-            Reg::Msp => m.msp(),
-            Reg::Psp => m.psp(),
-            Reg::Primask => m.primask as u32,
-            Reg::Control => self.control(),
-        }
+        m.0.reg(reg.core())
     }
 
-    /// Write one register the way the debugger would through the DCRDR: xPSR writes
-    /// only change the flags; SP, MSP and PSP are word aligned; PC is halfword aligned.
+    /// Write one register the way the debugger would through the core's debug port.
     fn write_reg(&mut self, reg: Reg, v: u32) {
         let m: &mut Machine = &mut self.m;
-        match reg {
-            Reg::Gpr(i) => m.r[i as usize] = v,
-            Reg::Sp => m.r[13] = v & !3,
-            Reg::Lr => m.r[14] = v,
-            Reg::Pc => m.pc = v & !1,
-            Reg::Xpsr => m.set_apsr(v),
-            Reg::Msp => m.set_msp(v),
-            Reg::Psp => m.set_psp(v),
-            Reg::Primask => m.primask = v & 1 != 0,
-            Reg::Control => {
-                m.npriv = v & 1 != 0;
-                if !m.in_handler() {
-                    let psp = v & 2 != 0;
-                    m.select_sp(psp);
-                    m.spsel = psp;
-                }
-            }
-        }
-        // Masking or selecting state may change which exception is due: re-evaluate.
-        m.next_event = 0;
+        m.0.set_reg(reg.core(), v)
     }
 }
 

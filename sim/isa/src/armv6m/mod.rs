@@ -16,6 +16,6 @@ pub mod stop;
 
 pub use self::bus::Bus;
 pub use self::core::{Core, CoreConfig, ExceptionTiming, PAGE_CODE, PAGE_WATCH};
-pub use self::cpu::Cpu;
+pub use self::cpu::{Cpu, Reg};
 pub use self::observer::{NoObserver, Observer};
 pub use self::stop::{FaultKind, Stop};
