@@ -79,6 +79,9 @@ struct cairn_net_ops {
     /* Whether a message buffered for the bus (other than self) holds heap payload p. */
     bool (*holds)(const void *p, const cairn_msg_t *self);
     uint8_t (*address)(void);
+    /* The kernel is about to sleep (interrupts masked): the bus manager's interrupts
+     * may have been refused a message (a full pool); they may come again. */
+    void (*idle)(void);
 };
 #define CAIRN__NOT_REMOTE 1
 

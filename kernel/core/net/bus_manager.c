@@ -23,6 +23,17 @@
 
 cairn_net_t cairn_net;
 
+_Static_assert(CAIRN_MSG_POOL > CAIRN_NET_POOL_RESERVE + 1, "the pool holds the bus manager's reserve");
+
+/* Whether the pool has more than the reserve free (interrupts masked). */
+static bool pool_above_reserve(void)
+{
+    const cairn_msg_t *m = cairn_k.free;
+    for (unsigned n = 0; m && n < CAIRN_NET_POOL_RESERVE; n++)
+        m = m->next;
+    return m != 0;
+}
+
 void cairn__net_error(unsigned kind, uint8_t module, cairn_task_id_t task)
 {
     uint32_t *c = 0;
@@ -89,7 +100,7 @@ cairn_ret_t cairn__net_submit(cairn_msg_t *m, uint8_t module, bool *sent)
         return CAIRN_OK;
     }
     cairn_msg_t *q = cairn_k.free;
-    if (!q) {
+    if (!pool_above_reserve()) {
         arch_irq_restore(s);
         cairn__net_error(CAIRN_NET_ERR_TX_FULL, module, task);
         return CAIRN_EFULL;
@@ -139,7 +150,18 @@ static uint8_t address(void)
     return cairn_net.address;
 }
 
+/* Nothing ready is queued when the kernel idles, so no service message is waiting: a
+ * line still masked lost its message to a full pool. Before cairn_net_start the lines
+ * stay masked (their message is buffered for the uninitialised task). */
+static void idle(void)
+{
+    const cairn_tcb_t *t = cairn__tcb(CAIRN_TASK_NET);
+    if (t && (t->flags & TCB_READY))
+        cairn_bus_serviced();
+}
+
 static const struct cairn_net_ops ops = {
+    .idle = idle,
     .forward = forward,
     .mcast = cairn__net_mcast,
     .is_remote = cairn__remote_is,
@@ -195,6 +217,11 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint8_t *h, 
         return CAIRN_NET_ERR_RX_BAD;
     if (!mcast && !cairn__tcb(h[2]))
         return CAIRN_NET_ERR_RX_NO_TASK;
+    uint32_t s = arch_irq_save();
+    bool room = pool_above_reserve();
+    arch_irq_restore(s);
+    if (!room)
+        return CAIRN_NET_ERR_RX_OVERFLOW;
     if (plen) {
         *payload = cairn_malloc(plen);
         if (!*payload)

@@ -36,6 +36,13 @@
 #define CAIRN_NET_REMOTE_TASKS CAIRN_MAX_TASKS
 #endif
 
+/* Messages of the kernel's pool (CAIRN_MSG_POOL) the bus manager leaves free for the
+ * controller's three interrupts: it buffers for the bus, and accepts received frames, only
+ * while more are free (docs/distributed.md, "Buffers"). */
+#ifndef CAIRN_NET_POOL_RESERVE
+#define CAIRN_NET_POOL_RESERVE 3
+#endif
+
 /* The frame format (docs/distributed.md, "Frames"): a 10-byte header, then the payload. */
 #define CAIRN_NET_HEADER 10u
 #define CAIRN_NET_VERSION 0x10u                 /* high nibble of the kind byte */
