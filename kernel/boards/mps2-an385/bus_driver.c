@@ -120,9 +120,12 @@ void cairn_bus_tx_ack(void)
     CAIRN_BUS_IRQ_STATUS = CAIRN_BUS_IRQ_TXDONE;
 }
 
-/* A line still up (a frame came meanwhile) pends its interrupt again at once. */
+/* The pending bits are stale (set while the lines were masked, before the service): cleared,
+ * so the lines do not call the bus manager again for nothing. A line still up (a frame came
+ * meanwhile) pends its interrupt again at once: the sources are level-sensitive. */
 void cairn_bus_serviced(void)
 {
+    NVIC_ICPR = LINES;
     NVIC_ISER = LINES;
 }
 
