@@ -12,6 +12,9 @@
 #                     build/fw/device-<name>.elf for every kernel/tests/device/<name>.c but
 #                     busy.c, and build/fw/device-busy-{100,10,1}.elf (cairn-sim devices
 #                     only, docs/device.md; not in the FW_TEST_* lists nor firmware-qemu)
+#                     build/fw/pipeline.elf, pipeline-spread.elf, multicast.elf (Cairn OS
+#                     across modules: kernel/core/net + the board's bus driver;
+#                     docs/distributed.md)
 #   firmware-qemu     run the test firmware on QEMU (kernel/tests/sim/run-qemu.sh)
 #   firmware-clean    remove build/fw and build/obj/fw
 # Variables (override on the command line or before including):
@@ -47,7 +50,8 @@ FW_LDFLAGS := $(FW_ARCH) -nostartfiles -nostdlib -T$(FW_LDSCRIPT) -Wl,--gc-secti
 FW_LDLIBS := -lgcc
 
 # Sources, relative to the repository root (or wherever this file lives).
-FW_BSP_SRCS := $(sort $(wildcard $(FW_BOARD_DIR)/*.c))
+# The board's bus driver is the kernel's (it owns vectors 24-26): FW_NET_SRCS below.
+FW_BSP_SRCS := $(filter-out $(FW_BOARD_DIR)/bus_driver.c,$(sort $(wildcard $(FW_BOARD_DIR)/*.c)))
 FW_SUPPORT_SRCS := $(sort $(wildcard $(FW_MK_DIR)/tests/sim/support/*.c))
 FW_TEST_SRCS := $(sort $(wildcard $(FW_MK_DIR)/tests/sim/*.c))
 FW_DEMO_SRCS := $(sort $(wildcard $(FW_MK_DIR)/apps/demo/*.c))
@@ -174,6 +178,43 @@ $(FW_KTEST_ELFS): $(FW_OUT)/kernel-%.elf: $(FW_OBJ)/tests/armv6m/%.o $(FW_KERNEL
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# ---- Cairn OS across modules (docs/distributed.md) ---------------------------------------
+# The bus manager and remote TCBs (kernel/core/net/) and the board's bus driver: linked only
+# into firmware that talks to other modules, and kept out of FW_KERNEL_OBJS, so the kernel
+# benchmark's sizes stay those of the core and services (FW_NET_OBJS reports them apart).
+# build/fw/pipeline.elf (every task on module 0) and build/fw/pipeline-spread.elf
+# (-DPIPELINE_SPREAD=1: three modules) differ only in the application description's
+# placement; build/fw/multicast.elf runs on five modules.
+FW_NET_SRCS := $(sort $(wildcard $(FW_MK_DIR)/core/net/*.c)) $(FW_BOARD_DIR)/bus_driver.c
+FW_NET_OBJS := $(call fw_obj,$(FW_NET_SRCS))
+FW_PIPE_SRC := $(FW_MK_DIR)/apps/pipeline/pipeline.c
+FW_PIPE_OBJ := $(FW_OBJ)/apps/pipeline/pipeline.o
+FW_PIPE_SPREAD_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-spread.o
+FW_MCAST_OBJ := $(FW_OBJ)/apps/multicast/multicast.o
+FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT)/multicast.elf
+
+firmware: $(FW_NET_APP_ELFS)
+
+$(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FW_PIPE_SPREAD_OBJ): $(FW_PIPE_SRC) $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DPIPELINE_SPREAD=1 -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/pipeline.elf: $(FW_PIPE_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/pipeline-spread.elf: $(FW_PIPE_SPREAD_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/multicast.elf: $(FW_MCAST_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 # ---- Device test firmware (cairn-sim `run --device` only; docs/device.md) ----------
 # build/fw/device-<name>.elf for every kernel/tests/device/<name>.c except busy.c, which is
 # built once per frame period: build/fw/device-busy-<us>.elf with -DFRAME_PERIOD_US=<us>.
@@ -222,7 +263,8 @@ firmware-clean:
 	rm -rf $(FW_OUT) $(FW_OBJ)
 
 -include $(FW_NT_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
-	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d)
+	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
+	$(FW_NET_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

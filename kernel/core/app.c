@@ -37,7 +37,8 @@ static bool app_ok(const cairn_app_desc_t *app)
         return false;
     unsigned nt = app->num_tasks, ng = app->num_groups;
     for (const cairn_task_desc_t *d = app->tasks; d < app->tasks + nt; d++) {
-        if (d->prog >= app->num_programs || !app->programs[d->prog].handler ||
+        if ((!cairn_k.net && d->module != 0) || d->prog >= app->num_programs ||
+            !app->programs[d->prog].handler ||
             d->prio > CAIRN_PRIO_MAX || (d->num_out && !d->out) || (d->init_len && !d->init))
             return false;
         for (const cairn_app_route_t *r = d->out; r < d->out + d->num_out; r++)
@@ -50,11 +51,20 @@ static bool app_ok(const cairn_app_desc_t *app)
     return true;
 }
 
-/* Creates task i of app as global ID id[i], its routes patched to global IDs. */
+/* Whether a task of a description lives on this module. */
+static bool local(const cairn_task_desc_t *d)
+{
+    return !cairn_k.net || d->module == cairn_k.net->address();
+}
+
+/* Creates task i of app as global ID id[i], its routes patched to global IDs; a task of
+ * another module as a remote TCB. */
 static cairn_ret_t create(const cairn_app_desc_t *app, unsigned i, const cairn_task_id_t *id,
                           const uint8_t *gid)
 {
     const cairn_task_desc_t *d = &app->tasks[i];
+    if (!local(d))
+        return cairn_k.net->create_remote(id[i], d->prio, d->module);
     const cairn_program_t *prog = &app->programs[d->prog];
     uint8_t *state = 0;
     if (prog->state_size) {
@@ -107,7 +117,7 @@ cairn_ret_t cairn_app_start(const cairn_app_desc_t *app, cairn_task_id_t *ids)
 
     /* Patch relative IDs to free global ones. */
     for (unsigned g = 1; g <= CAIRN_MAX_TASKS && tasks < n; g++)
-        if (!cairn_k.tasks[g])
+        if (!cairn__id_taken((cairn_task_id_t)g))
             id[tasks++] = (cairn_task_id_t)g;
     while (groups < ng && (gid[groups] = cairn_group_alloc()) != 0)
         groups++;
@@ -119,12 +129,14 @@ cairn_ret_t cairn_app_start(const cairn_app_desc_t *app, cairn_task_id_t *ids)
         if ((r = create(app, created, id, gid)) != CAIRN_OK)
             goto fail;
     for (const cairn_member_desc_t *m = app->members; m < app->members + app->num_members; m++)
-        if ((r = cairn_group_join(gid[m->group], id[m->task], m->port)) != CAIRN_OK)
+        if (local(&app->tasks[m->task]) &&
+            (r = cairn_group_join(gid[m->group], id[m->task], m->port)) != CAIRN_OK)
             goto fail;
 
     /* Initialisation: queued behind the manager's level. */
     for (unsigned i = 0; i < n; i++)
-        if ((r = cairn_task_init(id[i], app->tasks[i].init, app->tasks[i].init_len)) != CAIRN_OK)
+        if (local(&app->tasks[i]) &&
+            (r = cairn_task_init(id[i], app->tasks[i].init, app->tasks[i].init_len)) != CAIRN_OK)
             goto fail;
 
     cairn__pop(&f);
@@ -134,8 +146,12 @@ cairn_ret_t cairn_app_start(const cairn_app_desc_t *app, cairn_task_id_t *ids)
     return CAIRN_OK;
 
 fail:
-    for (unsigned i = 0; i < created; i++)
-        (void)cairn_task_kill(id[i]); /* not initialised: no FINAL */
+    for (unsigned i = 0; i < created; i++) {
+        if (local(&app->tasks[i]))
+            (void)cairn_task_kill(id[i]); /* not initialised: no FINAL */
+        else
+            (void)cairn_k.net->remove_remote(id[i]);
+    }
     for (unsigned g = 0; g < groups; g++)
         cairn_group_free(gid[g]);
     cairn__pop(&f);

@@ -14,6 +14,8 @@ void cairn_idle(void)
 {
     cairn_dispatch();
     uint32_t s = arch_irq_save();
+    if (cairn_k.net)
+        cairn_k.net->idle();
     if (!cairn__pending_above(-1)) {
         uint32_t ticks = cairn_timer_next_expiry();
         const struct cairn_sleep_table *t = arch_sleep_table();

@@ -64,6 +64,27 @@ struct cairn_heap_state {
     uint32_t bad_frees;
 };
 
+/* The seam to the bus manager (kernel/core/net/, docs/distributed.md): NULL on a module
+ * without one, so the core links none of it; cairn_net_init installs it. */
+struct cairn_net_ops {
+    /* A message whose destination has no local TCB: to the bus when it is a remote task
+     * (CAIRN_OK, or an error), else CAIRN__NOT_REMOTE. */
+    cairn_ret_t (*forward)(struct cairn_frame *f);
+    /* A group message from this module: broadcast it (the local members follow). */
+    cairn_ret_t (*mcast)(struct cairn_frame *f);
+    /* Whether a remote TCB has id; make one (cairn_task_create_remote). */
+    bool (*is_remote)(cairn_task_id_t id);
+    cairn_ret_t (*create_remote)(cairn_task_id_t id, cairn_prio_t prio, uint8_t module);
+    cairn_ret_t (*remove_remote)(cairn_task_id_t id);
+    /* Whether a message buffered for the bus (other than self) holds heap payload p. */
+    bool (*holds)(const void *p, const cairn_msg_t *self);
+    uint8_t (*address)(void);
+    /* The kernel is about to sleep (interrupts masked): the bus manager's interrupts
+     * may have been refused a message (a full pool); they may come again. */
+    void (*idle)(void);
+};
+#define CAIRN__NOT_REMOTE 1
+
 typedef struct cairn_kernel {
     struct cairn_heap_state heap; /* first: the send fast path loads base and size with one LDM */
     cairn_frame_t *top;    /* top of the execution stack; NULL = idle, or in an ISR */
@@ -83,6 +104,7 @@ typedef struct cairn_kernel {
         cairn_port_t port;
     } members[CAIRN_MCAST_ENTRIES];
     uint32_t groups_used;
+    const struct cairn_net_ops *net;
 } cairn_kernel_t;
 
 extern cairn_kernel_t cairn_k;
@@ -140,6 +162,8 @@ static inline cairn_tcb_t *cairn__tcb_inline(cairn_task_id_t id)
     return id <= CAIRN_MAX_TASKS ? cairn_k.tasks[id] : (cairn_tcb_t *)0;
 }
 cairn_tcb_t *cairn__tcb(cairn_task_id_t id);
+/* Whether a local or a remote task has id (task.c). */
+bool cairn__id_taken(cairn_task_id_t id);
 
 /* The task of a level (0 = the kernel). */
 static inline cairn_task_id_t cairn__frame_task(const cairn_frame_t *f)
@@ -257,7 +281,8 @@ void cairn__routes_forget(cairn_task_id_t id);
 /* Group table (mcast.c; cairn_sched_init empties it with the kernel's state). */
 void cairn__groups_forget(cairn_task_id_t id);
 /* Sends f->msg (msg.port = the group) to every member; f becomes the level that
- * holds the payload meanwhile. Releases a heap payload nobody received. */
+ * holds the payload meanwhile. Releases a heap payload nobody received. With a bus
+ * manager, a message not from the bus (CAIRN_MSG_REMOTE) is broadcast first. */
 cairn_ret_t cairn__mcast_send(cairn_frame_t *f);
 
 #endif /* CAIRN_CORE_KERNEL_H */

@@ -97,6 +97,11 @@ unsigned cairn_group_size(uint8_t group)
 cairn_ret_t cairn__mcast_send(cairn_frame_t *f)
 {
     cairn_msg_t *hold = &f->msg;
+    /* CoMOS: the multicast manager first sends the message over the bus, then to the
+     * local members (members on other modules are known only there). */
+    cairn_ret_t bus = CAIRN_OK;
+    if (cairn_k.net && !(hold->flags & CAIRN_MSG_REMOTE))
+        bus = cairn_k.net->mcast(f);
     uint8_t group = hold->port, flags = hold->flags;
     /* Snapshot the members as prio << 16 | task << 8 | port, by priority (high
      * first), stable: handlers that run during the deliveries may change the
@@ -138,5 +143,5 @@ cairn_ret_t cairn__mcast_send(cairn_frame_t *f)
         hold->flags = flags;
         cairn__release(hold);
     }
-    return ret;
+    return ret != CAIRN_OK ? ret : bus;
 }

@@ -131,7 +131,8 @@ bool cairn__payload_shared(const void *p, const cairn_msg_t *self)
         m = m->next;
     /* In an interrupt handler, the interrupted code's stack too. */
     bool shared = m || stack_holds(cairn_k.top, p, self) ||
-                  (cairn_k.isr_depth && stack_holds(cairn_k.isr_top, p, self));
+                  (cairn_k.isr_depth && stack_holds(cairn_k.isr_top, p, self)) ||
+                  (cairn_k.net && cairn_k.net->holds(p, self));
     arch_irq_restore(s);
     return shared;
 }

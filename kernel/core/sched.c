@@ -79,6 +79,11 @@ cairn_ret_t cairn__deliver(cairn_frame_t *f)
     cairn_msg_t *m = &f->msg;
     cairn_tcb_t *t = cairn__tcb_inline(m->dst);
     if (!t || (t->flags & TCB_KILLING)) {
+        if (!t && cairn_k.net) {
+            cairn_ret_t r = cairn_k.net->forward(f);
+            if (r != CAIRN__NOT_REMOTE)
+                return r;
+        }
         cairn_k.stats.no_route++;
         CAIRN_TRACE(CAIRN_EV_DROP, m->src, m->port);
         return CAIRN_ENOROUTE;

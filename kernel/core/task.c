@@ -12,7 +12,7 @@ cairn_ret_t cairn_task_create(cairn_task_id_t id, cairn_handler_t handler, void 
 {
     if (id < 1 || id > CAIRN_MAX_TASKS || !handler || prio > CAIRN_PRIO_MAX)
         return CAIRN_EINVAL;
-    if (cairn_k.tasks[id])
+    if (cairn__id_taken(id))
         return CAIRN_EBUSY;
     cairn_tcb_t *t = cairn_malloc(sizeof(cairn_tcb_t) + (size_t)num_out * sizeof(cairn_route_t));
     if (!t)
@@ -41,10 +41,15 @@ cairn_tcb_t *cairn__tcb(cairn_task_id_t id)
     return id <= CAIRN_MAX_TASKS ? cairn_k.tasks[id] : (cairn_tcb_t *)0;
 }
 
+bool cairn__id_taken(cairn_task_id_t id)
+{
+    return cairn_k.tasks[id] || (cairn_k.net && cairn_k.net->is_remote(id));
+}
+
 cairn_task_id_t cairn_task_free_id(void)
 {
     for (unsigned i = 1; i <= CAIRN_MAX_TASKS; i++)
-        if (!cairn_k.tasks[i])
+        if (!cairn__id_taken((cairn_task_id_t)i))
             return (cairn_task_id_t)i;
     return CAIRN_TASK_NONE;
 }

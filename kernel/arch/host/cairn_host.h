@@ -31,6 +31,10 @@ unsigned cairn_host_irq_depth(void);
 /* Whether IRQ irq (0..31) is masked (arch_irq_mask, by a CAIRN_IRQ_MESSAGE handler). */
 bool cairn_host_irq_masked(unsigned irq);
 
+/* The whole mask of IRQs 0..31 (the simulated bus swaps it with the kernel). */
+uint32_t cairn_host_irq_mask_get(void);
+void cairn_host_irq_mask_set(uint32_t m);
+
 /* arch_idle calls hook(ticks) (a test's "interrupt during sleep"), if set; the
  * hook runs with interrupts disabled, as on hardware the pending interrupt would
  * run right after the kernel re-enables them (a dispatch it requests is deferred
@@ -52,5 +56,50 @@ struct cairn_sleep_table;
 void cairn_host_set_sleep_table(const struct cairn_sleep_table *t);
 /* Zeroes the counts, clears the hook and restores the default sleep table. */
 void cairn_host_idle_reset(void);
+
+/* ---- simulated bus (simbus.c): several modules' kernels in one process ------------ */
+
+/*
+ * Each simulated module has its own kernel instance: the kernel's state (cairn_k, the
+ * bus manager's state, the interrupt mask) is swapped in by cairn_simbus_select, so a
+ * test runs one module's kernel at a time, at top level, and the bus moves frames
+ * between the modules' controllers when the test steps it. Virtual timers are not part
+ * of a module's instance: a bus test does not use them. docs/distributed.md.
+ */
+#define CAIRN_SIMBUS_MODULES 8
+#define CAIRN_SIMBUS_FIFO 32
+
+/* Forgets every frame and module; `modules` modules (addresses 0..modules-1), all powered
+ * on, each with an RX FIFO of rx_fifo frames (at most CAIRN_SIMBUS_FIFO) and a TX FIFO of
+ * CAIRN_SIMBUS_FIFO; module 0 is selected, and every kernel instance is all zero. */
+void cairn_simbus_reset(unsigned modules, unsigned rx_fifo);
+/* Makes module m's kernel the running one (saves the current one's). */
+void cairn_simbus_select(unsigned m);
+unsigned cairn_simbus_selected(void);
+/* Moves one frame on the wire: the first module after the last sender (TDMA order) whose
+ * head frame can go (its receivers have room: flow control). False when none can. */
+bool cairn_simbus_step(void);
+/* Runs each module's bus interrupts that are up and unmasked, until none is. */
+void cairn_simbus_service(void);
+/* Service and step until nothing moves. */
+void cairn_simbus_run(void);
+/* Frames in module m's TX FIFO (queued, not yet on the wire) and RX FIFO. */
+unsigned cairn_simbus_tx_count(unsigned m);
+unsigned cairn_simbus_rx_count(unsigned m);
+bool cairn_simbus_powered(unsigned m);
+/* Faults: the next frame put on the wire has one bit of its first byte flipped and
+ * fails its check; a raw frame appears in module dst's RX FIFO as if from src. */
+void cairn_simbus_corrupt_next(void);
+void cairn_simbus_inject(unsigned dst, unsigned src, const void *data, unsigned len);
+
+/* Every frame that went on the wire since the reset, in order. */
+struct cairn_simbus_wire {
+    uint8_t src, dst; /* dst 0xFF: broadcast */
+    uint16_t len;
+    uint8_t head[10]; /* the first bytes (the Cairn header) */
+    bool corrupt;
+};
+unsigned cairn_simbus_wire_count(void);
+const struct cairn_simbus_wire *cairn_simbus_wire(unsigned i);
 
 #endif /* CAIRN_HOST_H */

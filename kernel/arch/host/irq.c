@@ -64,3 +64,13 @@ void arch_irq_binding_fill(cairn_irq_binding_t *b, struct cairn_tcb *t)
     (void)b; /* the host port has no fast path */
     (void)t;
 }
+
+uint32_t cairn_host_irq_mask_get(void)
+{
+    return masked;
+}
+
+void cairn_host_irq_mask_set(uint32_t m)
+{
+    masked = m;
+}

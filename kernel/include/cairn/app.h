@@ -68,6 +68,7 @@ typedef struct cairn_task_desc {
     cairn_prio_t prio;
     uint8_t flags;                    /* CAIRN_TASK_MOVABLE, ... */
     uint8_t num_out;                  /* output ports */
+    uint8_t module;                   /* where it lives: a bus address (0 = the only module) */
     const cairn_app_route_t *out;     /* num_out routes */
     const void *init;                 /* init string (INIT payload), or NULL */
     uint16_t init_len;
@@ -100,7 +101,10 @@ typedef struct cairn_app_desc {
 #define CAIRN_MEMBERS(arr) .members = (arr), .num_members = (uint8_t)CAIRN_COUNT(arr)
 
 /* The application manager: validates app, patches its IDs, creates all tasks,
- * joins the groups, then sends INIT to each task in description order. It runs
+ * joins the groups, then sends INIT to each task in description order. With a bus
+ * manager (cairn/net.h), a task whose .module is another module's address gets a remote
+ * TCB instead, and only local members join the groups (CoMOS V-A.3): every module starts
+ * the same description and patches it to the same IDs (docs/distributed.md). It runs
  * above every task priority, so no task runs until it is done; the INIT
  * messages then run by priority, then description order, when the caller's
  * context allows (at once from main or the idle loop). ids (optional,

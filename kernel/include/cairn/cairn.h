@@ -8,6 +8,7 @@
 #include "cairn/irq.h"
 #include "cairn/mem.h"
 #include "cairn/msg.h"
+#include "cairn/net.h"
 #include "cairn/sched.h"
 #include "cairn/task.h"
 #include "cairn/timer.h"

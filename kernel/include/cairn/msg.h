@@ -39,6 +39,7 @@
 /* Message flags (kernel-managed). */
 #define CAIRN_MSG_HEAP 0x01u  /* payload is a heap block the message owns */
 #define CAIRN_MSG_TAKEN 0x02u /* cairn_take_msg gave the payload to the receiver */
+#define CAIRN_MSG_REMOTE 0x04u /* it came over the bus from another module */
 
 typedef struct cairn_msg {
     struct cairn_msg *next;   /* kernel: queue link */
@@ -49,7 +50,7 @@ typedef struct cairn_msg {
     cairn_prio_t prio;        /* kernel: the receiver's priority (queue order) */
     cairn_task_id_t dst;      /* receiving task */
     uint8_t flags;            /* kernel: CAIRN_MSG_* */
-    uint8_t reserved;
+    uint8_t reserved;         /* kernel: the destination module while buffered for the bus */
 } cairn_msg_t;
 
 /* A task's message handler: runs to completion for each message (it may be

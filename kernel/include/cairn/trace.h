@@ -39,7 +39,17 @@
 #define CAIRN_EV_KILL 0x0Cu      /* task removed: a = task, b = queued messages dropped */
 #define CAIRN_EV_IDLE 0x0Du      /* going idle: a = sleep state chosen, b = ticks to the next timer (saturated) */
 #define CAIRN_EV_DROP 0x0Eu      /* send without a route: a = sending task, b = port */
-/* 0x10..0x1F: reserved for migration phases (a later issue); 0x80..0xFF: applications. */
+/* 0x10..0x1F: reserved for migration phases (a later issue). */
+/* 0x20..0x2F: messages across modules (docs/distributed.md, "Trace words"). A frame that
+ * leaves is NET_SEND then NET_SEND_TO; one delivered is NET_RECV then NET_RECV_TO; the pair
+ * (source module, sequence) names one frame on both sides. */
+#define CAIRN_EV_NET_SEND 0x20u    /* frame given to the controller: a = destination module (0xFF all), b = sequence */
+#define CAIRN_EV_NET_SEND_TO 0x21u /* its destination: a = task (CAIRN_TASK_MCAST: a group), b = input port (group) */
+#define CAIRN_EV_NET_RECV 0x22u    /* frame handed to the scheduler: a = source module, b = sequence */
+#define CAIRN_EV_NET_RECV_TO 0x23u /* its destination: a = task (CAIRN_TASK_MCAST: a group), b = input port (group) */
+#define CAIRN_EV_NET_QUEUE 0x24u   /* bus busy, message buffered: a = destination task, b = input port (group) */
+#define CAIRN_EV_NET_ERR 0x25u     /* counted error: a = CAIRN_NET_ERR_*, b = module << 8 | task */
+/* 0x80..0xFF: applications. */
 #define CAIRN_EV_USER 0x80u
 
 #define CAIRN_TRACE_WORD(ev, a, b)                                                                \

@@ -1,0 +1,178 @@
+/*
+ * A sensing pipeline on Cairn OS: sensor -> filter -> logger, the same task code on one
+ * module or spread over three (docs/distributed.md, "One application, one module or
+ * three").
+ *
+ * The sensor samples every millisecond (a periodic virtual timer) and sends the sample
+ * on its output port; the filter keeps a moving average of the last four samples and
+ * sends sample and average on; the logger prints one line per sample,
+ *
+ *     sample <k> value <v> avg <a>
+ *
+ * and after PIPELINE_SAMPLES lines prints "pipeline done" and exits (semihosting, status
+ * 0). Only the application description's placement (.module of each task) differs
+ * between the builds: build/fw/pipeline.elf has every task on module 0 and runs alone;
+ * build/fw/pipeline-spread.elf (-DPIPELINE_SPREAD=1) puts the sensor on module 0, the
+ * filter on module 1 and the logger on module 2, and runs on the three modules of
+ * experiments/devices/pipeline-three.toml. Every module runs the same ELF and the same
+ * description; the application manager creates the local tasks and remote TCBs for the
+ * others.
+ */
+#include <stdint.h>
+
+#include "cairn/app.h"
+#include "cairn/mem.h"
+#include "cairn/msg.h"
+#include "cairn/net.h"
+#include "cairn/sched.h"
+#include "cairn/task.h"
+#include "cairn/timer.h"
+
+#include "cairn/arch_timer.h"
+#include "cairn_armv6m.h"
+#include "semihost.h"
+#include "uart.h"
+
+#ifndef PIPELINE_SAMPLES
+#define PIPELINE_SAMPLES 8
+#endif
+
+/* The placement: which module each task lives on. */
+#if PIPELINE_SPREAD
+#define SENSOR_AT 0
+#define FILTER_AT 1
+#define LOGGER_AT 2
+#else
+#define SENSOR_AT 0
+#define FILTER_AT 0
+#define LOGGER_AT 0
+#endif
+
+struct sample {
+    uint16_t k;
+    uint16_t value;
+    uint16_t avg;
+};
+
+/* Sends a copy of s on output port 0: a heap payload, given away by the send. */
+static cairn_ret_t send_sample(const struct sample *s)
+{
+    struct sample *p = cairn_malloc(sizeof *p);
+    if (!p)
+        return CAIRN_ENOMEM;
+    *p = *s;
+    return cairn_send(0, p, sizeof *p);
+}
+
+/* ---- sensor ------------------------------------------------------------------------- */
+
+struct sensor_state {
+    uint16_t k;
+};
+
+static cairn_ret_t sensor_task(void *state, cairn_msg_t *msg)
+{
+    struct sensor_state *st = state;
+    switch (msg->port) {
+    case CAIRN_PORT_INIT:
+        return cairn_timer_start(0, CAIRN_TICKS_PER_SECOND / 1000u, true);
+    case CAIRN_PORT_TIMEOUT0: {
+        struct sample s = {.k = ++st->k, .value = (uint16_t)((st->k * 37u + 11u) % 100u)};
+        if (st->k >= PIPELINE_SAMPLES)
+            cairn_timer_stop(0);
+        return send_sample(&s);
+    }
+    }
+    return CAIRN_OK;
+}
+
+/* ---- filter ------------------------------------------------------------------------- */
+
+struct filter_state {
+    uint16_t last[4];
+    uint16_t n;
+};
+
+static cairn_ret_t filter_task(void *state, cairn_msg_t *msg)
+{
+    struct filter_state *st = state;
+    if (msg->port != CAIRN_PORT(0) || msg->len != sizeof(struct sample))
+        return CAIRN_OK;
+    struct sample s = *(const struct sample *)msg->payload;
+    st->last[st->n++ % 4u] = s.value;
+    unsigned n = st->n < 4u ? st->n : 4u, sum = 0;
+    for (unsigned i = 0; i < n; i++)
+        sum += st->last[i];
+    s.avg = (uint16_t)(sum / n);
+    return send_sample(&s);
+}
+
+/* ---- logger ------------------------------------------------------------------------- */
+
+static cairn_ret_t logger_task(void *state, cairn_msg_t *msg)
+{
+    (void)state;
+    if (msg->port != CAIRN_PORT(0) || msg->len != sizeof(struct sample))
+        return CAIRN_OK;
+    const struct sample *s = msg->payload;
+    uart_puts("sample ");
+    uart_put_udec(s->k);
+    uart_puts(" value ");
+    uart_put_udec(s->value);
+    uart_puts(" avg ");
+    uart_put_udec(s->avg);
+    uart_putc('\n');
+    if (s->k >= PIPELINE_SAMPLES) {
+        uart_puts("pipeline done\n");
+        sh_exit(0);
+    }
+    return CAIRN_OK;
+}
+
+/* ---- the application description ----------------------------------------------------- */
+
+enum { SENSOR, FILTER, LOGGER };
+
+static const cairn_program_t programs[] = {
+    [SENSOR] = CAIRN_PROGRAM(sensor_task, struct sensor_state),
+    [FILTER] = CAIRN_PROGRAM(filter_task, struct filter_state),
+    [LOGGER] = CAIRN_PROGRAM_STATELESS(logger_task),
+};
+static const cairn_app_route_t sensor_out[] = {CAIRN_TO(FILTER, CAIRN_PORT(0))};
+static const cairn_app_route_t filter_out[] = {CAIRN_TO(LOGGER, CAIRN_PORT(0))};
+static const cairn_task_desc_t tasks[] = {
+    [SENSOR] = {.prog = SENSOR, .prio = 1, .module = SENSOR_AT, CAIRN_OUT(sensor_out)},
+    [FILTER] = {.prog = FILTER, .prio = 2, .module = FILTER_AT, CAIRN_OUT(filter_out)},
+    [LOGGER] = {.prog = LOGGER, .prio = 3, .module = LOGGER_AT},
+};
+static const cairn_app_desc_t pipeline_app = {CAIRN_PROGRAMS(programs), CAIRN_TASKS(tasks)};
+
+static uint64_t heap[1024]; /* 8 KiB, 8-byte aligned */
+
+static int fail(const char *what, cairn_ret_t r)
+{
+    uart_puts("FAIL ");
+    uart_puts(what);
+    uart_putc(' ');
+    uart_put_dec(r);
+    uart_putc('\n');
+    return 1;
+}
+
+int main(void)
+{
+    cairn_port_init();
+    cairn_heap_init(heap, sizeof heap);
+    cairn_timer_init();
+    cairn_sched_init();
+    /* Alone (no bus) every task must be here: the description says so or app_start fails. */
+    cairn_ret_t net = cairn_net_init();
+    if (net != CAIRN_OK && net != CAIRN_ENOROUTE)
+        return fail("cairn_net_init", net);
+    cairn_ret_t r = cairn_app_start(&pipeline_app, 0);
+    if (r != CAIRN_OK)
+        return fail("cairn_app_start", r);
+    if (net == CAIRN_OK && (r = cairn_net_start()) != CAIRN_OK)
+        return fail("cairn_net_start", r);
+    cairn_run();
+}

@@ -1,0 +1,135 @@
+/*
+ * Cairn OS bus driver for mps2-an385's cairn-bus-ctrl (cairn_bus.h; registers and
+ * timing in docs/device.md): what the bus manager (kernel/core/net/) takes from a board,
+ * cairn/bus.h. Kernel firmware that talks to other modules links it (kernel/firmware.mk,
+ * FW_NET_OBJS); it is not part of the plain board support because it owns vectors 24-26.
+ *
+ * The controller's three interrupts (RX: a frame waits, level; TX done: latched until
+ * cleared; error: level while ERR is not zero) are bound to the bus manager task as
+ * level-sensitive messages (cairn/irq.h): each masks its line, and cairn_bus_serviced()
+ * unmasks them once the bus manager has served the controller.
+ */
+#include "cairn/bus.h"
+#include "cairn/irq.h"
+#include "cairn/net.h"
+
+#include "cairn_bus.h"
+#include "nvic.h"
+
+CAIRN_IRQ_MESSAGE(irq24_handler, CAIRN_IRQ_BUS_RX, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
+CAIRN_IRQ_MESSAGE(irq25_handler, CAIRN_IRQ_BUS_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
+CAIRN_IRQ_MESSAGE(irq26_handler, CAIRN_IRQ_BUS_ERR, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
+
+#define LINES                                                                                     \
+    (1u << CAIRN_IRQ_BUS_RX | 1u << CAIRN_IRQ_BUS_TXDONE | 1u << CAIRN_IRQ_BUS_ERR)
+
+_Static_assert(CAIRN_NET_BROADCAST == CAIRN_BUS_BROADCAST, "broadcast address");
+
+bool cairn_bus_init(void)
+{
+    CAIRN_BUS_IRQ_EN = 0;
+    NVIC_ICER = LINES;
+    NVIC_ICPR = LINES;
+    if (!(CAIRN_BUS_ID & CAIRN_BUS_ID_CONNECTED))
+        return false;
+    CAIRN_BUS_IRQ_STATUS = CAIRN_BUS_IRQ_TXDONE;
+    CAIRN_BUS_ERR = CAIRN_BUS_ERR_TX_FULL | CAIRN_BUS_ERR_TOO_LONG | CAIRN_BUS_ERR_BAD_DEST;
+    /* Below the kernel's own timer, like any device a task serves. */
+    nvic_set_priority(CAIRN_IRQ_BUS_RX, NVIC_PRIO_LOW);
+    nvic_set_priority(CAIRN_IRQ_BUS_TXDONE, NVIC_PRIO_LOW);
+    nvic_set_priority(CAIRN_IRQ_BUS_ERR, NVIC_PRIO_LOW);
+    CAIRN_BUS_IRQ_EN = CAIRN_BUS_IRQ_RX | CAIRN_BUS_IRQ_TXDONE | CAIRN_BUS_IRQ_ERR;
+    NVIC_ISER = LINES;
+    return true;
+}
+
+uint8_t cairn_bus_address(void)
+{
+    return (uint8_t)CAIRN_BUS_ID_ADDR(CAIRN_BUS_ID);
+}
+
+uint8_t cairn_bus_modules(void)
+{
+    return (uint8_t)CAIRN_BUS_ID_MODULES(CAIRN_BUS_ID);
+}
+
+bool cairn_bus_tx_idle(void)
+{
+    return (CAIRN_BUS_STATUS & CAIRN_BUS_STATUS_TX_IDLE) != 0;
+}
+
+/* Whole words with STR (the controller appends the 4 bytes little-endian), the rest with
+ * STRB; the source needs no alignment. */
+static void put(const uint8_t *p, unsigned len)
+{
+    for (; len >= 4; len -= 4, p += 4)
+        CAIRN_BUS_TX_DATA = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                            (uint32_t)p[3] << 24;
+    for (; len > 0; len--, p++)
+        CAIRN_BUS_TX_DATA8 = *p;
+}
+
+void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void *payload,
+                  unsigned len)
+{
+    CAIRN_BUS_TX_DEST = dst;
+    put(hdr, hdr_len);
+    put(payload, len);
+    CAIRN_BUS_TX_SEND = 1u;
+}
+
+int cairn_bus_rx_head(uint8_t *src, bool *corrupt)
+{
+    uint32_t st = CAIRN_BUS_STATUS;
+    if (!(st & CAIRN_BUS_STATUS_RX_AVAIL))
+        return -1;
+    *src = (uint8_t)CAIRN_BUS_RX_SRC;
+    *corrupt = (st & CAIRN_BUS_STATUS_RX_CORRUPT) != 0;
+    return (int)CAIRN_BUS_RX_LEN;
+}
+
+void cairn_bus_rx_read(void *buf, unsigned len)
+{
+    uint8_t *p = buf;
+    for (; len >= 4; len -= 4, p += 4) {
+        uint32_t w = CAIRN_BUS_RX_DATA;
+        p[0] = (uint8_t)w;
+        p[1] = (uint8_t)(w >> 8);
+        p[2] = (uint8_t)(w >> 16);
+        p[3] = (uint8_t)(w >> 24);
+    }
+    for (; len > 0; len--, p++)
+        *p = CAIRN_BUS_RX_DATA8;
+}
+
+void cairn_bus_rx_pop(void)
+{
+    CAIRN_BUS_RX_POP = 1u;
+}
+
+uint32_t cairn_bus_errors(void)
+{
+    uint32_t e = CAIRN_BUS_ERR;
+    if (e)
+        CAIRN_BUS_ERR = e;
+    return e;
+}
+
+void cairn_bus_tx_ack(void)
+{
+    CAIRN_BUS_IRQ_STATUS = CAIRN_BUS_IRQ_TXDONE;
+}
+
+/* The pending bits are stale (set while the lines were masked, before the service): cleared,
+ * so the lines do not call the bus manager again for nothing. A line still up (a frame came
+ * meanwhile) pends its interrupt again at once: the sources are level-sensitive. */
+void cairn_bus_serviced(void)
+{
+    NVIC_ICPR = LINES;
+    NVIC_ISER = LINES;
+}
+
+void cairn_bus_power(uint8_t module, bool on)
+{
+    CAIRN_BUS_POWER = module | (on ? CAIRN_BUS_POWER_ON : 0u);
+}

@@ -1,0 +1,338 @@
+/*
+ * Cairn OS bus manager (CoMOS V-B.2): messages to tasks on other modules.
+ *
+ * Sending: when the bus is idle (nothing of this module's queued or on the wire, and
+ * nothing buffered), the message is written to the controller at once, the caller
+ * blocked while it does (programmed I/O: the bus is fast, an interrupt per word would
+ * cost more). When the bus is busy the message is buffered, by the priority of its
+ * destination task, and the next one goes when the controller reports the previous
+ * frame delivered. Only one frame is in the controller at a time, so its FIFO never
+ * overtakes the priority order.
+ *
+ * Receiving: the controller's interrupts are bound to the bus manager task, which
+ * drains the RX FIFO into ordinary messages (payload in a heap block owned by the
+ * kernel, CAIRN_MSG_REMOTE); they queue behind its level and run by priority.
+ *
+ * Every refusal is returned to the sender (or, on the receiving side, dropped) and
+ * counted, with a CAIRN_EV_NET_ERR trace word. Frame format and trace words:
+ * docs/distributed.md.
+ */
+#include "net.h"
+
+#include "cairn/mem.h"
+
+cairn_net_t cairn_net;
+
+_Static_assert(CAIRN_MSG_POOL > CAIRN_NET_POOL_RESERVE + 1, "the pool holds the bus manager's reserve");
+
+/* Whether the pool has more than the reserve free (interrupts masked). */
+static bool pool_above_reserve(void)
+{
+    const cairn_msg_t *m = cairn_k.free;
+    for (unsigned n = 0; m && n < CAIRN_NET_POOL_RESERVE; n++)
+        m = m->next;
+    return m != 0;
+}
+
+void cairn__net_error(unsigned kind, uint8_t module, cairn_task_id_t task)
+{
+    uint32_t *c = 0;
+    switch (kind) {
+    case CAIRN_NET_ERR_DOWN: c = &cairn_net.stats.tx_down; break;
+    case CAIRN_NET_ERR_TX_FULL: c = &cairn_net.stats.tx_full; break;
+    case CAIRN_NET_ERR_TOO_LONG: c = &cairn_net.stats.tx_too_long; break;
+    case CAIRN_NET_ERR_RX_OVERFLOW: c = &cairn_net.stats.rx_overflow; break;
+    case CAIRN_NET_ERR_RX_CORRUPT: c = &cairn_net.stats.rx_corrupt; break;
+    case CAIRN_NET_ERR_RX_BAD: c = &cairn_net.stats.rx_bad; break;
+    case CAIRN_NET_ERR_RX_NO_TASK: c = &cairn_net.stats.rx_no_task; break;
+    default: c = &cairn_net.stats.controller; break;
+    }
+    (*c)++;
+    CAIRN_TRACE(CAIRN_EV_NET_ERR, kind, (uint32_t)module << 8 | task);
+}
+
+static bool is_off(uint8_t module)
+{
+    return (cairn_net.off[module >> 5] >> (module & 31u)) & 1u;
+}
+
+/* With interrupts masked and the controller idle: m goes on the bus. */
+static void transmit(const cairn_msg_t *m, uint8_t module)
+{
+    bool mcast = m->dst == CAIRN_TASK_MCAST;
+    uint16_t seq = cairn_net.seq++;
+    uint8_t h[CAIRN_NET_HEADER] = {
+        mcast ? CAIRN_NET_KIND_MCAST : CAIRN_NET_KIND_MSG,
+        cairn_net.address,
+        mcast ? m->port : m->dst,
+        mcast ? 0 : m->port,
+        m->prio,
+        m->src,
+        (uint8_t)seq,
+        (uint8_t)(seq >> 8),
+        (uint8_t)m->len,
+        (uint8_t)(m->len >> 8),
+    };
+    cairn_bus_tx(module, h, sizeof h, m->payload, m->len);
+    cairn_net.stats.tx_frames++;
+    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, m->dst, m->port);
+}
+
+cairn_ret_t cairn__net_submit(cairn_msg_t *m, uint8_t module, bool *sent)
+{
+    *sent = false;
+    uint8_t task = m->dst == CAIRN_TASK_MCAST ? m->port : m->dst;
+    if (m->len > CAIRN_NET_MAX_PAYLOAD) {
+        cairn__net_error(CAIRN_NET_ERR_TOO_LONG, module, task);
+        return CAIRN_EINVAL;
+    }
+    if (module != CAIRN_NET_BROADCAST && is_off(module)) {
+        cairn__net_error(CAIRN_NET_ERR_DOWN, module, task);
+        return CAIRN_EDOWN;
+    }
+    uint32_t s = arch_irq_save();
+    if (!cairn_net.txq && cairn_bus_tx_idle()) {
+        transmit(m, module);
+        cairn_net.stats.tx_immediate++;
+        arch_irq_restore(s);
+        *sent = true;
+        return CAIRN_OK;
+    }
+    cairn_msg_t *q = cairn_k.free;
+    if (!pool_above_reserve()) {
+        arch_irq_restore(s);
+        cairn__net_error(CAIRN_NET_ERR_TX_FULL, module, task);
+        return CAIRN_EFULL;
+    }
+    cairn_k.free = q->next;
+    *q = *m;
+    q->reserved = module;
+    cairn_msg_t **link = &cairn_net.txq;
+    while (*link && (*link)->prio >= q->prio)
+        link = &(*link)->next;
+    q->next = *link;
+    *link = q;
+    if (++cairn_net.stats.buffered > cairn_net.stats.buffered_peak)
+        cairn_net.stats.buffered_peak = cairn_net.stats.buffered;
+    cairn_net.stats.tx_buffered++;
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_NET_QUEUE, m->dst, m->port);
+    return CAIRN_OK;
+}
+
+/* A message to a task without a local TCB. */
+static cairn_ret_t forward(cairn_frame_t *f)
+{
+    cairn_msg_t *m = &f->msg;
+    const cairn_rtcb_t *r = cairn__remote_find(m->dst);
+    if (!r)
+        return CAIRN__NOT_REMOTE;
+    m->prio = r->prio;
+    bool sent;
+    cairn_ret_t ret = cairn__net_submit(m, r->module, &sent);
+    if (sent)
+        cairn__release(m); /* the controller has the bytes */
+    return ret;
+}
+
+bool cairn__net_holds(const void *p, const cairn_msg_t *self)
+{
+    for (const cairn_msg_t *m = cairn_net.txq; m; m = m->next)
+        if (m != self && m->payload == p &&
+            (m->flags & (CAIRN_MSG_HEAP | CAIRN_MSG_TAKEN)) == CAIRN_MSG_HEAP)
+            return true;
+    return false;
+}
+
+static uint8_t address(void)
+{
+    return cairn_net.address;
+}
+
+/* Nothing ready is queued when the kernel idles, so no service message is waiting: a
+ * line still masked lost its message to a full pool. Before cairn_net_start the lines
+ * stay masked (their message is buffered for the uninitialised task). */
+static void idle(void)
+{
+    const cairn_tcb_t *t = cairn__tcb(CAIRN_TASK_NET);
+    if (t && (t->flags & TCB_READY))
+        cairn_bus_serviced();
+}
+
+static const struct cairn_net_ops ops = {
+    .idle = idle,
+    .forward = forward,
+    .mcast = cairn__net_mcast,
+    .is_remote = cairn__remote_is,
+    .create_remote = cairn__remote_create,
+    .remove_remote = cairn__remote_remove,
+    .holds = cairn__net_holds,
+    .address = address,
+};
+
+/* ---- the controller's service (the bus manager task) ------------------------------ */
+
+/* The next buffered messages, while the controller is idle (one frame at a time). */
+static void send_buffered(void)
+{
+    for (;;) {
+        uint32_t s = arch_irq_save();
+        cairn_msg_t *q = cairn_net.txq;
+        if (!q || !cairn_bus_tx_idle()) {
+            arch_irq_restore(s);
+            return;
+        }
+        cairn_net.txq = q->next;
+        cairn_net.stats.buffered--;
+        uint8_t module = q->reserved;
+        /* Powered off since it was buffered: refused now (the sender was told OK). */
+        bool down = module != CAIRN_NET_BROADCAST && is_off(module);
+        if (!down)
+            transmit(q, module);
+        cairn_msg_t done = *q;
+        q->next = cairn_k.free;
+        cairn_k.free = q;
+        arch_irq_restore(s);
+        if (down)
+            cairn__net_error(CAIRN_NET_ERR_DOWN, module, done.dst);
+        cairn__release(&done);
+    }
+}
+
+/* Checks the frame at the head of the RX FIFO (len bytes from module src) and reads
+ * its header into h and its payload into a new heap block (*payload). 0, or the error
+ * kind that drops it. */
+static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint8_t *h, void **payload)
+{
+    if (corrupt)
+        return CAIRN_NET_ERR_RX_CORRUPT;
+    if (len < CAIRN_NET_HEADER)
+        return CAIRN_NET_ERR_RX_BAD;
+    cairn_bus_rx_read(h, CAIRN_NET_HEADER);
+    unsigned plen = h[8] | (unsigned)h[9] << 8;
+    bool mcast = h[0] == CAIRN_NET_KIND_MCAST;
+    if ((!mcast && h[0] != CAIRN_NET_KIND_MSG) || h[1] != src || CAIRN_NET_HEADER + plen != len ||
+        (!mcast && !cairn__in_port_ok(h[3])))
+        return CAIRN_NET_ERR_RX_BAD;
+    if (!mcast && !cairn__tcb(h[2]))
+        return CAIRN_NET_ERR_RX_NO_TASK;
+    uint32_t s = arch_irq_save();
+    bool room = pool_above_reserve();
+    arch_irq_restore(s);
+    if (!room)
+        return CAIRN_NET_ERR_RX_OVERFLOW;
+    if (plen) {
+        *payload = cairn_malloc(plen);
+        if (!*payload)
+            return CAIRN_NET_ERR_RX_OVERFLOW;
+        cairn_bus_rx_read(*payload, plen);
+    }
+    return 0;
+}
+
+/* The frame at the head of the RX FIFO becomes a message (or is dropped and counted). */
+static void receive(uint8_t src, unsigned len, bool corrupt)
+{
+    uint8_t h[CAIRN_NET_HEADER] = {0};
+    void *p = 0;
+    unsigned err = take_frame(src, len, corrupt, h, &p);
+    cairn_bus_rx_pop();
+    if (err) {
+        cairn__net_error(err, src, h[2]);
+        return;
+    }
+    bool mcast = h[0] == CAIRN_NET_KIND_MCAST;
+    cairn_frame_t f;
+    cairn__msg_new(&f, h[5], p, len - CAIRN_NET_HEADER); /* a heap block: the kernel's */
+    f.msg.flags |= CAIRN_MSG_REMOTE;
+    cairn_net.stats.rx_frames++;
+    CAIRN_TRACE(CAIRN_EV_NET_RECV, src, h[6] | (unsigned)h[7] << 8);
+    CAIRN_TRACE(CAIRN_EV_NET_RECV_TO, mcast ? CAIRN_TASK_MCAST : h[2], mcast ? h[2] : h[3]);
+    cairn_ret_t r;
+    if (mcast) {
+        f.msg.port = h[2];
+        r = cairn__mcast_send(&f); /* releases what nobody got */
+    } else {
+        f.msg.dst = h[2];
+        f.msg.port = h[3];
+        r = cairn__deliver(&f);
+        if (r != CAIRN_OK)
+            cairn__release(&f.msg);
+    }
+    if (r == CAIRN_EFULL)
+        cairn__net_error(CAIRN_NET_ERR_RX_OVERFLOW, src, h[2]);
+}
+
+void cairn__net_service(void)
+{
+    cairn_bus_tx_ack();
+    uint32_t e = cairn_bus_errors();
+    if (e)
+        cairn__net_error(CAIRN_NET_ERR_CONTROLLER, cairn_net.address, (cairn_task_id_t)e);
+    send_buffered();
+    uint8_t src;
+    bool corrupt;
+    int len;
+    while ((len = cairn_bus_rx_head(&src, &corrupt)) >= 0)
+        receive(src, (unsigned)len, corrupt);
+    send_buffered(); /* a frame may have been delivered meanwhile */
+    cairn_bus_serviced();
+}
+
+/* INIT (cairn_net_start) serves what came before: frames wait in the controller until
+ * the applications exist. */
+static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
+{
+    (void)state;
+    if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
+        cairn__net_service();
+    return CAIRN_OK;
+}
+
+/* ---- the API -------------------------------------------------------------------------- */
+
+cairn_ret_t cairn_net_init(void)
+{
+    __builtin_memset(&cairn_net, 0, sizeof cairn_net);
+    cairn_k.net = 0;
+    if (!cairn_bus_init())
+        return CAIRN_ENOROUTE;
+    cairn_net.address = cairn_bus_address();
+    cairn_ret_t r = cairn_task_create(CAIRN_TASK_NET, net_task, 0, CAIRN_NET_PRIO, 0, 0, 0);
+    if (r == CAIRN_OK)
+        cairn_k.net = &ops;
+    return r;
+}
+
+cairn_ret_t cairn_net_start(void)
+{
+    return cairn_k.net ? cairn_task_init(CAIRN_TASK_NET, 0, 0) : CAIRN_ENOROUTE;
+}
+
+uint8_t cairn_net_address(void)
+{
+    return cairn_k.net ? cairn_net.address : 0;
+}
+
+cairn_ret_t cairn_net_power(uint8_t module, bool on)
+{
+    if (!cairn_k.net || module == CAIRN_NET_BROADCAST)
+        return CAIRN_EINVAL;
+    uint32_t bit = 1u << (module & 31u);
+    uint32_t s = arch_irq_save();
+    if (on)
+        cairn_net.off[module >> 5] &= ~bit;
+    else if (module != cairn_net.address)
+        cairn_net.off[module >> 5] |= bit;
+    arch_irq_restore(s);
+    cairn_bus_power(module, on);
+    return CAIRN_OK;
+}
+
+void cairn_net_stats(cairn_net_stats_t *st)
+{
+    uint32_t s = arch_irq_save();
+    *st = cairn_net.stats;
+    arch_irq_restore(s);
+}

@@ -1,0 +1,55 @@
+/*
+ * Cairn OS across modules: the bus manager's private state, shared by the files of
+ * kernel/core/net/ (and the host port's simulated bus, which swaps it with the
+ * kernel's state between simulated modules). docs/distributed.md.
+ */
+#ifndef CAIRN_CORE_NET_H
+#define CAIRN_CORE_NET_H
+
+#include "../kernel.h"
+
+#include "cairn/bus.h"
+#include "cairn/net.h"
+
+/* A remote TCB (CoMOS V-B.2): what the message scheduler needs to forward a message. */
+typedef struct cairn_rtcb {
+    cairn_task_id_t id; /* 0 = a free entry */
+    cairn_prio_t prio;
+    uint8_t module;
+} cairn_rtcb_t;
+
+_Static_assert(sizeof(cairn_rtcb_t) <= 6, "a remote TCB is at most 6 bytes (CoMOS)");
+
+typedef struct cairn_net {
+    cairn_rtcb_t remote[CAIRN_NET_REMOTE_TASKS];
+    /* Messages waiting for the bus, by destination priority (high first), then order;
+     * from the kernel's message pool, msg.reserved = the destination module. */
+    cairn_msg_t *txq;
+    uint16_t seq; /* the next frame's sequence number */
+    uint8_t address;
+    uint32_t off[8]; /* bit m: module m was powered off by this module */
+    cairn_net_stats_t stats;
+} cairn_net_t;
+
+extern cairn_net_t cairn_net;
+
+/* Remote TCBs (remote.c). */
+const cairn_rtcb_t *cairn__remote_find(cairn_task_id_t id);
+bool cairn__remote_is(cairn_task_id_t id);
+cairn_ret_t cairn__remote_create(cairn_task_id_t id, cairn_prio_t prio, uint8_t module);
+cairn_ret_t cairn__remote_remove(cairn_task_id_t id);
+
+/* The bus manager (bus_manager.c): m (prio set) to module (or CAIRN_NET_BROADCAST), now
+ * when the bus is idle, else buffered. CAIRN_OK with sent = true when it went at once. */
+cairn_ret_t cairn__net_submit(cairn_msg_t *m, uint8_t module, bool *sent);
+/* A counted error and its trace word. */
+void cairn__net_error(unsigned kind, uint8_t module, cairn_task_id_t task);
+/* Whether a buffered message other than self holds heap payload p. */
+bool cairn__net_holds(const void *p, const cairn_msg_t *self);
+/* Serves the controller: TX done, errors, buffered messages, received frames. */
+void cairn__net_service(void);
+
+/* Multicast over the bus (multicast.c): broadcasts a group message. */
+cairn_ret_t cairn__net_mcast(cairn_frame_t *f);
+
+#endif /* CAIRN_CORE_NET_H */

@@ -1,0 +1,66 @@
+/*
+ * Cairn OS remote TCBs (CoMOS V-B.2): for each task that lives on another module, its
+ * ID, priority and module address, so that a send finds the module with no discovery
+ * at run time. Local TCBs stay where they were (cairn_k.tasks[]); a remote task has
+ * none there, which is what sends the message scheduler's fast paths to the general
+ * path and the general path here.
+ */
+#include "net.h"
+
+const cairn_rtcb_t *cairn__remote_find(cairn_task_id_t id)
+{
+    if (id == CAIRN_TASK_NONE)
+        return 0;
+    for (const cairn_rtcb_t *r = cairn_net.remote; r < cairn_net.remote + CAIRN_NET_REMOTE_TASKS; r++)
+        if (r->id == id)
+            return r;
+    return 0;
+}
+
+bool cairn__remote_is(cairn_task_id_t id)
+{
+    return cairn__remote_find(id) != 0;
+}
+
+cairn_ret_t cairn__remote_create(cairn_task_id_t id, cairn_prio_t prio, uint8_t module)
+{
+    if (id < 1 || id > CAIRN_MAX_TASKS || prio > CAIRN_PRIO_MAX || !cairn_k.net ||
+        module == cairn_net.address || module == CAIRN_NET_BROADCAST)
+        return CAIRN_EINVAL;
+    if (cairn__id_taken(id))
+        return CAIRN_EBUSY;
+    for (cairn_rtcb_t *r = cairn_net.remote; r < cairn_net.remote + CAIRN_NET_REMOTE_TASKS; r++)
+        if (r->id == CAIRN_TASK_NONE) {
+            r->id = id;
+            r->prio = prio;
+            r->module = module;
+            return CAIRN_OK;
+        }
+    return CAIRN_EFULL;
+}
+
+cairn_ret_t cairn__remote_remove(cairn_task_id_t id)
+{
+    cairn_rtcb_t *r = (cairn_rtcb_t *)(uintptr_t)cairn__remote_find(id);
+    if (!r)
+        return CAIRN_EINVAL;
+    r->id = CAIRN_TASK_NONE;
+    cairn__routes_forget(id);
+    return CAIRN_OK;
+}
+
+cairn_ret_t cairn_task_create_remote(cairn_task_id_t id, cairn_prio_t prio, uint8_t module)
+{
+    return cairn__remote_create(id, prio, module);
+}
+
+cairn_ret_t cairn_task_remove_remote(cairn_task_id_t id)
+{
+    return cairn__remote_remove(id);
+}
+
+int cairn_task_module(cairn_task_id_t id)
+{
+    const cairn_rtcb_t *r = cairn__remote_find(id);
+    return r ? r->module : -1;
+}
