@@ -36,7 +36,7 @@ impl Attached {
     /// The followed RTOS switched to task `key` (`to` is None when no task runs).
     pub fn task_switched(m: &mut Machine, key: u16, to: Option<&crate::rtos::Task>) {
         if let Some(t) = m.0.sys.trace.as_mut() {
-            t.rtos_switch(m.0.cycles, to);
+            t.rtos_switch(m.0.cycles, to.map(|t| (t.key, t.name.as_str(), t.tcb)));
         }
         m.energy_set_thread_task(key, to.map(|t| t.name.as_str()));
     }

@@ -107,10 +107,7 @@ fn typed<T: for<'de> Deserialize<'de>>(key: &str, v: toml::Value) -> Result<T, S
     v.try_into().map_err(|e: toml::de::Error| format!("{key}: {}", one_line(e.message())))
 }
 
-/// Flash wait states (`--flash-wait-states`, `[memory] flash_wait_states`): 0 to 15.
-pub fn parse_wait_states(s: &str) -> Result<u32, String> {
-    parse_uint(s, 0, 15).map(|w| w as u32)
-}
+pub use crate::units::parse_wait_states;
 
 impl Scenario {
     /// Read and check `path`. The error is one line naming the file and the key.

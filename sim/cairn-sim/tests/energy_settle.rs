@@ -1,5 +1,5 @@
 //! Energy accounting counts only executions in the hot loop and reconstructs each
-//! address's cycles as executions x static cost + recorded extras (src/energy/mod.rs).
+//! address's cycles as executions x static cost + recorded extras (crate cairn-observe, `energy`).
 //! Stepping one instruction per `run` call settles every instruction exactly, so a
 //! single-stepped run is the reference: a normal run must give the same breakdown to the
 //! last femtojoule, and both must account for every cycle the core ran. Real firmware

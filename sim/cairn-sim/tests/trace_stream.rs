@@ -1,4 +1,4 @@
-//! `--trace` is written as the run goes (src/trace.rs): memory stays bounded, a task's
+//! `--trace` is written as the run goes (crate cairn-observe, `trace`): memory stays bounded, a task's
 //! track is named before its first slice, every slice is closed by the end, and a write
 //! error ends the run early instead of being found after it. Real firmware from
 //! build/fw (`make build`).

@@ -92,6 +92,12 @@ pub fn parse_uint(s: &str, lo: u64, hi: u64) -> Result<u64, String> {
     }
 }
 
+/// Flash wait states (`--flash-wait-states`, `[memory] flash_wait_states`, a profile's
+/// `wait_states_above`): 0 to 15.
+pub fn parse_wait_states(s: &str) -> Result<u32, String> {
+    parse_uint(s, 0, 15).map(|w| w as u32)
+}
+
 /// A TOML value of a numeric key as the text the parsers above take: a string as written,
 /// an integer or a finite float in decimal (`25e6` is `25000000`). Converting instead of
 /// casting keeps integers from being truncated and ranges from being skipped.

@@ -8,8 +8,8 @@
 //! event is rendered to the output when it happens, a task's track is named when its first
 //! slice starts, and `finish` closes what is still open and the JSON itself.
 
-use crate::machine::FaultKind;
-use crate::out_file::OutFile;
+use cairn_io::out_file::OutFile;
+use cairn_isa::armv6m::FaultKind;
 use std::collections::BTreeSet;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -217,25 +217,26 @@ impl TraceLog {
     /// Another RTOS's current task changed (`--rtos`) at cycle `at`: the slice of the task
     /// that was current ends, the new one's begins on its own track, named after the task.
     /// `None` is no task (a NULL pointer): no slice.
-    pub fn rtos_switch(&mut self, at: u64, to: Option<&crate::rtos::Task>) {
+    /// The followed RTOS switched to task `to` = (key, name, TCB address); None: no task runs.
+    pub fn rtos_switch(&mut self, at: u64, to: Option<(u16, &str, u32)>) {
         let pid = self.pid;
         self.begin();
         let ts = self.us(at);
         if let Some((tid, name)) = self.open_rtos.take() {
             self.emit(format_args!(",\n{{\"ph\":\"E\",\"pid\":{pid},\"tid\":{tid},\"ts\":{ts},\"name\":{name}}}"));
         }
-        let Some(t) = to else { return };
-        let tid = TASK_TID + t.key as u32;
-        let name = serde_json::to_string(&t.name).unwrap_or_default();
+        let Some((key, task_name, tcb)) = to else { return };
+        let tid = TASK_TID + key as u32;
+        let name = serde_json::to_string(task_name).unwrap_or_default();
         // RTOS keys are above Cairn OS's task IDs, so one set of named tracks serves both.
-        if self.named_tasks.insert(t.key as u32) {
+        if self.named_tasks.insert(key as u32) {
             self.emit(format_args!(
                 ",\n{{\"ph\":\"M\",\"pid\":{pid},\"tid\":{tid},\"name\":\"thread_name\",\"args\":{{\"name\":{name}}}}}"
             ));
         }
         self.emit(format_args!(
             ",\n{{\"ph\":\"B\",\"pid\":{pid},\"tid\":{tid},\"ts\":{ts},\"name\":{name},\"args\":{{\"tcb\":\"0x{:08x}\"}}}}",
-            t.tcb
+            tcb
         ));
         self.open_rtos = Some((tid, name));
     }

@@ -133,7 +133,8 @@ impl Profile {
         if !looks_like_path {
             return Err(format!("unknown profile \"{name_or_path}\" (known: {})", embedded_names().join(", ")));
         }
-        let text = crate::input_file::read_input_text(Path::new(name_or_path), crate::input_file::TEXT_LIMIT)?;
+        let text =
+            cairn_input::input_file::read_input_text(Path::new(name_or_path), cairn_input::input_file::TEXT_LIMIT)?;
         Profile::parse(&text).map_err(|e| format!("{name_or_path}: {e}"))
     }
 
@@ -198,7 +199,7 @@ impl Profile {
             r.run.check(&format!("range {} run", r.id))?;
             r.sleep.check(&format!("range {} sleep", r.id))?;
             // The same check as --flash-wait-states and [memory] flash_wait_states.
-            crate::scenario::parse_wait_states(&r.wait_states_above.to_string())
+            parse_wait_states(&r.wait_states_above.to_string())
                 .map_err(|e| format!("range {}: wait_states_above: {e}", r.id))?;
         }
         if let Some(u) = &per.uart {
@@ -216,4 +217,5 @@ impl Profile {
     }
 }
 
-pub use crate::toml_error::one_line;
+pub use cairn_input::toml_error::one_line;
+use cairn_input::units::parse_wait_states;
