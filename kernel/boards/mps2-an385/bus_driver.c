@@ -59,9 +59,13 @@ bool cairn_bus_tx_idle(void)
 }
 
 /* Whole words with STR (the controller appends the 4 bytes little-endian), the rest with
- * STRB; the source needs no alignment. */
+ * STRB. A word-aligned source (the bus manager's header, most payloads) is copied with
+ * LDR/STR; any other is assembled byte by byte. */
 static void put(const uint8_t *p, unsigned len)
 {
+    if (((uintptr_t)p & 3u) == 0)
+        for (; len >= 4; len -= 4, p += 4)
+            CAIRN_BUS_TX_DATA = *(const uint32_t *)(const void *)p;
     for (; len >= 4; len -= 4, p += 4)
         CAIRN_BUS_TX_DATA = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
                             (uint32_t)p[3] << 24;
@@ -88,9 +92,13 @@ int cairn_bus_rx_head(uint8_t *src, bool *corrupt)
     return (int)CAIRN_BUS_RX_LEN;
 }
 
+/* Into a word-aligned buffer with LDR/STR; any other byte by byte from each word. */
 void cairn_bus_rx_read(void *buf, unsigned len)
 {
     uint8_t *p = buf;
+    if (((uintptr_t)p & 3u) == 0)
+        for (; len >= 4; len -= 4, p += 4)
+            *(uint32_t *)(void *)p = CAIRN_BUS_RX_DATA;
     for (; len >= 4; len -= 4, p += 4) {
         uint32_t w = CAIRN_BUS_RX_DATA;
         p[0] = (uint8_t)w;
