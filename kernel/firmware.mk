@@ -223,6 +223,21 @@ $(FW_OUT)/net-bench.elf: $(FW_NBENCH_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# The same with the event log compiled out (the kernel benchmark's production figures):
+# build/fw/net-bench-notrace.elf, objects under $(FW_OBJ)/notrace/.
+FW_NBENCH_NT_OBJS := $(patsubst $(FW_OBJ)/%,$(FW_OBJ)/notrace/%,$(FW_NBENCH_OBJ) $(FW_NET_OBJS))
+FW_KERNEL_NT_OBJS := $(patsubst $(FW_OBJ)/%,$(FW_OBJ)/notrace/%,$(FW_KERNEL_OBJS))
+
+firmware: $(FW_OUT)/net-bench-notrace.elf
+
+$(FW_NBENCH_NT_OBJS): $(FW_OBJ)/notrace/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/net-bench-notrace.elf: $(FW_NBENCH_NT_OBJS) $(FW_KERNEL_NT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 # ---- Device test firmware (cairn-sim `run --device` only; docs/device.md) ----------
 # build/fw/device-<name>.elf for every kernel/tests/device/<name>.c except busy.c, which is
 # built once per frame period: build/fw/device-busy-<us>.elf with -DFRAME_PERIOD_US=<us>.

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,8 @@ PROBE_EVENT = 0x41
 REPS = 3
 PROBES = 4  #: modules 1..4 hold a probe; multicast groups of 1..4 modules
 PH_EMPTY, PH_LOCAL, PH_REMOTE, PH_MCAST1 = 0, 1, 2, 3
+CAIRN_NET_HEADER = 10  #: the bus manager's frame header (docs/distributed.md, "Frames")
+PAYLOAD_BYTES = 4  #: what the bench firmware sends
 
 TARGETS = {
     #: remote send -> first instruction of the remote handler, beyond the bus transfer
@@ -50,7 +53,7 @@ TARGETS = {
     "local_send_to_handler_cycles_max": 100,
 }
 
-NET_OBJ = re.compile(r"(^|/)obj/fw/(core/net/[^/]+|boards/mps2-an385/bus_driver)\.o$")
+NET_OBJ = re.compile(r"(^|/)obj/fw/(notrace/)?(core/net/[^/]+|boards/mps2-an385/bus_driver)\.o$")
 
 
 @dataclass
@@ -63,7 +66,11 @@ class Run:
     probes: dict[int, list[int]] = field(default_factory=dict)
     #: the bus log's frames: (source module, destination, queued, arrival) in ps
     frames: list[tuple[int, str, int, int]] = field(default_factory=list)
+    #: queued ps -> the start of the frame's slot, ps
+    starts: dict[int, int] = field(default_factory=dict)
     map_text: str = ""
+    #: the device's bus timing (bus_params)
+    bus: dict[str, float] = field(default_factory=dict)
 
 
 def to_cycles(ps: int) -> int:
@@ -94,6 +101,7 @@ def parse(trace_text: str, bus_csv: str, map_text: str) -> Run:
         if row["power"] not in ("0", "false", ""):
             continue
         run.frames.append((int(row["src"].lstrip("m")), row["dst"], int(row["queued_ps"]), int(row["arrival_ps"])))
+        run.starts[int(row["queued_ps"])] = int(row["start_ps"])
     return run
 
 
@@ -117,6 +125,10 @@ def _frame_after(run: Run, lo: int) -> tuple[int, str, int, int]:
     if not hits:
         raise BenchError(f"no frame queued after cycle {lo}")
     return min(hits, key=lambda f: f[2])
+
+
+def _frame_start(run: Run, queued_ps: int) -> int:
+    return run.starts[queued_ps]
 
 
 #: Every repetition's value, by figure (the last run).
@@ -145,9 +157,10 @@ def messages(run: Run) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
         return [_mark(run, phase, r, 1) - _mark(run, phase, r, 0) - empty for r in range(REPS)]
 
     local = [_probe_after(run, 0, a) - a - empty for a in starts(PH_LOCAL)]
-    sender, bus, receiver, total = [], [], [], []
+    sender, bus, receiver, total, wire = [], [], [], [], []
     for a in starts(PH_REMOTE):
         src, dst, queued_ps, arrival_ps = _frame_after(run, a)
+        wire.append(arrival_ps - _frame_start(run, queued_ps))
         if (src, dst) != (0, "m1"):
             raise BenchError(f"remote phase: frame {src} -> {dst}, expected 0 -> m1")
         queued = to_cycles(queued_ps)
@@ -183,6 +196,8 @@ def messages(run: Run) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
         "remote_send_to_handler_bus_cycles": _one(bus, "remote_send_to_handler_bus"),
         "remote_send_to_handler_sender_cycles": _one(sender, "remote_sender"),
         "remote_send_to_handler_receiver_cycles": _one(receiver, "remote_receiver"),
+        "remote_frame_wire_ps": _one(wire, "remote_frame_wire_ps"),
+        "remote_frame_wire_ps_from_bus_parameters": wire_ps(run.bus, CAIRN_NET_HEADER + PAYLOAD_BYTES),
         "multicast_cycles_by_group_size": mcast,
         "multicast_return_cycles_by_group_size": mcast_return,
         "multicast_receiver_cycles_by_group_size": mcast_receiver,
@@ -237,7 +252,7 @@ def net_sizes_from_map(map_text: str) -> dict[str, dict[str, int]]:
         kind = section_kind(name)
         if kind is None or size == 0 or not NET_OBJ.search(obj):
             continue
-        key = obj.split("obj/fw/")[-1]
+        key = obj.split("obj/fw/")[-1].removeprefix("notrace/")
         per_obj.setdefault(key, {"text": 0, "data": 0, "bss": 0})[kind] += size
     if not per_obj:
         raise BenchError("no kernel/core/net or bus driver sections in the link map")
@@ -274,11 +289,42 @@ METHOD = {
 }  # fmt: skip
 
 
-def run_device(sim: str, device: Path, timeout: float = 120) -> tuple[str, str]:
-    """(trace JSON, bus log CSV) of one run of the device."""
+def bus_params(device: Path) -> dict[str, float]:
+    """The device's bus timing (docs/device.md defaults for keys it does not give)."""
+    bus = tomllib.loads(device.read_text()).get("bus", {})
+    return {
+        "throughput_bytes_per_s": _quantity(bus.get("throughput", "64MB/s"), UNITS_RATE),
+        "slot_s": _quantity(bus.get("slot", "8us"), UNITS_TIME),
+        "latency_s": _quantity(bus.get("latency", "500ns"), UNITS_TIME),
+        "header_bytes": float(bus.get("header_bytes", 4)),
+    }
+
+
+UNITS_RATE = {"GB/s": 1e9, "MB/s": 1e6, "kB/s": 1e3, "B/s": 1.0}
+UNITS_TIME = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def _quantity(text: str, units: dict[str, float]) -> float:
+    for unit, scale in units.items():
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * scale
+    raise BenchError(f"cannot read {text!r}")
+
+
+def wire_ps(params: dict[str, float], frame_bytes: int) -> int:
+    """A frame's time from the start of its slot to its arrival (docs/device.md, "Timing"):
+    ceil((header_bytes + length) x 10^12 / throughput) ps + latency."""
+    on_wire = -(-int((params["header_bytes"] + frame_bytes) * 10**12) // int(params["throughput_bytes_per_s"]))
+    return on_wire + round(params["latency_s"] * 10**12)
+
+
+def run_device(sim: str, device: Path, elf: Path, timeout: float = 120) -> tuple[str, str]:
+    """(trace JSON, bus log CSV) of one run of the device, every processor running elf."""
     with tempfile.TemporaryDirectory() as tmp:
-        trace, log = Path(tmp) / "trace.json", Path(tmp) / "bus.csv"
-        cmd = [sim, "run", "--device", str(device), "--trace", str(trace), "--bus-log", str(log)]
+        trace, log, dev = Path(tmp) / "trace.json", Path(tmp) / "bus.csv", Path(tmp) / "device.toml"
+        text = re.sub(r'(?m)^firmware = ".*"$', f'firmware = "{elf.resolve()}"', device.read_text())
+        dev.write_text(text)
+        cmd = [sim, "run", "--device", str(dev), "--trace", str(trace), "--bus-log", str(log)]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
         if p.returncode != 0 or "net-bench done" not in p.stdout:
             raise BenchError(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stdout[-2000:]}\n{p.stderr[-1000:]}")
@@ -286,9 +332,10 @@ def run_device(sim: str, device: Path, timeout: float = 120) -> tuple[str, str]:
 
 
 def measure(sim: str, device: Path, elf: Path) -> dict[str, Any]:
-    """Every section's figures, methods and targets from one run."""
-    trace, log = run_device(sim, device)
+    """Every section's figures, methods and targets from one run of elf on the device."""
+    trace, log = run_device(sim, device, elf)
     run = parse(trace, log, elf.with_suffix(".map").read_text())
+    run.bus = bus_params(device)
     result: dict[str, Any] = {"figures": {}, "method": {}, "targets": {}}
     for section in SECTIONS:
         figures, method, targets = section(run)
@@ -298,40 +345,57 @@ def measure(sim: str, device: Path, elf: Path) -> dict[str, Any]:
     return result
 
 
+def build_result(sim: str, device: Path, elf: Path, elf_notrace: Path) -> dict[str, Any]:
+    """The JSON: cycle figures of the production build (event log compiled out), the same
+    with the event log on under ``traced``, sizes from the traced ELF's link map."""
+    traced = measure(sim, device, elf)
+    traced_samples = dict(SAMPLES)
+    m = measure(sim, device, elf_notrace)
+    f = m["figures"]
+    # Sizes are counted with the event log on, like kernel.json's.
+    for key in ("distributed_text_bytes", "distributed_per_object"):
+        f[key] = traced["figures"][key]
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "firmware": str(elf_notrace),
+        "firmware_traced": str(elf),
+        "device": str(device),
+        "clock_hz": CLOCK_HZ,
+        **f,
+        "traced": {k: v for k, v in traced["figures"].items() if k.endswith(("_cycles", "_by_group_size"))},
+        "samples": dict(SAMPLES),
+        "samples_traced": traced_samples,
+        "method": m["method"],
+        "targets": m["targets"],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sim", required=True)
     ap.add_argument("--device", type=Path, default=Path("experiments/bench/distributed.toml"))
     ap.add_argument("--elf", type=Path, default=Path("build/fw/net-bench.elf"))
+    ap.add_argument("--elf-notrace", type=Path, default=Path("build/fw/net-bench-notrace.elf"))
     ap.add_argument("--out", type=Path, default=Path("build/bench/distributed.json"))
     args = ap.parse_args(argv)
     try:
-        m = measure(args.sim, args.device, args.elf)
+        result = build_result(args.sim, args.device, args.elf, args.elf_notrace)
     except BenchError as e:
         sys.exit(f"bench: {e}")
-    f, t = m["figures"], m["targets"]
-    result = {
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "firmware": str(args.elf),
-        "device": str(args.device),
-        "clock_hz": CLOCK_HZ,
-        **f,
-        "samples": dict(SAMPLES),
-        "method": m["method"],
-        "targets": t,
-    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
+    f, t, tr = result, result["targets"], result["traced"]
     met = "met" if t["remote_send_to_handler_met"] else "NOT met"
-    print("distributed (cairn-sim, five 8 MHz Cortex-M0+ modules, default bus, event log on, cycles):")
-    print(f"  local send -> handler            {f['local_send_to_handler_cycles']:6d}")
-    print(f"  remote send -> remote handler    {f['remote_send_to_handler_cycles']:6d} = sender "
-          f"{f['remote_send_to_handler_sender_cycles']} + bus {f['remote_send_to_handler_bus_cycles']} + "
-          f"receiver {f['remote_send_to_handler_receiver_cycles']}  (beyond the bus "
-          f"{f['remote_send_to_handler_beyond_bus_cycles']}, target <= "
+    print("distributed (cairn-sim, five 8 MHz Cortex-M0+ modules, default bus, cycles; event log off, on in brackets):")
+    print(f"  local send -> handler            {f['local_send_to_handler_cycles']:6d} [{tr['local_send_to_handler_cycles']}]")
+    print(f"  remote send -> remote handler    {f['remote_send_to_handler_cycles']:6d} [{tr['remote_send_to_handler_cycles']}]"
+          f" = sender {f['remote_send_to_handler_sender_cycles']} + bus {f['remote_send_to_handler_bus_cycles']} + "
+          f"receiver {f['remote_send_to_handler_receiver_cycles']}")
+    print(f"    beyond the bus {f['remote_send_to_handler_beyond_bus_cycles']} "
+          f"[{tr['remote_send_to_handler_beyond_bus_cycles']}] (target <= "
           f"{t['remote_send_to_handler_beyond_bus_cycles_max']}: {met})")
-    print(f"  remote send call -> return       {f['remote_send_return_cycles']:6d}  (local, preempting: "
-          f"{f['local_send_roundtrip_cycles']})")
+    print(f"  remote send call -> return       {f['remote_send_return_cycles']:6d} [{tr['remote_send_return_cycles']}]"
+          f"  (local, preempting, handler included: {f['local_send_roundtrip_cycles']})")
     print(f"  multicast -> last member, by group size: {f['multicast_cycles_by_group_size']}")
     print(f"  distributed services text {f['distributed_text_bytes']} B")
     print(f"wrote {args.out}")
