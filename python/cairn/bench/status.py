@@ -11,6 +11,7 @@ import argparse
 import json
 import platform
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,44 @@ def render_device(d: dict[str, Any]) -> list[str]:
     ]
 
 
+def render_distributed(d: dict[str, Any]) -> list[str]:
+    """build/bench/distributed.json. Later keys (migration_*, timesync_*) add their own lines
+    to DISTRIBUTED_EXTRA."""
+    t, tr = d["targets"], d["traced"]
+
+    def met(flag: str) -> str:
+        return "met" if t[flag] else "not met"
+
+    mc = d["multicast_cycles_by_group_size"]
+    lines = [
+        f"- Cairn OS across modules (build/bench/distributed.json; five 8 MHz Cortex-M0+ modules on the "
+        f"default bus, `{Path(d['firmware']).name}`, event log compiled out; on in brackets), exact cycles:",
+        f"  - local send → preempting handler **{d['local_send_to_handler_cycles']}** "
+        f"[{tr['local_send_to_handler_cycles']}] (target ≤ {t['local_send_to_handler_cycles_max']}: "
+        f"{met('local_send_to_handler_met')}); remote send call → return **{d['remote_send_return_cycles']}** "
+        f"[{tr['remote_send_return_cycles']}] (the frame written to the controller)",
+        f"  - remote send → first instruction of the remote handler **{d['remote_send_to_handler_cycles']}** "
+        f"[{tr['remote_send_to_handler_cycles']}] = sender {d['remote_send_to_handler_sender_cycles']} + bus "
+        f"{d['remote_send_to_handler_bus_cycles']} (slot wait and {d['remote_frame_wire_ps'] / 1e6:.6g} µs on the "
+        f"wire, as the bus parameters give) + receiver {d['remote_send_to_handler_receiver_cycles']}; beyond the "
+        f"bus **{d['remote_send_to_handler_beyond_bus_cycles']}** "
+        f"[{tr['remote_send_to_handler_beyond_bus_cycles']}] (target ≤ "
+        f"{t['remote_send_to_handler_beyond_bus_cycles_max']}: {met('remote_send_to_handler_met')})",
+        "  - multicast → the last member's handler, one member on each of g modules: "
+        + ", ".join(f"g = {g} **{c}**" for g, c in mc.items())
+        + f"; send call → return {d['multicast_return_cycles_by_group_size']['1']}",
+        f"  - distributed services text (kernel/core/net + the board's bus driver, event log on) "
+        f"**{d['distributed_text_bytes']} B**, apart from the kernel's",
+    ]
+    for render in DISTRIBUTED_EXTRA:
+        lines += render(d)
+    return lines
+
+
+#: Renderers of later sections of distributed.json (migration_*, timesync_*), in order.
+DISTRIBUTED_EXTRA: list[Callable[[dict[str, Any]], list[str]]] = []
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bench-dir", type=Path, default=Path("build/bench"))
@@ -120,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     kernel = args.bench_dir / "kernel.json"
     if kernel.exists():
         lines += render_kernel(json.loads(kernel.read_text()))
+    distributed = args.bench_dir / "distributed.json"
+    if distributed.exists():
+        lines += render_distributed(json.loads(distributed.read_text()))
     device = args.bench_dir / "device.json"
     if device.exists():
         lines += render_device(json.loads(device.read_text()))
