@@ -7,8 +7,8 @@
  */
 #include "net.h"
 
-/* Indexed by ID (entry id - 1), so that every remote send finds its TCB in a few
- * cycles; a scan of the table cost a remote send more than a hundred. */
+/* Indexed by ID (entry id - 1): every remote send looks its TCB up, in a few cycles
+ * whatever the number of remote tasks, where a scan grew with it. */
 const cairn_rtcb_t *cairn__remote_find(cairn_task_id_t id)
 {
     if ((unsigned)id - 1u >= CAIRN_MAX_TASKS)
