@@ -33,9 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cairn.bench.kernel import MAP_ADDR_LINE, MAP_NAME_ONLY, MAP_ONE_LINE, BenchError, section_kind
+from cairn.bench.kernel import KERNEL_EVENTS, MAP_ADDR_LINE, MAP_NAME_ONLY, MAP_ONE_LINE, BenchError, section_kind
 from cairn.net_trace import us_to_ps
 
+#: Event codes of the kernel's log (docs/kernel.md, docs/distributed.md "Trace words").
+EVENTS = {**{code: name for code, name in KERNEL_EVENTS.items()},
+          0x20: "NET_SEND", 0x21: "NET_SEND_TO", 0x22: "NET_RECV", 0x23: "NET_RECV_TO", 0x24: "NET_QUEUE",
+          0x25: "NET_ERR"}  # fmt: skip
 CLOCK_HZ = 8_000_000
 PS_PER_CYCLE = 1_000_000_000_000 // CLOCK_HZ
 MARK_EVENT = 0xBE
@@ -69,6 +73,8 @@ class Run:
     #: queued ps -> the start of the frame's slot, ps
     starts: dict[int, int] = field(default_factory=dict)
     map_text: str = ""
+    #: module -> (cycle, label) of its kernel's event-log words (the traced build only)
+    events: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     #: the device's bus timing (bus_params)
     bus: dict[str, float] = field(default_factory=dict)
 
@@ -97,6 +103,10 @@ def parse(trace_text: str, bus_csv: str, map_text: str) -> Run:
             run.markers[(a, b >> 8, b & 0xFF)] = at
         elif code == PROBE_EVENT:
             run.probes.setdefault(m, []).append(at)
+        else:
+            a, b = int(ev["args"]["a"]), int(ev["args"]["b"])
+            label = f"{EVENTS.get(code, hex(code))} a={a} b={b}"
+            run.events.setdefault(m, []).append((at, label))
     for row in csv.DictReader(bus_csv.splitlines()):
         if row["power"] not in ("0", "false", ""):
             continue
@@ -170,6 +180,18 @@ def messages(run: Run) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
         bus.append(seen - queued)
         receiver.append(probe - seen)
         total.append(probe - a - empty)
+    a0 = starts(PH_REMOTE)[0]
+    _, _, q0, arr0 = _frame_after(run, a0)
+    seen0 = -(-arr0 // PS_PER_CYCLE)
+    p0 = _probe_after(run, 1, a0)
+    breakdowns = {
+        "remote_sender": [{"cycle": 0, "event": "cairn_send called (marker)"}]
+        + [{"cycle": c - a0 - empty, "event": e} for c, e in run.events.get(0, []) if a0 < c <= to_cycles(q0)]
+        + [{"cycle": to_cycles(q0) - a0 - empty, "event": "TX_SEND (bus log: frame queued)"}],
+        "remote_receiver": [{"cycle": 0, "event": "frame in the RX FIFO (bus log arrival)"}]
+        + [{"cycle": c - seen0, "event": e} for c, e in run.events.get(1, []) if seen0 <= c < p0]
+        + [{"cycle": p0 - seen0, "event": "handler's first instruction (probe)"}],
+    }
     mcast: dict[str, int] = {}
     mcast_return: dict[str, int] = {}
     mcast_receiver: dict[str, int] = {}
@@ -201,6 +223,7 @@ def messages(run: Run) -> tuple[dict[str, Any], dict[str, str], dict[str, Any]]:
         "multicast_cycles_by_group_size": mcast,
         "multicast_return_cycles_by_group_size": mcast_return,
         "multicast_receiver_cycles_by_group_size": mcast_receiver,
+        "breakdowns": breakdowns,
     }
     figures["remote_send_to_handler_beyond_bus_cycles"] = (
         figures["remote_send_to_handler_cycles"] - figures["remote_send_to_handler_bus_cycles"])
@@ -363,6 +386,8 @@ def build_result(sim: str, device: Path, elf: Path, elf_notrace: Path) -> dict[s
         "clock_hz": CLOCK_HZ,
         **f,
         "traced": {k: v for k, v in traced["figures"].items() if k.endswith(("_cycles", "_by_group_size"))},
+        #: the traced run's event log between the instants of the first repetition
+        "breakdowns": traced["figures"]["breakdowns"],
         "samples": dict(SAMPLES),
         "samples_traced": traced_samples,
         "method": m["method"],
