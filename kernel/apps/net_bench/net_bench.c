@@ -15,7 +15,7 @@
  *
  * Tasks (the same IDs on every module; each module creates its own and a remote TCB for
  * the others'): DRV (1, module 0, prio 2) drives; LOCAL (2, module 0, prio 5) is a probe;
- * P1..P4 (3..6, prio 5) are probes on modules 1..4. Group g (1..4) has P1..Pg as members,
+ * P1..P4 (3..6, prio 5) are probes on modules 1..4; LOW (7, module 0, prio 1) only counts. Group g (1..4) has P1..Pg as members,
  * so a multicast to group g reaches g modules besides the sender's.
  *
  * Phases (REPS each, one per 2 ms tick of DRV's periodic timer, so every module is asleep
@@ -26,6 +26,8 @@
  *               the controller); the bus log's TX_SEND and arrival; P1's first instruction
  *   3..6 mcast  cairn_send(out 2..5 -> group 1..4): one broadcast frame; each member's first
  *               instruction on its module
+ *   7 queue     cairn_send(out 6 -> LOW, prio 1, same module): call -> return (queued), the
+ *               local counterpart of the remote send's call -> return
  * Module 0 exits (status 0) one tick after the last phase; the others sleep.
  */
 #include <stdint.h>
@@ -48,8 +50,8 @@
  * so every repetition finds the bus in the same phase. */
 #define PERIOD_TICKS 16000u
 
-enum { DRV = 1, LOCAL = 2, P1 = 3 };
-enum { PH_EMPTY, PH_LOCAL, PH_REMOTE, PH_MCAST1, PH_LAST = PH_MCAST1 + PROBES - 1 };
+enum { DRV = 1, LOCAL = 2, P1 = 3, LOW = P1 + PROBES };
+enum { PH_EMPTY, PH_LOCAL, PH_REMOTE, PH_MCAST1, PH_LOCAL_QUEUE = PH_MCAST1 + PROBES, PH_LAST = PH_LOCAL_QUEUE };
 
 static const uint32_t payload = 0x12345678u;
 static volatile int32_t last_ret;
@@ -104,6 +106,13 @@ static cairn_ret_t drv(void *state, cairn_msg_t *msg)
     return CAIRN_OK;
 }
 
+static cairn_ret_t low(void *state, cairn_msg_t *msg)
+{
+    (void)state;
+    (void)msg;
+    return CAIRN_OK;
+}
+
 cairn_ret_t net_bench_probe_body(void *state, cairn_msg_t *msg);
 cairn_ret_t net_bench_probe_body(void *state, cairn_msg_t *msg)
 {
@@ -153,13 +162,16 @@ int main(void)
     for (unsigned g = 0; g < PROBES; g++)
         groups[g] = cairn_group_alloc();
     if (me == 0) {
-        cairn_route_t routes[2 + PROBES] = {
+        cairn_route_t routes[3 + PROBES] = {
             {.task = LOCAL, .port = CAIRN_PORT(0)},
             {.task = P1, .port = CAIRN_PORT(0)},
         };
         for (unsigned g = 0; g < PROBES; g++)
             routes[2 + g] = (cairn_route_t){.task = CAIRN_TASK_MCAST, .port = groups[g]};
-        TRY("create DRV", cairn_task_create(DRV, drv, 0, 2, routes, 2 + PROBES, 0));
+        routes[2 + PROBES] = (cairn_route_t){.task = LOW, .port = CAIRN_PORT(0)};
+        TRY("create DRV", cairn_task_create(DRV, drv, 0, 2, routes, 3 + PROBES, 0));
+        TRY("create LOW", cairn_task_create(LOW, low, 0, 1, 0, 0, 0));
+        TRY("init LOW", cairn_task_init(LOW, 0, 0));
         TRY("create LOCAL", cairn_task_create(LOCAL, probe, (void *)TRACE_PORT, 5, 0, 0, 0));
     } else {
         TRY("remote DRV", cairn_task_create_remote(DRV, 2, 0));

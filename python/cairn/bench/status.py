@@ -118,8 +118,9 @@ def render_distributed(d: dict[str, Any]) -> list[str]:
         f"default bus, `{Path(d['firmware']).name}`, event log compiled out; on in brackets), exact cycles:",
         f"  - local send → preempting handler **{d['local_send_to_handler_cycles']}** "
         f"[{tr['local_send_to_handler_cycles']}] (target ≤ {t['local_send_to_handler_cycles_max']}: "
-        f"{met('local_send_to_handler_met')}); remote send call → return **{d['remote_send_return_cycles']}** "
-        f"[{tr['remote_send_return_cycles']}] (the frame written to the controller)",
+        f"{met('local_send_to_handler_met')}); send call → return: remote **{d['remote_send_return_cycles']}** "
+        f"[{tr['remote_send_return_cycles']}] (the frame written to the controller), local to a lower "
+        f"priority (queued) {d['local_send_return_cycles']} [{tr['local_send_return_cycles']}]",
         f"  - remote send → first instruction of the remote handler **{d['remote_send_to_handler_cycles']}** "
         f"[{tr['remote_send_to_handler_cycles']}] = sender {d['remote_send_to_handler_sender_cycles']} + bus "
         f"{d['remote_send_to_handler_bus_cycles']} (slot wait and {d['remote_frame_wire_ps'] / 1e6:.6g} µs on the "
