@@ -143,35 +143,68 @@ def render_distributed(d: dict[str, Any]) -> list[str]:
 DISTRIBUTED_EXTRA: list[Callable[[dict[str, Any]], list[str]]] = []
 
 
+#: The first line of each section of the block, by the JSON it is rendered from: a section
+#: whose JSON a partial run did not write (e.g. the CPU benchmark could not run) keeps its
+#: lines from the previous block, which an earlier run of this script wrote.
+SECTION_HEADS = {
+    "sim.json": "Latest `make bench`",
+    "kernel.json": "- Cairn OS kernel on cairn-sim",
+    "distributed.json": "- Cairn OS across modules",
+    "device.json": "- Devices (",
+}
+
+
+def previous_sections(block: str) -> dict[str, list[str]]:
+    """The lines of each section of an existing block, by JSON name."""
+    out: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in block.splitlines():
+        if line in (BEGIN, END):
+            continue
+        for name, head in SECTION_HEADS.items():
+            if line.startswith(head):
+                current = name
+        if current is not None:
+            out.setdefault(current, []).append(line)
+    return out
+
+
+def render_sim_section(data: dict[str, Any]) -> list[str]:
+    return [f"Latest `make bench`: {data.get('date', '?')}, {platform.machine()} host with "
+            f"{data.get('host_cores', '?')} cores.", "", *render_sim(data)]
+
+
+RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "sim.json": render_sim_section,
+    "kernel.json": render_kernel,
+    "distributed.json": render_distributed,
+    "device.json": render_device,
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bench-dir", type=Path, default=Path("build/bench"))
     ap.add_argument("--status", type=Path, default=Path("docs/STATUS.md"))
     args = ap.parse_args(argv)
-    lines = [BEGIN]
-    sim = args.bench_dir / "sim.json"
-    if sim.exists():
-        data = json.loads(sim.read_text())
-        lines += [f"Latest `make bench`: {data.get('date', '?')}, {platform.machine()} host with "
-                  f"{data.get('host_cores', '?')} cores.", ""]
-        lines += render_sim(data)
-    else:
-        lines.append("- no build/bench/sim.json yet: run `make bench`")
-    kernel = args.bench_dir / "kernel.json"
-    if kernel.exists():
-        lines += render_kernel(json.loads(kernel.read_text()))
-    distributed = args.bench_dir / "distributed.json"
-    if distributed.exists():
-        lines += render_distributed(json.loads(distributed.read_text()))
-    device = args.bench_dir / "device.json"
-    if device.exists():
-        lines += render_device(json.loads(device.read_text()))
-    lines.append(END)
     text = args.status.read_text()
-    block = "\n".join(lines)
     pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
-    if not pattern.search(text):
+    found = pattern.search(text)
+    if not found:
         raise SystemExit(f"{args.status}: markers {BEGIN} ... {END} not found")
+    before = previous_sections(found.group(0))
+    lines = [BEGIN]
+    for name, render in RENDERERS.items():
+        path = args.bench_dir / name
+        if path.exists():
+            lines += render(json.loads(path.read_text()))
+        elif name in before:
+            lines += before[name]
+            print(f"{args.status}: no {path}, its lines kept from the previous block")
+        elif name == "sim.json":
+            lines.append("- no build/bench/sim.json yet: run `make bench`")
+    lines.append(END)
+    block = "\n".join(lines)
     args.status.write_text(pattern.sub(lambda _: block, text))
     print(f"updated {args.status}")
     return 0
