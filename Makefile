@@ -78,12 +78,16 @@ $(BUILD)/fw/bench_cpu.elf: $(FW_DEMO_SRCS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) -DDEMO_ITERATIONS=$(BENCH_ITERATIONS) $(FW_LDFLAGS) -o $@ $(FW_DEMO_SRCS) $(FW_BSP_OBJS) $(FW_LDLIBS)
 
-bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/kernel-bench.elf $(BUILD)/fw/kernel-bench-notrace.elf
+bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/kernel-bench.elf $(BUILD)/fw/kernel-bench-notrace.elf \
+		$(BUILD)/fw/net-bench.elf $(BUILD)/fw/net-bench-notrace.elf
 	@mkdir -p $(BUILD)/bench
 	$(PY) -m cairn.bench.sim --sim $(SIM) --fw $(BUILD)/fw --out $(BUILD)/bench/sim.json
 	$(PY) -m cairn.bench.kernel --sim $(SIM) --elf $(BUILD)/fw/kernel-bench.elf \
 		--elf-notrace $(BUILD)/fw/kernel-bench-notrace.elf \
 		--obj-dir $(BUILD)/obj/fw --out $(BUILD)/bench/kernel.json
+	$(PY) -m cairn.bench.distributed --sim $(SIM) --device experiments/bench/distributed.toml \
+		--elf $(BUILD)/fw/net-bench.elf --elf-notrace $(BUILD)/fw/net-bench-notrace.elf \
+		--out $(BUILD)/bench/distributed.json
 	$(PY) -m cairn.bench.device --sim $(SIM) --baseline-sim "$$(scripts/baseline-sim $(BASELINE_REF))" \
 		--fw $(BUILD)/fw --workloads $(BUILD)/fw/bench --out $(BUILD)/bench/device.json
 	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md

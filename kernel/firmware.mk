@@ -191,11 +191,15 @@ FW_PIPE_SRC := $(FW_MK_DIR)/apps/pipeline/pipeline.c
 FW_PIPE_OBJ := $(FW_OBJ)/apps/pipeline/pipeline.o
 FW_PIPE_SPREAD_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-spread.o
 FW_MCAST_OBJ := $(FW_OBJ)/apps/multicast/multicast.o
-FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT)/multicast.elf
+# The distributed benchmark (`make bench` -> build/bench/distributed.json, on
+# experiments/bench/distributed.toml): build/fw/net-bench.elf from kernel/apps/net_bench/.
+FW_NBENCH_OBJ := $(FW_OBJ)/apps/net_bench/net_bench.o
+FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT)/multicast.elf \
+	$(FW_OUT)/net-bench.elf
 
 firmware: $(FW_NET_APP_ELFS)
 
-$(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+$(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ) $(FW_NBENCH_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -212,6 +216,25 @@ $(FW_OUT)/pipeline-spread.elf: $(FW_PIPE_SPREAD_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_
 	$(fw_link)
 
 $(FW_OUT)/multicast.elf: $(FW_MCAST_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/net-bench.elf: $(FW_NBENCH_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+# The same with the event log compiled out (the kernel benchmark's production figures):
+# build/fw/net-bench-notrace.elf, objects under $(FW_OBJ)/notrace/.
+FW_NBENCH_NT_OBJS := $(patsubst $(FW_OBJ)/%,$(FW_OBJ)/notrace/%,$(FW_NBENCH_OBJ) $(FW_NET_OBJS))
+FW_KERNEL_NT_OBJS := $(patsubst $(FW_OBJ)/%,$(FW_OBJ)/notrace/%,$(FW_KERNEL_OBJS))
+
+firmware: $(FW_OUT)/net-bench-notrace.elf
+
+$(FW_NBENCH_NT_OBJS): $(FW_OBJ)/notrace/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/net-bench-notrace.elf: $(FW_NBENCH_NT_OBJS) $(FW_KERNEL_NT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 	@mkdir -p $(@D)
 	$(fw_link)
 

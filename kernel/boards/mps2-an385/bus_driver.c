@@ -59,14 +59,21 @@ bool cairn_bus_tx_idle(void)
 }
 
 /* Whole words with STR (the controller appends the 4 bytes little-endian), the rest with
- * STRB; the source needs no alignment. */
+ * STRB. A word-aligned source (the bus manager's header, most payloads) is copied with
+ * LDR/STR; any other is assembled byte by byte. One pass: this is every remote send's. */
 static void put(const uint8_t *p, unsigned len)
 {
-    for (; len >= 4; len -= 4, p += 4)
-        CAIRN_BUS_TX_DATA = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                            (uint32_t)p[3] << 24;
-    for (; len > 0; len--, p++)
-        CAIRN_BUS_TX_DATA8 = *p;
+    const uint8_t *end = p + len;
+    if (((uintptr_t)p & 3u) == 0) {
+        for (; end - p >= 4; p += 4)
+            CAIRN_BUS_TX_DATA = *(const uint32_t *)(const void *)p;
+    } else {
+        for (; end - p >= 4; p += 4)
+            CAIRN_BUS_TX_DATA = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                                (uint32_t)p[3] << 24;
+    }
+    while (p != end)
+        CAIRN_BUS_TX_DATA8 = *p++;
 }
 
 void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void *payload,
@@ -88,18 +95,25 @@ int cairn_bus_rx_head(uint8_t *src, bool *corrupt)
     return (int)CAIRN_BUS_RX_LEN;
 }
 
+/* Into a word-aligned buffer with LDR/STR; any other byte by byte from each word. */
 void cairn_bus_rx_read(void *buf, unsigned len)
 {
     uint8_t *p = buf;
-    for (; len >= 4; len -= 4, p += 4) {
-        uint32_t w = CAIRN_BUS_RX_DATA;
-        p[0] = (uint8_t)w;
-        p[1] = (uint8_t)(w >> 8);
-        p[2] = (uint8_t)(w >> 16);
-        p[3] = (uint8_t)(w >> 24);
+    uint8_t *end = p + len;
+    if (((uintptr_t)p & 3u) == 0) {
+        for (; end - p >= 4; p += 4)
+            *(uint32_t *)(void *)p = CAIRN_BUS_RX_DATA;
+    } else {
+        for (; end - p >= 4; p += 4) {
+            uint32_t w = CAIRN_BUS_RX_DATA;
+            p[0] = (uint8_t)w;
+            p[1] = (uint8_t)(w >> 8);
+            p[2] = (uint8_t)(w >> 16);
+            p[3] = (uint8_t)(w >> 24);
+        }
     }
-    for (; len > 0; len--, p++)
-        *p = CAIRN_BUS_RX_DATA8;
+    while (p != end)
+        *p++ = CAIRN_BUS_RX_DATA8;
 }
 
 void cairn_bus_rx_pop(void)

@@ -51,31 +51,30 @@ void cairn__net_error(unsigned kind, uint8_t module, cairn_task_id_t task)
     CAIRN_TRACE(CAIRN_EV_NET_ERR, kind, (uint32_t)module << 8 | task);
 }
 
+static void rx_refill(void);
+
 static bool is_off(uint8_t module)
 {
     return (cairn_net.off[module >> 5] >> (module & 31u)) & 1u;
 }
 
-/* With interrupts masked and the controller idle: m goes on the bus. */
+/* With interrupts masked and the controller idle: m goes on the bus. The header is built
+ * as words (little-endian, docs/distributed.md "Frames") so the driver stores it with STR. */
 static void transmit(const cairn_msg_t *m, uint8_t module)
 {
     bool mcast = m->dst == CAIRN_TASK_MCAST;
-    uint16_t seq = cairn_net.seq++;
-    uint8_t h[CAIRN_NET_HEADER] = {
-        mcast ? CAIRN_NET_KIND_MCAST : CAIRN_NET_KIND_MSG,
-        cairn_net.address,
-        mcast ? m->port : m->dst,
-        mcast ? 0 : m->port,
-        m->prio,
-        m->src,
-        (uint8_t)seq,
-        (uint8_t)(seq >> 8),
-        (uint8_t)m->len,
-        (uint8_t)(m->len >> 8),
+    uint32_t seq = cairn_net.seq++;
+    uint32_t kind = mcast ? CAIRN_NET_KIND_MCAST : CAIRN_NET_KIND_MSG;
+    uint32_t dst = mcast ? m->port : m->dst;
+    uint32_t port = mcast ? 0u : m->port;
+    uint32_t h[3] = {
+        kind | (uint32_t)cairn_net.address << 8 | dst << 16 | port << 24,
+        (uint32_t)m->prio | (uint32_t)m->src << 8 | (seq & 0xFFFFu) << 16,
+        m->len,
     };
-    cairn_bus_tx(module, h, sizeof h, m->payload, m->len);
+    cairn_bus_tx(module, (const uint8_t *)h, CAIRN_NET_HEADER, m->payload, m->len);
     cairn_net.stats.tx_frames++;
-    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
     CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, m->dst, m->port);
 }
 
@@ -158,6 +157,7 @@ static void idle(void)
     const cairn_tcb_t *t = cairn__tcb(CAIRN_TASK_NET);
     if (t && (t->flags & TCB_READY))
         cairn_bus_serviced();
+    rx_refill();
 }
 
 static const struct cairn_net_ops ops = {
@@ -176,6 +176,10 @@ static const struct cairn_net_ops ops = {
 /* The next buffered messages, while the controller is idle (one frame at a time). */
 static void send_buffered(void)
 {
+    /* Only the bus manager's own level takes from the buffer, and a send that finds the
+     * bus idle transmits at once: an empty buffer read without masking stays empty here. */
+    if (!cairn_net.txq)
+        return;
     for (;;) {
         uint32_t s = arch_irq_save();
         cairn_msg_t *q = cairn_net.txq;
@@ -200,22 +204,54 @@ static void send_buffered(void)
     }
 }
 
+/* ---- receive blocks ---------------------------------------------------------------------
+ * A small payload is read into a heap block taken from a short list of blocks allocated
+ * beforehand (kernel-owned, CAIRN_NET_RX_BLOCK bytes each), so receiving costs no
+ * allocation; the list is refilled when the kernel is about to sleep. The block is an
+ * ordinary heap payload from then on (cairn_take_msg, forwarding, freeing after the last
+ * receiver: docs/kernel.md); an empty list falls back to cairn_malloc. */
+
+static void *rx_block(unsigned len)
+{
+    if (len <= CAIRN_NET_RX_BLOCK && cairn_net.rx_cached) {
+        void *b = cairn_net.rx_cache[--cairn_net.rx_cached];
+        return b;
+    }
+    void *b = cairn_malloc(len);
+    if (b)
+        cairn_heap_set_owner(b, CAIRN_TASK_NONE);
+    return b;
+}
+
+/* With interrupts masked (the idle hook): the list full again, as far as the heap allows. */
+static void rx_refill(void)
+{
+    while (cairn_net.rx_cached < CAIRN_NET_RX_CACHE) {
+        void *b = cairn_malloc(CAIRN_NET_RX_BLOCK);
+        if (!b)
+            return;
+        cairn_heap_set_owner(b, CAIRN_TASK_NONE);
+        cairn_net.rx_cache[cairn_net.rx_cached++] = b;
+    }
+}
+
 /* Checks the frame at the head of the RX FIFO (len bytes from module src) and reads
- * its header into h and its payload into a new heap block (*payload). 0, or the error
- * kind that drops it. */
-static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint8_t *h, void **payload)
+ * its header into h and its payload into a kernel-owned heap block (*payload). 0, or the
+ * error kind that drops it. */
+static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint32_t *hw, void **payload)
 {
     if (corrupt)
         return CAIRN_NET_ERR_RX_CORRUPT;
     if (len < CAIRN_NET_HEADER)
         return CAIRN_NET_ERR_RX_BAD;
-    cairn_bus_rx_read(h, CAIRN_NET_HEADER);
+    cairn_bus_rx_read(hw, CAIRN_NET_HEADER);
+    const uint8_t *h = (const uint8_t *)hw;
     unsigned plen = h[8] | (unsigned)h[9] << 8;
     bool mcast = h[0] == CAIRN_NET_KIND_MCAST;
     if ((!mcast && h[0] != CAIRN_NET_KIND_MSG) || h[1] != src || CAIRN_NET_HEADER + plen != len ||
         (!mcast && !cairn__in_port_ok(h[3])))
         return CAIRN_NET_ERR_RX_BAD;
-    if (!mcast && !cairn__tcb(h[2]))
+    if (!mcast && !cairn__tcb_inline(h[2]))
         return CAIRN_NET_ERR_RX_NO_TASK;
     uint32_t s = arch_irq_save();
     bool room = pool_above_reserve();
@@ -223,7 +259,7 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint8_t *h, 
     if (!room)
         return CAIRN_NET_ERR_RX_OVERFLOW;
     if (plen) {
-        *payload = cairn_malloc(plen);
+        *payload = rx_block(plen);
         if (!*payload)
             return CAIRN_NET_ERR_RX_OVERFLOW;
         cairn_bus_rx_read(*payload, plen);
@@ -234,31 +270,41 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint8_t *h, 
 /* The frame at the head of the RX FIFO becomes a message (or is dropped and counted). */
 static void receive(uint8_t src, unsigned len, bool corrupt)
 {
-    uint8_t h[CAIRN_NET_HEADER] = {0};
+    uint32_t hw[3];
+    const uint8_t *h = (const uint8_t *)hw;
+    hw[0] = 0; /* the task byte of an error word when the header was not read */
     void *p = 0;
-    unsigned err = take_frame(src, len, corrupt, h, &p);
+    unsigned err = take_frame(src, len, corrupt, hw, &p);
     cairn_bus_rx_pop();
     if (err) {
         cairn__net_error(err, src, h[2]);
         return;
     }
     bool mcast = h[0] == CAIRN_NET_KIND_MCAST;
+    /* Field by field (no cairn__msg_new): the block is the kernel's already. */
     cairn_frame_t f;
-    cairn__msg_new(&f, h[5], p, len - CAIRN_NET_HEADER); /* a heap block: the kernel's */
-    f.msg.flags |= CAIRN_MSG_REMOTE;
+    cairn_msg_t *m = &f.msg;
+    m->next = 0;
+    m->payload = p;
+    m->len = (uint16_t)(len - CAIRN_NET_HEADER);
+    m->src = h[5];
+    m->prio = 0;
+    m->flags = p ? CAIRN_MSG_HEAP | CAIRN_MSG_REMOTE : CAIRN_MSG_REMOTE;
+    m->reserved = 0;
     cairn_net.stats.rx_frames++;
     CAIRN_TRACE(CAIRN_EV_NET_RECV, src, h[6] | (unsigned)h[7] << 8);
     CAIRN_TRACE(CAIRN_EV_NET_RECV_TO, mcast ? CAIRN_TASK_MCAST : h[2], mcast ? h[2] : h[3]);
     cairn_ret_t r;
     if (mcast) {
-        f.msg.port = h[2];
+        m->dst = CAIRN_TASK_MCAST;
+        m->port = h[2];
         r = cairn__mcast_send(&f); /* releases what nobody got */
     } else {
-        f.msg.dst = h[2];
-        f.msg.port = h[3];
+        m->dst = h[2];
+        m->port = h[3];
         r = cairn__deliver(&f);
         if (r != CAIRN_OK)
-            cairn__release(&f.msg);
+            cairn__release(m);
     }
     if (r == CAIRN_EFULL)
         cairn__net_error(CAIRN_NET_ERR_RX_OVERFLOW, src, h[2]);

@@ -21,7 +21,8 @@ typedef struct cairn_rtcb {
 _Static_assert(sizeof(cairn_rtcb_t) <= 6, "a remote TCB is at most 6 bytes (CoMOS)");
 
 typedef struct cairn_net {
-    cairn_rtcb_t remote[CAIRN_NET_REMOTE_TASKS];
+    cairn_rtcb_t remote[CAIRN_MAX_TASKS]; /* task id's at [id - 1] (id 0: a free entry) */
+    uint8_t remote_count;                  /* at most CAIRN_NET_REMOTE_TASKS */
     /* Messages waiting for the bus, by destination priority (high first), then order;
      * from the kernel's message pool, msg.reserved = the destination module. */
     cairn_msg_t *txq;
@@ -29,6 +30,9 @@ typedef struct cairn_net {
     uint8_t address;
     uint32_t off[8]; /* bit m: module m was powered off by this module */
     cairn_net_stats_t stats;
+    /* Receive blocks allocated beforehand (bus_manager.c, "receive blocks"). */
+    void *rx_cache[CAIRN_NET_RX_CACHE];
+    uint8_t rx_cached;
 } cairn_net_t;
 
 extern cairn_net_t cairn_net;

@@ -7,14 +7,14 @@
  */
 #include "net.h"
 
+/* Indexed by ID (entry id - 1): every remote send looks its TCB up, in a few cycles
+ * whatever the number of remote tasks, where a scan grew with it. */
 const cairn_rtcb_t *cairn__remote_find(cairn_task_id_t id)
 {
-    if (id == CAIRN_TASK_NONE)
+    if ((unsigned)id - 1u >= CAIRN_MAX_TASKS)
         return 0;
-    for (const cairn_rtcb_t *r = cairn_net.remote; r < cairn_net.remote + CAIRN_NET_REMOTE_TASKS; r++)
-        if (r->id == id)
-            return r;
-    return 0;
+    const cairn_rtcb_t *r = &cairn_net.remote[id - 1];
+    return r->id == id ? r : 0;
 }
 
 bool cairn__remote_is(cairn_task_id_t id)
@@ -29,14 +29,14 @@ cairn_ret_t cairn__remote_create(cairn_task_id_t id, cairn_prio_t prio, uint8_t 
         return CAIRN_EINVAL;
     if (cairn__id_taken(id))
         return CAIRN_EBUSY;
-    for (cairn_rtcb_t *r = cairn_net.remote; r < cairn_net.remote + CAIRN_NET_REMOTE_TASKS; r++)
-        if (r->id == CAIRN_TASK_NONE) {
-            r->id = id;
-            r->prio = prio;
-            r->module = module;
-            return CAIRN_OK;
-        }
-    return CAIRN_EFULL;
+    if (cairn_net.remote_count >= CAIRN_NET_REMOTE_TASKS)
+        return CAIRN_EFULL;
+    cairn_rtcb_t *r = &cairn_net.remote[id - 1];
+    r->id = id;
+    r->prio = prio;
+    r->module = module;
+    cairn_net.remote_count++;
+    return CAIRN_OK;
 }
 
 cairn_ret_t cairn__remote_remove(cairn_task_id_t id)
@@ -45,6 +45,7 @@ cairn_ret_t cairn__remote_remove(cairn_task_id_t id)
     if (!r)
         return CAIRN_EINVAL;
     r->id = CAIRN_TASK_NONE;
+    cairn_net.remote_count--;
     cairn__routes_forget(id);
     return CAIRN_OK;
 }

@@ -43,6 +43,16 @@
 #define CAIRN_NET_POOL_RESERVE 3
 #endif
 
+/* Received payloads of up to CAIRN_NET_RX_BLOCK bytes go to heap blocks the bus manager
+ * allocated beforehand, CAIRN_NET_RX_CACHE of them, refilled when the kernel is about to
+ * sleep: receiving a small message costs no allocation (docs/distributed.md, "Receiving"). */
+#ifndef CAIRN_NET_RX_BLOCK
+#define CAIRN_NET_RX_BLOCK 16u
+#endif
+#ifndef CAIRN_NET_RX_CACHE
+#define CAIRN_NET_RX_CACHE 4u
+#endif
+
 /* The frame format (docs/distributed.md, "Frames"): a 10-byte header, then the payload. */
 #define CAIRN_NET_HEADER 10u
 #define CAIRN_NET_VERSION 0x10u                 /* high nibble of the kind byte */

@@ -565,6 +565,76 @@ static void test_the_same_application_on_one_module_or_three(void **state)
     assert_int_equal(cairn_app_start(&app, NULL), CAIRN_EINVAL);
 }
 
+
+/* Small received payloads go to blocks the bus manager allocated beforehand (filled when the
+ * kernel idles), ordinary kernel-owned heap blocks: the receiver keeps one with
+ * cairn_take_msg, no copy; once the list is used up the heap is asked, as before. */
+static void *kept[CAIRN_NET_RX_CACHE + 2];
+static unsigned nkept;
+
+static void keep(struct rec *r, cairn_msg_t *msg)
+{
+    (void)r;
+    if (msg->port < CAIRN_PORT_APP_BASE)
+        return;
+    assert_true(msg->flags & CAIRN_MSG_HEAP);
+    assert_int_equal(cairn_heap_owner(msg->payload), CAIRN_TASK_NONE);
+    void *p = cairn_take_msg(msg);
+    assert_ptr_equal(p, msg->payload); /* handed over, not copied */
+    assert_int_equal(cairn_heap_owner(p), 5);
+    klog("[%.*s]", (int)msg->len, (const char *)p);
+    kept[nkept++] = p;
+}
+
+static size_t heap_free(void)
+{
+    struct cairn_heap_stats st;
+    cairn_heap_stats(&st);
+    return st.free_bytes;
+}
+
+static void test_small_payloads_are_received_into_blocks_allocated_beforehand(void **state)
+{
+    (void)state;
+    nkept = 0;
+    cairn_simbus_select(1);
+    R[0] = (struct rec){.name = "T", .hook = keep};
+    rec_task(5, &R[0], 5, 0);
+    sender_on(0, 2, 7, 1, false, "abc");
+    remote_on(0, 5, 5, 1);
+    assert_int_equal(cairn_route_set(2, 0, 5, CAIRN_PORT(0)), CAIRN_OK);
+    start(0);
+    start(1);
+    /* Idle: module 1's bus manager allocates its receive blocks. */
+    size_t before = heap_free();
+    cairn_idle();
+    size_t blocks = before - heap_free();
+    assert_true(blocks >= CAIRN_NET_RX_CACHE * CAIRN_NET_RX_BLOCK);
+    klog_reset();
+    /* More frames than blocks, without idling between them: the blocks, then the heap. */
+    for (unsigned i = 0; i < CAIRN_NET_RX_CACHE + 2; i++) {
+        cairn_simbus_select(0);
+        assert_int_equal(cairn_send_from(2, 0, "abc", 4), CAIRN_OK);
+        cairn_simbus_run();
+    }
+    cairn_simbus_select(1);
+    assert_int_equal(nkept, CAIRN_NET_RX_CACHE + 2);
+    assert_int_equal(stats(1).rx_frames, CAIRN_NET_RX_CACHE + 2);
+    for (unsigned i = 0; i < nkept; i++) {
+        /* The blocks first (their full size), then blocks of the payload's size. */
+        size_t size = cairn_alloc_size(kept[i]);
+        if (i < CAIRN_NET_RX_CACHE)
+            assert_true(size >= CAIRN_NET_RX_BLOCK);
+        else
+            assert_true(size >= 4 && size < CAIRN_NET_RX_BLOCK);
+        cairn_free(kept[i]);
+    }
+    /* The next idle allocates the list again. */
+    size_t after_free = heap_free();
+    cairn_idle();
+    assert_int_equal(after_free - heap_free(), blocks);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -578,6 +648,7 @@ int main(void)
         NTEST(test_corrupt_and_malformed_frames_are_dropped_and_counted),
         NTEST(test_multicast_is_one_broadcast_delivered_by_priority_on_every_module),
         NTEST(test_the_same_application_on_one_module_or_three),
+        NTEST(test_small_payloads_are_received_into_blocks_allocated_beforehand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@ import argparse
 import json
 import platform
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -103,32 +104,107 @@ def render_device(d: dict[str, Any]) -> list[str]:
     ]
 
 
+def render_distributed(d: dict[str, Any]) -> list[str]:
+    """build/bench/distributed.json. Later keys (migration_*, timesync_*) add their own lines
+    to DISTRIBUTED_EXTRA."""
+    t, tr = d["targets"], d["traced"]
+
+    def met(flag: str) -> str:
+        return "met" if t[flag] else "not met"
+
+    mc = d["multicast_cycles_by_group_size"]
+    lines = [
+        f"- Cairn OS across modules (build/bench/distributed.json; five 8 MHz Cortex-M0+ modules on the "
+        f"default bus, `{Path(d['firmware']).name}`, event log compiled out; on in brackets), exact cycles:",
+        f"  - local send → preempting handler **{d['local_send_to_handler_cycles']}** "
+        f"[{tr['local_send_to_handler_cycles']}] (target ≤ {t['local_send_to_handler_cycles_max']}: "
+        f"{met('local_send_to_handler_met')}); send call → return: remote **{d['remote_send_return_cycles']}** "
+        f"[{tr['remote_send_return_cycles']}] (the frame written to the controller), local to a lower "
+        f"priority (queued) {d['local_send_return_cycles']} [{tr['local_send_return_cycles']}]",
+        f"  - remote send → first instruction of the remote handler **{d['remote_send_to_handler_cycles']}** "
+        f"[{tr['remote_send_to_handler_cycles']}] = sender {d['remote_send_to_handler_sender_cycles']} + bus "
+        f"{d['remote_send_to_handler_bus_cycles']} (slot wait and {d['remote_frame_wire_ps'] / 1e6:.6g} µs on the "
+        f"wire, as the bus parameters give) + receiver {d['remote_send_to_handler_receiver_cycles']}; beyond the "
+        f"bus **{d['remote_send_to_handler_beyond_bus_cycles']}** "
+        f"[{tr['remote_send_to_handler_beyond_bus_cycles']}] (target ≤ "
+        f"{t['remote_send_to_handler_beyond_bus_cycles_max']}: {met('remote_send_to_handler_met')})",
+        "  - multicast → the last member's handler, one member on each of g modules: "
+        + ", ".join(f"g = {g} **{c}**" for g, c in mc.items())
+        + f"; send call → return {d['multicast_return_cycles_by_group_size']['1']}",
+        f"  - distributed services text (kernel/core/net + the board's bus driver, event log on) "
+        f"**{d['distributed_text_bytes']} B**, apart from the kernel's",
+    ]
+    for render in DISTRIBUTED_EXTRA:
+        lines += render(d)
+    return lines
+
+
+#: Renderers of later sections of distributed.json (migration_*, timesync_*), in order.
+DISTRIBUTED_EXTRA: list[Callable[[dict[str, Any]], list[str]]] = []
+
+
+#: The first line of each section of the block, by the JSON it is rendered from: a section
+#: whose JSON a partial run did not write (e.g. the CPU benchmark could not run) keeps its
+#: lines from the previous block, which an earlier run of this script wrote.
+SECTION_HEADS = {
+    "sim.json": "Latest `make bench`",
+    "kernel.json": "- Cairn OS kernel on cairn-sim",
+    "distributed.json": "- Cairn OS across modules",
+    "device.json": "- Devices (",
+}
+
+
+def previous_sections(block: str) -> dict[str, list[str]]:
+    """The lines of each section of an existing block, by JSON name."""
+    out: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in block.splitlines():
+        if line in (BEGIN, END):
+            continue
+        for name, head in SECTION_HEADS.items():
+            if line.startswith(head):
+                current = name
+        if current is not None:
+            out.setdefault(current, []).append(line)
+    return out
+
+
+def render_sim_section(data: dict[str, Any]) -> list[str]:
+    return [f"Latest `make bench`: {data.get('date', '?')}, {platform.machine()} host with "
+            f"{data.get('host_cores', '?')} cores.", "", *render_sim(data)]
+
+
+RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "sim.json": render_sim_section,
+    "kernel.json": render_kernel,
+    "distributed.json": render_distributed,
+    "device.json": render_device,
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--bench-dir", type=Path, default=Path("build/bench"))
     ap.add_argument("--status", type=Path, default=Path("docs/STATUS.md"))
     args = ap.parse_args(argv)
-    lines = [BEGIN]
-    sim = args.bench_dir / "sim.json"
-    if sim.exists():
-        data = json.loads(sim.read_text())
-        lines += [f"Latest `make bench`: {data.get('date', '?')}, {platform.machine()} host with "
-                  f"{data.get('host_cores', '?')} cores.", ""]
-        lines += render_sim(data)
-    else:
-        lines.append("- no build/bench/sim.json yet: run `make bench`")
-    kernel = args.bench_dir / "kernel.json"
-    if kernel.exists():
-        lines += render_kernel(json.loads(kernel.read_text()))
-    device = args.bench_dir / "device.json"
-    if device.exists():
-        lines += render_device(json.loads(device.read_text()))
-    lines.append(END)
     text = args.status.read_text()
-    block = "\n".join(lines)
     pattern = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
-    if not pattern.search(text):
+    found = pattern.search(text)
+    if not found:
         raise SystemExit(f"{args.status}: markers {BEGIN} ... {END} not found")
+    before = previous_sections(found.group(0))
+    lines = [BEGIN]
+    for name, render in RENDERERS.items():
+        path = args.bench_dir / name
+        if path.exists():
+            lines += render(json.loads(path.read_text()))
+        elif name in before:
+            lines += before[name]
+            print(f"{args.status}: no {path}, its lines kept from the previous block")
+        elif name == "sim.json":
+            lines.append("- no build/bench/sim.json yet: run `make bench`")
+    lines.append(END)
+    block = "\n".join(lines)
     args.status.write_text(pattern.sub(lambda _: block, text))
     print(f"updated {args.status}")
     return 0
