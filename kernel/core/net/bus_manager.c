@@ -56,23 +56,30 @@ static bool is_off(uint8_t module)
     return (cairn_net.off[module >> 5] >> (module & 31u)) & 1u;
 }
 
+void cairn__net_header(uint8_t *h, uint8_t kind, uint8_t dst, uint8_t port, uint8_t prio,
+                       uint8_t src, uint16_t seq, unsigned len)
+{
+    h[0] = kind;
+    h[1] = cairn_net.address;
+    h[2] = dst;
+    h[3] = port;
+    h[4] = prio;
+    h[5] = src;
+    h[6] = (uint8_t)seq;
+    h[7] = (uint8_t)(seq >> 8);
+    h[8] = (uint8_t)len;
+    h[9] = (uint8_t)(len >> 8);
+}
+
 /* With interrupts masked and the controller idle: m goes on the bus. */
 static void transmit(const cairn_msg_t *m, uint8_t module)
 {
     bool mcast = m->dst == CAIRN_TASK_MCAST;
     uint16_t seq = cairn_net.seq++;
-    uint8_t h[CAIRN_NET_HEADER] = {
-        mcast ? CAIRN_NET_KIND_MCAST : CAIRN_NET_KIND_MSG,
-        cairn_net.address,
-        mcast ? m->port : m->dst,
-        mcast ? 0 : m->port,
-        m->prio,
-        m->src,
-        (uint8_t)seq,
-        (uint8_t)(seq >> 8),
-        (uint8_t)m->len,
-        (uint8_t)(m->len >> 8),
-    };
+    uint8_t h[CAIRN_NET_HEADER];
+    cairn__net_header(h, mcast ? CAIRN_NET_KIND_MCAST : CAIRN_NET_KIND_MSG,
+                      mcast ? m->port : m->dst, mcast ? 0 : m->port, m->prio, m->src, seq,
+                      m->len);
     cairn_bus_tx(module, h, sizeof h, m->payload, m->len);
     cairn_net.stats.tx_frames++;
     CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq);
@@ -212,6 +219,14 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint8_t *h, 
     cairn_bus_rx_read(h, CAIRN_NET_HEADER);
     unsigned plen = h[8] | (unsigned)h[9] << 8;
     bool mcast = h[0] == CAIRN_NET_KIND_MCAST;
+    if (h[0] == CAIRN_NET_KIND_TIMESYNC) {
+        /* Read into the caller's buffer (*payload points to it): no heap, no message. */
+        if (h[1] != src || CAIRN_NET_HEADER + plen != len || plen != CAIRN_TIMESYNC_PAYLOAD ||
+            h[2] != CAIRN_TASK_TIMESYNC)
+            return CAIRN_NET_ERR_RX_BAD;
+        cairn_bus_rx_read(*payload, plen);
+        return 0;
+    }
     if ((!mcast && h[0] != CAIRN_NET_KIND_MSG) || h[1] != src || CAIRN_NET_HEADER + plen != len ||
         (!mcast && !cairn__in_port_ok(h[3])))
         return CAIRN_NET_ERR_RX_BAD;
@@ -235,13 +250,25 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint8_t *h, 
 static void receive(uint8_t src, unsigned len, bool corrupt)
 {
     uint8_t h[CAIRN_NET_HEADER] = {0};
-    void *p = 0;
+    uint8_t ts[CAIRN_TIMESYNC_PAYLOAD];
+    void *p = ts;
     unsigned err = take_frame(src, len, corrupt, h, &p);
     cairn_bus_rx_pop();
     if (err) {
+        cairn_net.ts.service_fresh = false;
         cairn__net_error(err, src, h[2]);
         return;
     }
+    if (h[0] == CAIRN_NET_KIND_TIMESYNC) {
+        cairn_net.stats.rx_frames++;
+        CAIRN_TRACE(CAIRN_EV_NET_RECV, src, h[6] | (unsigned)h[7] << 8);
+        CAIRN_TRACE(CAIRN_EV_NET_RECV_TO, CAIRN_TASK_TIMESYNC, 0);
+        cairn__timesync_rx(src, ts, len - CAIRN_NET_HEADER);
+        return;
+    }
+    cairn_net.ts.service_fresh = false;
+    if (p == ts)
+        p = 0;
     bool mcast = h[0] == CAIRN_NET_KIND_MCAST;
     cairn_frame_t f;
     cairn__msg_new(&f, h[5], p, len - CAIRN_NET_HEADER); /* a heap block: the kernel's */
@@ -270,6 +297,7 @@ void cairn__net_service(void)
     uint32_t e = cairn_bus_errors();
     if (e)
         cairn__net_error(CAIRN_NET_ERR_CONTROLLER, cairn_net.address, (cairn_task_id_t)e);
+    cairn__timesync_tx_done();
     send_buffered();
     uint8_t src;
     bool corrupt;
@@ -285,8 +313,13 @@ void cairn__net_service(void)
 static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
 {
     (void)state;
+    cairn__timesync_entry(); /* first: the RX (or TX done) time stamp */
     if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
         cairn__net_service();
+    else if (msg->port == CAIRN_PORT_TIMEOUT0)
+        cairn__timesync_period_timer();
+    else if (msg->port == CAIRN_TIMESYNC_PORT_PERIOD)
+        return cairn__timesync_period_msg(msg);
     return CAIRN_OK;
 }
 
