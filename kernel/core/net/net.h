@@ -30,6 +30,8 @@ typedef struct cairn_timesync_state {
     uint32_t anchor_rtc, anchor_hw; /* an RTC edge and the hardware counter there */
     uint64_t units_per_hw;          /* clock units per counter tick, Q32 */
     cairn_time_t transfer;          /* a TIMESYNC frame's time on the wire, in units */
+    uint32_t max_wait_hw;           /* cfg.max_wait_ns in counter ticks */
+    cairn_time_t rx_latency;        /* cfg.rx_latency_ns in units */
     uint32_t service_hw;            /* counter at the bus manager's entry */
     bool service_fresh;             /* no frame of this service has been taken yet */
     uint8_t seq;                    /* the master's sync number */

@@ -28,6 +28,8 @@
 /* Longest period, so that the timer's ticks fit CAIRN_TIMER_MAX_TICKS at any counter rate
  * up to 32 MHz. */
 #define MAX_PERIOD_MS 60000u
+/* Loops the master watches its controller for the SYNC's arrival, at most. */
+#define POLL_LIMIT 4096u
 
 static void put64(uint8_t *p, uint64_t v)
 {
@@ -59,11 +61,18 @@ static void anchor(void)
     TS.anchored = true;
 }
 
-/* The local clock when the counter read hw (within a few ms of now, either side). */
-static cairn_time_t local_at(uint32_t hw)
+/* Anchors again when the anchor is too old. Called before the counter is read for "now",
+ * so that the wait for an RTC edge comes before the reading, not between it and its use. */
+static void fresh_anchor(void)
 {
     if (!TS.anchored || cairn_bus_rtc() - TS.anchor_rtc > ANCHOR_TICKS)
         anchor();
+}
+
+/* The local clock when the counter read hw (within a few ms of now, either side). */
+static cairn_time_t local_at(uint32_t hw)
+{
+    fresh_anchor();
     int32_t d = (int32_t)((hw - TS.anchor_hw) & CAIRN_HWTIMER_MASK);
     if (CAIRN_HWTIMER_BITS < 32 && d >= (int32_t)CAIRN_HWTIMER_HALF)
         d -= (int32_t)CAIRN_HWTIMER_MASK + 1;
@@ -75,6 +84,7 @@ static cairn_time_t local_at(uint32_t hw)
 cairn_time_t cairn_local_time(void)
 {
     uint32_t s = arch_irq_save();
+    fresh_anchor();
     cairn_time_t t = local_at(arch_timer_now());
     arch_irq_restore(s);
     return t;
@@ -82,6 +92,7 @@ cairn_time_t cairn_local_time(void)
 
 static uint64_t stamp_now(void)
 {
+    fresh_anchor();
     return local_at(arch_timer_now());
 }
 
@@ -163,8 +174,10 @@ cairn_ret_t cairn_global_time(cairn_time_t *now)
 {
     uint32_t s = arch_irq_save();
     bool ok = synced();
-    if (ok)
+    if (ok) {
+        fresh_anchor();
         *now = global_at(local_at(arch_timer_now()));
+    }
     arch_irq_restore(s);
     return ok ? CAIRN_OK : CAIRN_EBUSY;
 }
@@ -184,6 +197,7 @@ cairn_ret_t cairn_global_deadline(cairn_time_t g, uint32_t *hw)
         arch_irq_restore(s);
         return CAIRN_EBUSY;
     }
+    fresh_anchor();
     uint32_t now_hw = arch_timer_now();
     cairn_time_t now_l = local_at(now_hw);
     int64_t ahead = (int64_t)(g - global_at(now_l)); /* in the master's units */
@@ -232,6 +246,15 @@ static void send_frame(uint8_t type, uint8_t n, const uint8_t *p4, bool stamped,
 
 static const uint8_t zero2[2];
 
+/* The SYNC arrived when the counter read TS.service_hw: its wait for the slot goes out. */
+static void follow_up(void)
+{
+    TS.in_flight = false;
+    cairn_time_t done = local_at(TS.service_hw);
+    int64_t wait = (int64_t)(done - TS.commit - TS.transfer);
+    send_frame(CAIRN_TIMESYNC_FOLLOW_UP, TS.seq, zero2, false, (uint64_t)wait);
+}
+
 void cairn__timesync_entry(void)
 {
     TS.service_hw = arch_timer_now();
@@ -250,6 +273,20 @@ void cairn__timesync_period_timer(void)
         send_frame(CAIRN_TIMESYNC_SYNC, TS.seq, zero2, true, 0);
         TS.in_flight = true;
         TS.stats.syncs_sent++;
+        /* The frame arrives within a TDMA round: watching the controller for it, with
+         * interrupts masked, stamps the arrival within a loop's time, where the TX done
+         * interrupt would come as late as the longest critical section. Past max_wait (a
+         * stalled bus; the host's simulated bus, which moves only when the test steps it)
+         * the TX done interrupt does it. */
+        uint32_t t0 = arch_timer_now(), hw = t0;
+        for (unsigned n = 0; n < POLL_LIMIT && hw - t0 <= TS.max_wait_hw; n++) {
+            if (cairn_bus_tx_idle()) {
+                TS.service_hw = hw;
+                follow_up();
+                break;
+            }
+            hw = arch_timer_now();
+        }
     } else {
         TS.stats.skipped++;
     }
@@ -262,12 +299,8 @@ void cairn__timesync_period_timer(void)
 void cairn__timesync_tx_done(void)
 {
     uint32_t s = arch_irq_save();
-    if (TS.in_flight && cairn_bus_tx_idle()) {
-        TS.in_flight = false;
-        cairn_time_t done = local_at(TS.service_hw);
-        int64_t wait = (int64_t)(done - TS.commit - TS.transfer);
-        send_frame(CAIRN_TIMESYNC_FOLLOW_UP, TS.seq, zero2, false, (uint64_t)wait);
-    }
+    if (TS.in_flight && cairn_bus_tx_idle())
+        follow_up();
     arch_irq_restore(s);
 }
 
@@ -289,7 +322,7 @@ void cairn__timesync_rx(uint8_t src, const uint8_t *p, unsigned len)
         }
         TS.sync_seq = p[1];
         TS.sync_commit = get64(p + 4);
-        TS.sync_local = local_at(TS.service_hw);
+        TS.sync_local = local_at(TS.service_hw) - TS.rx_latency;
         return;
     }
     if (p[0] != CAIRN_TIMESYNC_FOLLOW_UP) {
@@ -351,6 +384,8 @@ cairn_ret_t cairn_timesync_init(const cairn_timesync_config_t *cfg)
     uint64_t ps = (bytes * 1000000000000u + cfg->bus_bytes_per_s - 1u) / cfg->bus_bytes_per_s +
                   (uint64_t)cfg->bus_latency_ns * 1000u;
     TS.transfer = (ps << 31) / 1000000000000u;
+    TS.rx_latency = ((cairn_time_t)cfg->rx_latency_ns << 31) / 1000000000u;
+    TS.max_wait_hw = (uint32_t)((uint64_t)cfg->max_wait_ns * cfg->hw_hz / 1000000000u);
     TS.on = true;
     cairn_ret_t r = set_period(cfg->period_ms);
     if (r != CAIRN_OK)
