@@ -12,7 +12,8 @@
 #                     build/fw/device-<name>.elf for every kernel/tests/device/<name>.c but
 #                     busy.c, and build/fw/device-busy-{100,10,1}.elf (cairn-sim devices
 #                     only, docs/device.md; not in the FW_TEST_* lists nor firmware-qemu)
-#                     build/fw/pipeline.elf, pipeline-spread.elf, multicast.elf (Cairn OS
+#                     build/fw/pipeline.elf, pipeline-spread.elf, multicast.elf, timesync.elf,
+#                     timesync-free.elf (Cairn OS
 #                     across modules: kernel/core/net + the board's bus driver;
 #                     docs/distributed.md)
 #   firmware-qemu     run the test firmware on QEMU (kernel/tests/sim/run-qemu.sh)

@@ -7,9 +7,10 @@
  *
  * The host timer (1 MHz here) is the true time of every module; each module's RTC counts
  * from it at its own rate. Reading an RTC moves the host timer on by one tick, so a module
- * that waits for an RTC edge spends simulated time, and modules serviced one after the
- * other see the same frame some microseconds apart: the tolerance below (TOL) covers that,
- * far less than what a wrong offset or rate would give (280 us a second here).
+ * that waits for an RTC edge spends simulated time; the simulated bus starts every module's
+ * interrupt of one pass at the same time, but the test reads the clocks one module after
+ * the other: the tolerance below (TOL_US) covers that, far less than what a wrong offset
+ * or rate would give (280 us a second here).
  */
 #include <string.h>
 
