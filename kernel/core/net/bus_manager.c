@@ -56,30 +56,23 @@ static bool is_off(uint8_t module)
     return (cairn_net.off[module >> 5] >> (module & 31u)) & 1u;
 }
 
-void cairn__net_header(uint8_t *h, uint8_t kind, uint8_t dst, uint8_t port, uint8_t prio,
-                       uint8_t src, uint16_t seq, unsigned len)
-{
-    h[0] = kind;
-    h[1] = cairn_net.address;
-    h[2] = dst;
-    h[3] = port;
-    h[4] = prio;
-    h[5] = src;
-    h[6] = (uint8_t)seq;
-    h[7] = (uint8_t)(seq >> 8);
-    h[8] = (uint8_t)len;
-    h[9] = (uint8_t)(len >> 8);
-}
-
 /* With interrupts masked and the controller idle: m goes on the bus. */
 static void transmit(const cairn_msg_t *m, uint8_t module)
 {
     bool mcast = m->dst == CAIRN_TASK_MCAST;
     uint16_t seq = cairn_net.seq++;
-    uint8_t h[CAIRN_NET_HEADER];
-    cairn__net_header(h, mcast ? CAIRN_NET_KIND_MCAST : CAIRN_NET_KIND_MSG,
-                      mcast ? m->port : m->dst, mcast ? 0 : m->port, m->prio, m->src, seq,
-                      m->len);
+    uint8_t h[CAIRN_NET_HEADER] = {
+        mcast ? CAIRN_NET_KIND_MCAST : CAIRN_NET_KIND_MSG,
+        cairn_net.address,
+        mcast ? m->port : m->dst,
+        mcast ? 0 : m->port,
+        m->prio,
+        m->src,
+        (uint8_t)seq,
+        (uint8_t)(seq >> 8),
+        (uint8_t)m->len,
+        (uint8_t)(m->len >> 8),
+    };
     cairn_bus_tx(module, h, sizeof h, m->payload, m->len);
     cairn_net.stats.tx_frames++;
     CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq);

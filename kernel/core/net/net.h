@@ -88,8 +88,5 @@ void cairn__timesync_tx_done(void);
 void cairn__timesync_period_timer(void);
 void cairn__timesync_rx(uint8_t src, const uint8_t *payload, unsigned len);
 cairn_ret_t cairn__timesync_period_msg(const cairn_msg_t *msg);
-/* The bus manager's frame header for a frame of len payload bytes. */
-void cairn__net_header(uint8_t *h, uint8_t kind, uint8_t dst, uint8_t port, uint8_t prio,
-                       uint8_t src, uint16_t seq, unsigned len);
 
 #endif /* CAIRN_CORE_NET_H */

@@ -229,9 +229,10 @@ void cairn_timesync_stats(cairn_timesync_stats_t *st)
 static void send_frame(uint8_t type, uint8_t n, const uint8_t *p4, bool stamped, uint64_t v)
 {
     uint16_t seq = cairn_net.seq++;
-    uint8_t h[CAIRN_NET_HEADER];
-    cairn__net_header(h, CAIRN_NET_KIND_TIMESYNC, CAIRN_TASK_TIMESYNC, 0, CAIRN_NET_PRIO,
-                      0, seq, CAIRN_TIMESYNC_PAYLOAD);
+    uint8_t h[CAIRN_NET_HEADER] = {
+        CAIRN_NET_KIND_TIMESYNC, cairn_net.address, CAIRN_TASK_TIMESYNC, 0, CAIRN_NET_PRIO, 0,
+        (uint8_t)seq, (uint8_t)(seq >> 8), CAIRN_TIMESYNC_PAYLOAD, 0,
+    };
     uint8_t p[CAIRN_TIMESYNC_PAYLOAD] = {type, n, p4[0], p4[1]};
     if (stamped) {
         TS.commit = cairn_bus_tx_stamped(CAIRN_NET_BROADCAST, h, sizeof h, p, 4, stamp_now);
