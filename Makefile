@@ -3,6 +3,7 @@
 #   make test    every test (Rust, firmware on cairn-sim and QEMU, Python)
 #   make build   simulator at build/bin/cairn-sim, firmware under build/fw/
 #   make bench   benchmarks, JSON under build/bench/
+#   make timesync-demo  four modules' clocks synchronised; prints the true skew (docs/distributed.md)
 #   make fuzz    bounded cargo-fuzz runs of the ELF loader, the core and the board/device files (FUZZ_SECONDS each)
 
 SHELL := /bin/bash
@@ -18,7 +19,7 @@ OUT ?= out
 
 include kernel/firmware.mk
 
-.PHONY: all build sim bootstrap test test-rust test-python test-kernel lint run bench fuzz clean
+.PHONY: all build sim bootstrap test test-rust test-python test-kernel lint run bench fuzz clean timesync-demo
 
 all: build
 
@@ -53,6 +54,11 @@ test: bootstrap build lint test-rust test-kernel test-python
 run: bootstrap build
 	@mkdir -p $(OUT)
 	$(PY) -m cairn.demo --sim $(SIM) --firmware $(BUILD)/fw/demo.elf --out $(OUT)
+
+# Time synchronisation across four modules (kernel/apps/timesync): the last line is
+# "time sync: max skew N.N us over M marks", measured from the simulator's true clocks.
+timesync-demo: build
+	$(PY) -m cairn.timesync_skew
 
 # The device benchmark's workloads run longer than the test builds (BENCH_DEVICE_RUN_MS of
 # each module's time), so process start-up does not weigh in the ratios.

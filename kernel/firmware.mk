@@ -12,7 +12,8 @@
 #                     build/fw/device-<name>.elf for every kernel/tests/device/<name>.c but
 #                     busy.c, and build/fw/device-busy-{100,10,1}.elf (cairn-sim devices
 #                     only, docs/device.md; not in the FW_TEST_* lists nor firmware-qemu)
-#                     build/fw/pipeline.elf, pipeline-spread.elf, multicast.elf (Cairn OS
+#                     build/fw/pipeline.elf, pipeline-spread.elf, multicast.elf, timesync.elf,
+#                     timesync-free.elf (Cairn OS
 #                     across modules: kernel/core/net + the board's bus driver;
 #                     docs/distributed.md)
 #   firmware-qemu     run the test firmware on QEMU (kernel/tests/sim/run-qemu.sh)
@@ -194,12 +195,17 @@ FW_MCAST_OBJ := $(FW_OBJ)/apps/multicast/multicast.o
 # The distributed benchmark (`make bench` -> build/bench/distributed.json, on
 # experiments/bench/distributed.toml): build/fw/net-bench.elf from kernel/apps/net_bench/.
 FW_NBENCH_OBJ := $(FW_OBJ)/apps/net_bench/net_bench.o
+# build/fw/timesync.elf synchronises four modules' clocks; build/fw/timesync-free.elf
+# (-DTIMESYNC_FREE=1) is the same without synchronisation, the demo's negative check.
+FW_TSYNC_SRC := $(FW_MK_DIR)/apps/timesync/timesync.c
+FW_TSYNC_OBJ := $(FW_OBJ)/apps/timesync/timesync.o
+FW_TSYNC_FREE_OBJ := $(FW_OBJ)/apps/timesync/timesync-free.o
 FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT)/multicast.elf \
-	$(FW_OUT)/net-bench.elf
+	$(FW_OUT)/net-bench.elf $(FW_OUT)/timesync.elf $(FW_OUT)/timesync-free.elf
 
 firmware: $(FW_NET_APP_ELFS)
 
-$(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ) $(FW_NBENCH_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+$(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ) $(FW_NBENCH_OBJ) $(FW_TSYNC_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -216,6 +222,18 @@ $(FW_OUT)/pipeline-spread.elf: $(FW_PIPE_SPREAD_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_
 	$(fw_link)
 
 $(FW_OUT)/multicast.elf: $(FW_MCAST_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_TSYNC_FREE_OBJ): $(FW_TSYNC_SRC) $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DTIMESYNC_FREE=1 -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/timesync.elf: $(FW_TSYNC_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/timesync-free.elf: $(FW_TSYNC_FREE_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 	@mkdir -p $(@D)
 	$(fw_link)
 
@@ -287,7 +305,8 @@ firmware-clean:
 
 -include $(FW_NT_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
-	$(FW_NET_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d)
+	$(FW_NET_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
+	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

@@ -99,6 +99,11 @@ struct cairn_simbus_wire {
     uint8_t head[10]; /* the first bytes (the Cairn header) */
     bool corrupt;
 };
+/* Module m's real-time clock (cairn_bus_rtc): 32.768 kHz x (1 + ppb / 10^9) ticks, counted
+ * from start_ticks at host timer value 0, the host timer running at hz. Reading it moves
+ * the host timer on by one tick (a loop that waits for its next tick ends). Default: 0 ppb,
+ * 1 MHz, 0. */
+void cairn_simbus_rtc(unsigned m, int32_t ppb, uint32_t hz, uint32_t start_ticks);
 unsigned cairn_simbus_wire_count(void);
 const struct cairn_simbus_wire *cairn_simbus_wire(unsigned i);
 

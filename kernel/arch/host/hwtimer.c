@@ -104,6 +104,11 @@ void host_timer_advance(uint32_t ticks)
     }
 }
 
+void host_timer_set(uint32_t now)
+{
+    hw.now = now & CAIRN_HWTIMER_MASK;
+}
+
 bool host_timer_armed(uint32_t *deadline)
 {
     if (hw.armed && deadline)

@@ -17,6 +17,9 @@
 void host_timer_reset(uint32_t start);
 /* Moves the counter on by ticks, running the interrupt at each armed deadline crossed. */
 void host_timer_advance(uint32_t ticks);
+/* Sets the counter, forward or back, running no interrupt (the simulated bus runs modules
+ * side by side from one time). */
+void host_timer_set(uint32_t now);
 /* True and the deadline when a compare is armed. */
 bool host_timer_armed(uint32_t *deadline);
 bool host_timer_pending(void);

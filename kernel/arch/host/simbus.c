@@ -16,6 +16,8 @@
 
 #include "../../core/net/net.h"
 #include "cairn/irq.h"
+#include "cairn/arch_timer.h"
+#include "hwtimer.h"
 
 #define IRQ_RX 24
 #define IRQ_TXDONE 25
@@ -48,6 +50,8 @@ struct module {
     struct frame compose;
     struct fifo tx, rx;
     unsigned rx_read;
+    int32_t rtc_ppb;
+    uint32_t rtc_hz, rtc_start;
 };
 
 static struct {
@@ -87,8 +91,10 @@ void cairn_simbus_reset(unsigned modules, unsigned rx_fifo)
     bus.modules = modules > CAIRN_SIMBUS_MODULES ? CAIRN_SIMBUS_MODULES : modules;
     bus.rx_fifo = rx_fifo > CAIRN_SIMBUS_FIFO ? CAIRN_SIMBUS_FIFO : rx_fifo;
     bus.last_sender = bus.modules - 1;
-    for (unsigned i = 0; i < bus.modules; i++)
+    for (unsigned i = 0; i < bus.modules; i++) {
         bus.m[i].powered = true;
+        bus.m[i].rtc_hz = 1000000u;
+    }
     __builtin_memset(&cairn_k, 0, sizeof cairn_k);
     __builtin_memset(&cairn_net, 0, sizeof cairn_net);
     cairn_host_irq_mask_set(0);
@@ -175,9 +181,14 @@ void cairn_simbus_service(void)
     unsigned back = bus.selected;
     for (bool again = true; again;) {
         again = false;
+        /* The modules run side by side: each one's interrupt of this pass starts at the
+         * same host time (what one spends, waiting for its RTC say, is not the others'),
+         * and the pass ends when the slowest is done. */
+        uint32_t t0 = arch_timer_now(), spent = 0;
         for (unsigned i = 0; i < bus.modules; i++) {
             if (!bus.m[i].powered)
                 continue;
+            host_timer_set(t0);
             cairn_simbus_select(i);
             unsigned up = lines(cur()) & ~cairn_host_irq_mask_get();
             if (up & 1u << IRQ_RX)
@@ -189,7 +200,10 @@ void cairn_simbus_service(void)
             else
                 continue;
             again = true;
+            if (arch_timer_now() - t0 > spent)
+                spent = arch_timer_now() - t0;
         }
+        host_timer_set(t0 + spent);
     }
     cairn_simbus_select(back);
 }
@@ -292,6 +306,38 @@ void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void 
     __builtin_memcpy(f->data, hdr, hdr_len);
     if (len)
         __builtin_memcpy(f->data + hdr_len, payload, len);
+}
+
+uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
+                              const void *payload, unsigned len, uint64_t (*stamp)(void))
+{
+    uint8_t buf[CAIRN_NET_MAX_FRAME];
+    unsigned n = len > sizeof buf - 8 ? (unsigned)sizeof buf - 8 : len;
+    if (n)
+        __builtin_memcpy(buf, payload, n);
+    uint64_t t = stamp();
+    for (unsigned i = 0; i < 8; i++)
+        buf[n + i] = (uint8_t)(t >> (8 * i));
+    cairn_bus_tx(dst, hdr, hdr_len, buf, n + 8);
+    return t;
+}
+
+void cairn_simbus_rtc(unsigned m, int32_t ppb, uint32_t hz, uint32_t start_ticks)
+{
+    if (m < bus.modules && hz) {
+        bus.m[m].rtc_ppb = ppb;
+        bus.m[m].rtc_hz = hz;
+        bus.m[m].rtc_start = start_ticks;
+    }
+}
+
+uint32_t cairn_bus_rtc(void)
+{
+    const struct module *m = cur();
+    host_timer_advance(1);
+    unsigned __int128 t = (unsigned __int128)arch_timer_now() * 32768u *
+                          (uint64_t)(1000000000 + (int64_t)m->rtc_ppb);
+    return m->rtc_start + (uint32_t)(t / ((uint64_t)m->rtc_hz * 1000000000u));
 }
 
 int cairn_bus_rx_head(uint8_t *src, bool *corrupt)

@@ -85,6 +85,26 @@ void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void 
     CAIRN_BUS_TX_SEND = 1u;
 }
 
+/* The stamp is the last thing computed before TX_SEND: two word stores and the commit
+ * follow it, a fixed number of cycles. */
+uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
+                              const void *payload, unsigned len, uint64_t (*stamp)(void))
+{
+    CAIRN_BUS_TX_DEST = dst;
+    put(hdr, hdr_len);
+    put(payload, len);
+    uint64_t t = stamp();
+    CAIRN_BUS_TX_DATA = (uint32_t)t;
+    CAIRN_BUS_TX_DATA = (uint32_t)(t >> 32);
+    CAIRN_BUS_TX_SEND = 1u;
+    return t;
+}
+
+uint32_t cairn_bus_rtc(void)
+{
+    return CAIRN_RTC_COUNT;
+}
+
 int cairn_bus_rx_head(uint8_t *src, bool *corrupt)
 {
     uint32_t st = CAIRN_BUS_STATUS;

@@ -248,6 +248,14 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint32_t *hw
     const uint8_t *h = (const uint8_t *)hw;
     unsigned plen = h[8] | (unsigned)h[9] << 8;
     bool mcast = h[0] == CAIRN_NET_KIND_MCAST;
+    if (h[0] == CAIRN_NET_KIND_TIMESYNC) {
+        /* Read into the caller's buffer (*payload points to it): no heap, no message. */
+        if (h[1] != src || CAIRN_NET_HEADER + plen != len || plen != CAIRN_TIMESYNC_PAYLOAD ||
+            h[2] != CAIRN_TASK_TIMESYNC)
+            return CAIRN_NET_ERR_RX_BAD;
+        cairn_bus_rx_read(*payload, plen);
+        return 0;
+    }
     if ((!mcast && h[0] != CAIRN_NET_KIND_MSG) || h[1] != src || CAIRN_NET_HEADER + plen != len ||
         (!mcast && !cairn__in_port_ok(h[3])))
         return CAIRN_NET_ERR_RX_BAD;
@@ -273,13 +281,25 @@ static void receive(uint8_t src, unsigned len, bool corrupt)
     uint32_t hw[3];
     const uint8_t *h = (const uint8_t *)hw;
     hw[0] = 0; /* the task byte of an error word when the header was not read */
-    void *p = 0;
+    uint8_t ts[CAIRN_TIMESYNC_PAYLOAD];
+    void *p = ts;
     unsigned err = take_frame(src, len, corrupt, hw, &p);
     cairn_bus_rx_pop();
     if (err) {
+        cairn_net.ts.service_fresh = false;
         cairn__net_error(err, src, h[2]);
         return;
     }
+    if (h[0] == CAIRN_NET_KIND_TIMESYNC) {
+        cairn_net.stats.rx_frames++;
+        CAIRN_TRACE(CAIRN_EV_NET_RECV, src, h[6] | (unsigned)h[7] << 8);
+        CAIRN_TRACE(CAIRN_EV_NET_RECV_TO, CAIRN_TASK_TIMESYNC, 0);
+        cairn__timesync_rx(src, ts, len - CAIRN_NET_HEADER);
+        return;
+    }
+    cairn_net.ts.service_fresh = false;
+    if (p == ts)
+        p = 0;
     bool mcast = h[0] == CAIRN_NET_KIND_MCAST;
     /* Field by field (no cairn__msg_new): the block is the kernel's already. */
     cairn_frame_t f;
@@ -316,6 +336,7 @@ void cairn__net_service(void)
     uint32_t e = cairn_bus_errors();
     if (e)
         cairn__net_error(CAIRN_NET_ERR_CONTROLLER, cairn_net.address, (cairn_task_id_t)e);
+    cairn__timesync_tx_done();
     send_buffered();
     uint8_t src;
     bool corrupt;
@@ -331,8 +352,13 @@ void cairn__net_service(void)
 static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
 {
     (void)state;
+    cairn__timesync_entry(); /* first: the RX (or TX done) time stamp */
     if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
         cairn__net_service();
+    else if (msg->port == CAIRN_PORT_TIMEOUT0)
+        cairn__timesync_period_timer();
+    else if (msg->port == CAIRN_TIMESYNC_PORT_PERIOD)
+        return cairn__timesync_period_msg(msg);
     return CAIRN_OK;
 }
 

@@ -10,6 +10,7 @@
 
 #include "cairn/bus.h"
 #include "cairn/net.h"
+#include "cairn/timesync.h"
 
 /* A remote TCB (CoMOS V-B.2): what the message scheduler needs to forward a message. */
 typedef struct cairn_rtcb {
@@ -19,6 +20,32 @@ typedef struct cairn_rtcb {
 } cairn_rtcb_t;
 
 _Static_assert(sizeof(cairn_rtcb_t) <= 6, "a remote TCB is at most 6 bytes (CoMOS)");
+
+/* Time synchronisation (timesync.c): the local clock's anchor, the master's SYNC in
+ * flight, the receiver's pending SYNC and its reference point and rate. */
+typedef struct cairn_timesync_state {
+    cairn_timesync_config_t cfg;
+    bool on;
+    bool anchored;
+    uint32_t anchor_rtc, anchor_hw; /* an RTC edge and the hardware counter there */
+    uint64_t units_per_hw;          /* clock units per counter tick, Q32 */
+    cairn_time_t transfer;          /* a TIMESYNC frame's time on the wire, in units */
+    uint32_t max_wait_hw;           /* cfg.max_wait_ns in counter ticks */
+    cairn_time_t rx_latency;        /* cfg.rx_latency_ns in units */
+    uint32_t service_hw;            /* counter at the bus manager's entry */
+    bool service_fresh;             /* no frame of this service has been taken yet */
+    uint8_t seq;                    /* the master's sync number */
+    bool in_flight;                 /* master: a SYNC waits for its TX done */
+    cairn_time_t commit;            /* master: its commit stamp */
+    bool have_sync;                 /* receiver: a SYNC waits for its FOLLOW_UP */
+    uint8_t sync_seq;
+    cairn_time_t sync_commit, sync_local;
+    uint8_t samples;                /* 0, 1 (offset), 2 (offset and rate) */
+    uint8_t refused;                /* samples refused in a row */
+    cairn_time_t ref_local, ref_master;
+    int64_t rate;                   /* master's clock against the local one, minus 1, Q32 */
+    cairn_timesync_stats_t stats;
+} cairn_timesync_state_t;
 
 typedef struct cairn_net {
     cairn_rtcb_t remote[CAIRN_MAX_TASKS]; /* task id's at [id - 1] (id 0: a free entry) */
@@ -33,6 +60,7 @@ typedef struct cairn_net {
     /* Receive blocks allocated beforehand (bus_manager.c, "receive blocks"). */
     void *rx_cache[CAIRN_NET_RX_CACHE];
     uint8_t rx_cached;
+    cairn_timesync_state_t ts;
 } cairn_net_t;
 
 extern cairn_net_t cairn_net;
@@ -55,5 +83,14 @@ void cairn__net_service(void);
 
 /* Multicast over the bus (multicast.c): broadcasts a group message. */
 cairn_ret_t cairn__net_mcast(cairn_frame_t *f);
+
+/* Time synchronisation (timesync.c), called by the bus manager: at its entry (the RX or
+ * TX done stamp); the master's period; a received TIMESYNC frame's payload (after the
+ * header checks); the period message. */
+void cairn__timesync_entry(void);
+void cairn__timesync_tx_done(void);
+void cairn__timesync_period_timer(void);
+void cairn__timesync_rx(uint8_t src, const uint8_t *payload, unsigned len);
+cairn_ret_t cairn__timesync_period_msg(const cairn_msg_t *msg);
 
 #endif /* CAIRN_CORE_NET_H */

@@ -27,6 +27,16 @@ bool cairn_bus_tx_idle(void);
 void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void *payload,
                   unsigned len);
 
+/* The same for a TIMESYNC frame (docs/distributed.md, "Time synchronisation"): after the
+ * header and payload, the driver appends stamp()'s 8 bytes (little-endian) as the last
+ * thing before it commits the frame, so the stamp is taken as late as it can be; returns
+ * the stamp it wrote. */
+uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
+                              const void *payload, unsigned len, uint64_t (*stamp)(void));
+
+/* The module's real-time clock: 32.768 kHz ticks (at its crystal's true rate). */
+uint32_t cairn_bus_rtc(void);
+
 /* The frame at the head of the RX FIFO: its length, or -1 when the FIFO is empty; its
  * source module in *src, and whether it failed the controller's check in *corrupt. */
 int cairn_bus_rx_head(uint8_t *src, bool *corrupt);

@@ -1,0 +1,196 @@
+/*
+ * Time synchronisation across modules on Cairn OS (docs/distributed.md, "Time
+ * synchronisation"), measured from the simulator's true clocks.
+ *
+ * Every module runs this ELF. Module 0 is the master: it synchronises the others every
+ * 250 ms at first and, once they have had two samples, sends the TIMESYNC task a message
+ * that makes the period 1 s (CoMOS: 1 Hz). On every module a marker task writes a
+ * CAIRN_EV_TIME_MARK trace word (a = module, b = mark number k) when its global clock reads
+ * k x 100 ms + 50 ms: it wakes a little before, asks the kernel for the hardware counter
+ * value at that global time and waits for it. cairn-sim timestamps each trace word with its
+ * processor's exact cycle, so the marks' spread across modules is the true error of the
+ * global clock (python/cairn/timesync_skew.py). Marks sit halfway between syncs, so a mark
+ * never holds up a SYNC's time stamp.
+ *
+ * Built with -DTIMESYNC_FREE=1 (build/fw/timesync-free.elf), every module is its own master
+ * and no frame is sent: the marks follow each module's own RTC, and drift apart.
+ *
+ * Each module prints `m<module> marks <n> samples <s> bad <b> late <l> rate <ppb> ppb` and
+ * exits after mark TIMESYNC_LAST_MARK. Runs on experiments/devices/timesync.toml.
+ */
+#include <stdint.h>
+
+#include "cairn/arch_timer.h"
+#include "cairn/mem.h"
+#include "cairn/msg.h"
+#include "cairn/net.h"
+#include "cairn/sched.h"
+#include "cairn/sleep.h"
+#include "cairn/task.h"
+#include "cairn/timer.h"
+#include "cairn/timesync.h"
+#include "cairn/trace.h"
+
+#include "cairn_armv6m.h"
+#include "semihost.h"
+#include "uart.h"
+
+#ifndef TIMESYNC_FREE
+#define TIMESYNC_FREE 0
+#endif
+#ifndef TIMESYNC_LAST_MARK
+#define TIMESYNC_LAST_MARK 100u /* at 10.05 s of global time */
+#endif
+
+/* The bus of experiments/devices/timesync.toml: the transfer time of a frame comes from
+ * these, so they must be the device file's. */
+#define BUS_BYTES_PER_S 64000000u
+#define BUS_LATENCY_NS 500u
+#define BUS_HEADER_BYTES 4u
+
+#define MASTER 0u
+#define FIRST_PERIOD_MS 250u
+#define PERIOD_MS 1000u
+#define MARK_EVERY (CAIRN_TIME_SECOND / 10u)
+#define MARK_PHASE (CAIRN_TIME_SECOND / 20u)
+/* Woken this long before a mark, the marker waits the rest by the hardware counter: more
+ * than the timer's and the kernel's lateness, short enough to hold nothing up. */
+#define WAKE_EARLY (CAIRN_TIME_SECOND / 5000u) /* 200 us */
+#define POLL_TICKS (CAIRN_TICKS_PER_SECOND / 50u)
+
+#define MARKER_TASK 1
+
+struct marker {
+    uint32_t next; /* the next mark's number */
+    uint32_t marks, missed;
+    bool slowed;
+};
+
+static struct marker marker;
+
+static uint32_t ticks_of(cairn_time_t t)
+{
+    return (uint32_t)((t * CAIRN_TICKS_PER_SECOND) >> 31);
+}
+
+static void finish(const struct marker *m)
+{
+    cairn_timesync_stats_t st;
+    cairn_timesync_stats(&st);
+    uart_putc('m');
+    uart_put_udec(cairn_net_address());
+    uart_puts(" marks ");
+    uart_put_udec(m->marks);
+    uart_puts(" missed ");
+    uart_put_udec(m->missed);
+    uart_puts(" samples ");
+    uart_put_udec(st.samples);
+    uart_puts(" bad ");
+    uart_put_udec(st.bad);
+    uart_puts(" late ");
+    uart_put_udec(st.late);
+    uart_puts(" rate ");
+    uart_put_dec(st.rate_ppb);
+    uart_puts(" ppb\n");
+    sh_exit(0);
+}
+
+/* Plans the next mark: timer 1 a little before it, or timer 0 to look again while the
+ * clock is not synchronised. */
+static cairn_ret_t plan(struct marker *m)
+{
+    cairn_time_t g;
+    if (cairn_global_time(&g) != CAIRN_OK)
+        return cairn_timer_start(0, POLL_TICKS, false);
+    if (!TIMESYNC_FREE && cairn_net_address() == MASTER && !m->slowed &&
+        g > CAIRN_TIME_SECOND * 6u / 10u) {
+        /* The others have had two samples by now: 1 Hz from here on. */
+        uint32_t ms = PERIOD_MS;
+        m->slowed = true;
+        cairn_post(CAIRN_TASK_TIMESYNC, CAIRN_TIMESYNC_PORT_PERIOD, &ms, sizeof ms);
+    }
+    cairn_time_t soon = g + WAKE_EARLY + CAIRN_TIME_SECOND / 1000u;
+    uint32_t k = soon < MARK_PHASE ? 0u : (uint32_t)((soon - MARK_PHASE) / MARK_EVERY) + 1u;
+    if (k < m->next)
+        k = m->next;
+    if (k > TIMESYNC_LAST_MARK)
+        finish(m);
+    m->next = k;
+    cairn_time_t at = MARK_PHASE + (cairn_time_t)k * MARK_EVERY;
+    return cairn_timer_start(1, ticks_of(at - WAKE_EARLY - g), false);
+}
+
+static void mark(struct marker *m)
+{
+    cairn_time_t at = MARK_PHASE + (cairn_time_t)m->next * MARK_EVERY;
+    uint32_t hw;
+    uint32_t s = arch_irq_save();
+    if (cairn_global_deadline(at, &hw) == CAIRN_OK) {
+        while ((int32_t)(arch_timer_now() - hw) < 0)
+            ;
+        CAIRN_TRACE(CAIRN_EV_TIME_MARK, cairn_net_address(), m->next);
+        m->marks++;
+    } else {
+        m->missed++;
+    }
+    arch_irq_restore(s);
+    m->next++;
+}
+
+static cairn_ret_t marker_task(void *state, cairn_msg_t *msg)
+{
+    struct marker *m = state;
+    switch (msg->port) {
+    case CAIRN_PORT_INIT:
+    case CAIRN_PORT_TIMEOUT0:
+        return plan(m);
+    case CAIRN_PORT_TIMEOUT1:
+        mark(m);
+        return plan(m);
+    }
+    return CAIRN_OK;
+}
+
+static uint64_t heap[512];
+
+static int fail(const char *what, cairn_ret_t r)
+{
+    uart_puts("FAIL ");
+    uart_puts(what);
+    uart_putc(' ');
+    uart_put_dec(r);
+    uart_putc('\n');
+    return 1;
+}
+
+int main(void)
+{
+    cairn_port_init();
+    cairn_heap_init(heap, sizeof heap);
+    cairn_timer_init();
+    cairn_sched_init();
+    cairn_ret_t r = cairn_net_init();
+    if (r != CAIRN_OK)
+        return fail("cairn_net_init", r);
+    const struct cairn_sleep_table *sleep = arch_sleep_table();
+    cairn_timesync_config_t cfg = {
+        .master = TIMESYNC_FREE ? cairn_net_address() : MASTER,
+        .period_ms = TIMESYNC_FREE ? 0u : FIRST_PERIOD_MS,
+        .hw_hz = CAIRN_TICKS_PER_SECOND,
+        .bus_bytes_per_s = BUS_BYTES_PER_S,
+        .bus_latency_ns = BUS_LATENCY_NS,
+        .bus_header_bytes = BUS_HEADER_BYTES,
+        .max_wait_ns = 100000u, /* a round is 32 us: room for stalls */
+        /* Between syncs the receivers sleep in the deepest state the board has. */
+        .rx_latency_ns = sleep->states[sleep->count - 1u].wakeup_us * 1000u,
+    };
+    if ((r = cairn_timesync_init(&cfg)) != CAIRN_OK)
+        return fail("cairn_timesync_init", r);
+    if ((r = cairn_task_create(MARKER_TASK, marker_task, &marker, 1, 0, 0, 0)) != CAIRN_OK)
+        return fail("cairn_task_create", r);
+    if ((r = cairn_net_start()) != CAIRN_OK)
+        return fail("cairn_net_start", r);
+    if ((r = cairn_task_init(MARKER_TASK, 0, 0)) != CAIRN_OK)
+        return fail("cairn_task_init", r);
+    cairn_run();
+}

@@ -1,0 +1,125 @@
+"""The true error of Cairn OS's global clock, from a device's ``cairn-sim --trace`` file.
+
+Every module of kernel/apps/timesync writes a ``TIME_MARK`` trace word (code 0x27, a = its
+module, b = the mark number k) when its global clock reads k x 100 ms + 50 ms. cairn-sim
+stamps each trace word with the exact cycle of its processor, and all processors share the
+device's one simulated time, so the spread of mark k's stamps across modules is how far
+apart the modules' global clocks truly were then: not the kernels' own view of it.
+
+    python -m cairn.timesync_skew                   # runs the demo, prints the skew
+    python -m cairn.timesync_skew --free            # the same without synchronisation
+    python -m cairn.timesync_skew --trace FILE.json # an existing trace
+
+The last line printed is ``time sync: max skew N.N us over M marks``: M counts the marks
+every module made (after each had its first complete synchronisation: offset and rate).
+docs/distributed.md, "Time synchronisation".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from cairn.paths import firmware_dir, repo_root, sim_binary
+
+EV_TIME_MARK = 0x27
+DEVICE = repo_root() / "experiments" / "devices" / "timesync.toml"
+
+
+@dataclass(frozen=True)
+class Skew:
+    """The spread of one mark across the modules, in picoseconds."""
+
+    mark: int
+    spread_ps: int
+    first_ps: int  #: the earliest module's stamp
+
+
+def marks(text: str) -> dict[int, dict[int, int]]:
+    """Mark number -> module -> the true time (ps) of its TIME_MARK word."""
+    out: dict[int, dict[int, int]] = {}
+    for ev in json.loads(text)["traceEvents"]:
+        if ev.get("ph") != "i" or ev.get("tid") != 3:
+            continue
+        if int(str(ev["name"]).split()[1]) != EV_TIME_MARK:
+            continue
+        ps = round(float(ev["ts"]) * 1_000_000)
+        out.setdefault(int(ev["args"]["b"]), {})[int(ev["args"]["a"])] = ps
+    return out
+
+
+def skews(by_mark: dict[int, dict[int, int]]) -> list[Skew]:
+    """One Skew per mark that every module made, in mark order."""
+    modules = set().union(*by_mark.values()) if by_mark else set()
+    out = []
+    for k in sorted(by_mark):
+        stamps = by_mark[k]
+        if set(stamps) != modules:
+            continue
+        out.append(Skew(k, max(stamps.values()) - min(stamps.values()), min(stamps.values())))
+    return out
+
+
+def summary(found: list[Skew]) -> str:
+    worst = max((s.spread_ps for s in found), default=0)
+    return f"time sync: max skew {worst / 1e6:.1f} us over {len(found)} marks"
+
+
+@dataclass
+class Run:
+    status: int
+    stdout: str
+    stderr: str
+    skews: list[Skew]
+
+
+def run(free: bool = False, device: Path = DEVICE) -> Run:
+    """Runs the demo (build/fw/timesync.elf, or timesync-free.elf) on the device file."""
+    text = device.read_text()
+    if free:
+        text = text.replace("timesync.elf", "timesync-free.elf")
+    with tempfile.TemporaryDirectory() as d:
+        dev = Path(d) / device.name
+        # The firmware paths are relative to the device file: keep them meaning the same.
+        dev.write_text(text.replace('"../../build/fw/', f'"{firmware_dir()}/'))
+        trace = Path(d) / "trace.json"
+        proc = subprocess.run(
+            [str(sim_binary()), "run", "--device", str(dev), "--trace", str(trace), "--max-time", "15s"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        found = skews(marks(trace.read_text())) if trace.exists() else []
+    return Run(proc.returncode, proc.stdout, proc.stderr, found)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--trace", type=Path, help="read this --trace file instead of running the demo")
+    ap.add_argument("--free", action="store_true", help="the firmware without synchronisation")
+    ap.add_argument("--device", type=Path, default=DEVICE)
+    args = ap.parse_args(argv)
+    if args.trace:
+        found = skews(marks(args.trace.read_text()))
+    else:
+        r = run(args.free, args.device)
+        sys.stdout.write(r.stdout)
+        if r.status != 0:
+            sys.stderr.write(r.stderr)
+            print(f"cairn-sim exited with status {r.status}", file=sys.stderr)
+            return 1
+        found = r.skews
+    if not found:
+        print("no mark was made by every module", file=sys.stderr)
+        return 1
+    print(summary(found))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
