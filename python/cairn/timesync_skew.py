@@ -78,8 +78,9 @@ class Run:
     skews: list[Skew]
 
 
-def run(free: bool = False, device: Path = DEVICE) -> Run:
-    """Runs the demo (build/fw/timesync.elf, or timesync-free.elf) on the device file."""
+def run(free: bool = False, device: Path = DEVICE, sim: Path | None = None) -> Run:
+    """Runs the demo (build/fw/timesync.elf, or timesync-free.elf) on the device file, with
+    `sim` (default: build/bin/cairn-sim)."""
     text = device.read_text()
     if free:
         text = text.replace("timesync.elf", "timesync-free.elf")
@@ -89,7 +90,7 @@ def run(free: bool = False, device: Path = DEVICE) -> Run:
         dev.write_text(text.replace('"../../build/fw/', f'"{firmware_dir()}/'))
         trace = Path(d) / "trace.json"
         proc = subprocess.run(
-            [str(sim_binary()), "run", "--device", str(dev), "--trace", str(trace), "--max-time", "15s"],
+            [str(sim or sim_binary()), "run", "--device", str(dev), "--trace", str(trace), "--max-time", "15s"],
             capture_output=True,
             text=True,
             timeout=300,

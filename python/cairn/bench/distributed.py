@@ -377,6 +377,28 @@ def measure(sim: str, device: Path, elf: Path) -> dict[str, Any]:
     return result
 
 
+#: The global clock's worst true error allowed, µs (CoMOS measured ±9.5 µs on mPlatform).
+TIMESYNC_SKEW_US_MAX = 10.0
+
+
+def timesync(sim: str) -> dict[str, Any]:
+    """The time-sync demo (experiments/devices/timesync.toml: four modules, ±20 ppm crystals,
+    1 Hz sync) run on cairn-sim: the worst pairwise skew of the modules' marks at agreed
+    global times, from each processor's true clock (the trace's cycle stamps)."""
+    from cairn import timesync_skew
+
+    r = timesync_skew.run(sim=Path(sim))
+    if r.status != 0 or not r.skews:
+        raise BenchError(f"the time-sync demo exited {r.status} with {len(r.skews)} marks:\n{r.stderr[-1000:]}")
+    worst_us = max(sk.spread_ps for sk in r.skews) / 1e6
+    return {
+        "timesync_skew_us_max": round(worst_us, 3),
+        "timesync_marks": len(r.skews),
+        "timesync_skew_met": worst_us <= TIMESYNC_SKEW_US_MAX,
+        "timesync_skew_us_target": TIMESYNC_SKEW_US_MAX,
+    }
+
+
 def build_result(sim: str, device: Path, elf: Path, elf_notrace: Path) -> dict[str, Any]:
     """The JSON: cycle figures of the production build (event log compiled out), the same
     with the event log on under ``traced``, sizes from the traced ELF's link map."""
@@ -397,6 +419,7 @@ def build_result(sim: str, device: Path, elf: Path, elf_notrace: Path) -> dict[s
         "traced": {k: v for k, v in traced["figures"].items() if k.endswith(("_cycles", "_by_group_size"))},
         #: the traced run's event log between the instants of the first repetition
         "breakdowns": traced["figures"]["breakdowns"],
+        **timesync(sim),
         "samples": dict(SAMPLES),
         "samples_traced": traced_samples,
         "method": m["method"],
@@ -422,6 +445,9 @@ def main(argv: list[str] | None = None) -> int:
     met = "met" if t["remote_send_to_handler_met"] else "NOT met"
     print("distributed (cairn-sim, five 8 MHz Cortex-M0+ modules, default bus, cycles; event log off, on in brackets):")
     print(f"  local send -> handler            {f['local_send_to_handler_cycles']:6d} [{tr['local_send_to_handler_cycles']}]")
+    ts_met = "met" if f["timesync_skew_met"] else "NOT met"
+    print(f"  time sync, worst true skew       {f['timesync_skew_us_max']} us over {f['timesync_marks']} marks "
+          f"(target <= {f['timesync_skew_us_target']}: {ts_met})")
     print(f"  remote send -> remote handler    {f['remote_send_to_handler_cycles']:6d} [{tr['remote_send_to_handler_cycles']}]"
           f" = sender {f['remote_send_to_handler_sender_cycles']} + bus {f['remote_send_to_handler_bus_cycles']} + "
           f"receiver {f['remote_send_to_handler_receiver_cycles']}")

@@ -134,6 +134,12 @@ def render_distributed(d: dict[str, Any]) -> list[str]:
         f"  - distributed services text (kernel/core/net + the board's bus driver, event log on) "
         f"**{d['distributed_text_bytes']} B**, apart from the kernel's",
     ]
+    if "timesync_skew_us_max" in d:
+        ts_met = "met" if d["timesync_skew_met"] else "not met"
+        lines.append(f"  - time synchronisation at 1 Hz, four modules with ±20 ppm crystals "
+                     f"(experiments/devices/timesync.toml), worst true skew between modules "
+                     f"**{d['timesync_skew_us_max']} µs** over {d['timesync_marks']} marks (target ≤ "
+                     f"{d['timesync_skew_us_target']} µs: {ts_met})")
     for render in DISTRIBUTED_EXTRA:
         lines += render(d)
     return lines
