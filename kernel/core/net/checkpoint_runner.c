@@ -8,7 +8,6 @@
  *
  * Timers: 0 the resume timeout, 1 the retry of chunks a busy bus refused.
  */
-#include <string.h>
 
 #include "checkpoint_msg.h"
 
@@ -37,9 +36,15 @@ void cairn__ckpt_send_chunks(cairn_ckpt_node_t *n, cairn_ckpt_ctx_t *ctx)
             struct ck_chunk h = {.type = CK_CHUNK, .id = ctx->id, .src = n->address,
                                  .seq = (uint8_t)ctx->tx_next, .count = (uint8_t)count,
                                  .size = ctx->size, .suspend = (uint32_t)ctx->suspend_ns};
-            memcpy(p, &h, sizeof h);
+            __builtin_memcpy(p, &h, sizeof h);
             if (len)
-                memcpy(p + sizeof h, (const uint8_t *)ctx->state + off, len);
+                __builtin_memcpy(p + sizeof h, (const uint8_t *)ctx->state + off, len);
+            if (ctx->tx_next + 1u == count) {
+                /* Before the post: a bus idle sends at once, and the frames that come back
+                 * (the restart's confirmation) would run before this line otherwise. */
+                ctx->shutdown_ns = (uint32_t)(n->cfg.now_ns() - ctx->suspend_ns);
+                CAIRN_TRACE(CAIRN_EV_CKPT_SENT, ctx->id, ctx->size);
+            }
             r = cairn_post(ck_slave(n, ctx->to), CAIRN_CKPT_PORT, p, CAIRN_CKPT_CHUNK_HEADER + len);
         }
         if (r == CAIRN_EFULL || r == CAIRN_ENOMEM) {
@@ -53,8 +58,6 @@ void cairn__ckpt_send_chunks(cairn_ckpt_node_t *n, cairn_ckpt_ctx_t *ctx)
         ctx->tx_next++;
         n->stats.chunks_sent++;
     }
-    ctx->shutdown_ns = (uint32_t)(n->cfg.now_ns() - ctx->suspend_ns);
-    CAIRN_TRACE(CAIRN_EV_CKPT_SENT, ctx->id, ctx->size);
     if (n->cfg.resume_ticks)
         (void)cairn_timer_set(n->cfg.runner_id, 0, n->cfg.resume_ticks, false);
 }

@@ -5,7 +5,6 @@
  * drops copies; and it rebuilds checkpoints that arrive in chunks, then has the runner
  * restart the computation from them.
  */
-#include <string.h>
 
 #include "checkpoint_msg.h"
 
@@ -25,7 +24,7 @@ static void chunk(cairn_ckpt_node_t *n, const uint8_t *p, uint16_t len)
         cairn__ckpt_bad(n, CAIRN_CKPT_ERR_BAD, 0);
         return;
     }
-    memcpy(&h, p, sizeof h);
+    __builtin_memcpy(&h, p, sizeof h);
     cairn_ckpt_ctx_t *ctx = cairn__ckpt_find(n, h.id);
     if (!ctx)
         return;
@@ -46,7 +45,7 @@ static void chunk(cairn_ckpt_node_t *n, const uint8_t *p, uint16_t len)
         ctx->suspend_ns = h.suspend;
         ctx->from = h.src;
         ctx->rx_count = 0;
-        memset(ctx->rx_seen, 0, sizeof ctx->rx_seen);
+        __builtin_memset(ctx->rx_seen, 0, sizeof ctx->rx_seen);
     } else if (ctx->phase != CAIRN_CKPT_RECEIVING) {
         cairn__ckpt_bad(n, CAIRN_CKPT_ERR_UNEXPECTED, h.id);
         return;
@@ -58,7 +57,7 @@ static void chunk(cairn_ckpt_node_t *n, const uint8_t *p, uint16_t len)
     }
     ctx->rx_seen[h.seq / 32u] |= bit;
     if (want)
-        memcpy((uint8_t *)ctx->state + off, p + sizeof h, want);
+        __builtin_memcpy((uint8_t *)ctx->state + off, p + sizeof h, want);
     n->stats.chunks_received++;
     if (++ctx->rx_count < count)
         return;

@@ -2,7 +2,6 @@
  * Checkpoint migration: bringing the middleware up on a module, and what its daemons
  * share (docs/checkpoint.md).
  */
-#include <string.h>
 
 #include "checkpoint_msg.h"
 
@@ -53,7 +52,7 @@ cairn_ret_t cairn_ckpt_start(cairn_ckpt_node_t *node, const cairn_ckpt_config_t 
         if (!comps[i] || !comps[i]->run || comps[i]->size > CAIRN_CKPT_MAX_STATE ||
             (comps[i]->size && !comps[i]->state))
             return CAIRN_EINVAL;
-    memset(node, 0, sizeof *node);
+    __builtin_memset(node, 0, sizeof *node);
     node->cfg = *cfg;
     node->address = cairn_net_address();
     node->count = count;
@@ -65,7 +64,7 @@ cairn_ret_t cairn_ckpt_start(cairn_ckpt_node_t *node, const cairn_ckpt_config_t 
         void *state = c->state;
         uint16_t size = c->size;
         uint32_t total = c->total;
-        memset(c, 0, sizeof *c);
+        __builtin_memset(c, 0, sizeof *c);
         *c = (cairn_ckpt_ctx_t){.run = run, .state = state, .size = size, .total = total,
                                 .node = node, .id = i};
         node->comps[i] = c;
