@@ -49,6 +49,7 @@
 #define CAIRN_EV_NET_RECV_TO 0x23u /* its destination: a = task (CAIRN_TASK_MCAST: a group), b = input port (group) */
 #define CAIRN_EV_NET_QUEUE 0x24u   /* bus busy, message buffered: a = destination task, b = input port (group) */
 #define CAIRN_EV_NET_ERR 0x25u     /* counted error: a = CAIRN_NET_ERR_*, b = module << 8 | task */
+/* 0x30..0x38: checkpoint migration, defined in cairn/checkpoint.h (docs/checkpoint.md). */
 /* 0x80..0xFF: applications. */
 #define CAIRN_EV_USER 0x80u
 
