@@ -205,6 +205,23 @@ FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT
 
 firmware: $(FW_NET_APP_ELFS)
 
+# Checkpoint migration (docs/checkpoint.md): build/fw/checkpoint-<bytes>.elf for each
+# checkpoint size the bench measures; experiments/devices/checkpoint*.toml use the 1024.
+FW_CKPT_SRC := $(FW_MK_DIR)/apps/checkpoint/checkpoint.c
+FW_CKPT_SIZES := 0 256 1024 4096
+FW_CKPT_OBJS := $(FW_CKPT_SIZES:%=$(FW_OBJ)/apps/checkpoint/checkpoint-%.o)
+FW_CKPT_ELFS := $(FW_CKPT_SIZES:%=$(FW_OUT)/checkpoint-%.elf)
+
+firmware: $(FW_CKPT_ELFS)
+
+$(FW_CKPT_OBJS): $(FW_OBJ)/apps/checkpoint/checkpoint-%.o: $(FW_CKPT_SRC) $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCKPT_STATE_BYTES=$* -MMD -MP -c -o $@ $<
+
+$(FW_CKPT_ELFS): $(FW_OUT)/checkpoint-%.elf: $(FW_OBJ)/apps/checkpoint/checkpoint-%.o $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 $(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ) $(FW_NBENCH_OBJ) $(FW_TSYNC_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -306,7 +323,8 @@ firmware-clean:
 -include $(FW_NT_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
 	$(FW_NET_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
-	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d)
+	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
+	$(FW_CKPT_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

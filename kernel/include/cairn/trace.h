@@ -51,6 +51,7 @@
 #define CAIRN_EV_NET_ERR 0x25u     /* counted error: a = CAIRN_NET_ERR_*, b = module << 8 | task */
 #define CAIRN_EV_TIME_SYNC 0x26u   /* time sync sample taken: a = sync number, b = samples held (1 offset, 2 offset and rate) */
 #define CAIRN_EV_TIME_MARK 0x27u   /* an application's mark at an agreed global time: a = module, b = mark number */
+/* 0x30..0x38: checkpoint migration, defined in cairn/checkpoint.h (docs/checkpoint.md). */
 /* 0x80..0xFF: applications. */
 #define CAIRN_EV_USER 0x80u
 

@@ -399,6 +399,17 @@ def timesync(sim: str) -> dict[str, Any]:
     }
 
 
+def checkpoint() -> dict[str, Any]:
+    """Checkpoint migration's cost against checkpoint size (0-4096 bytes) and its freezing
+    time (docs/checkpoint.md), from cairn.bench.checkpoint."""
+    from cairn.bench import checkpoint as ckpt
+
+    try:
+        return dict(ckpt.measure())
+    except RuntimeError as e:
+        raise BenchError(str(e)) from e
+
+
 def build_result(sim: str, device: Path, elf: Path, elf_notrace: Path) -> dict[str, Any]:
     """The JSON: cycle figures of the production build (event log compiled out), the same
     with the event log on under ``traced``, sizes from the traced ELF's link map."""
@@ -420,6 +431,7 @@ def build_result(sim: str, device: Path, elf: Path, elf_notrace: Path) -> dict[s
         #: the traced run's event log between the instants of the first repetition
         "breakdowns": traced["figures"]["breakdowns"],
         **timesync(sim),
+        **checkpoint(),
         "samples": dict(SAMPLES),
         "samples_traced": traced_samples,
         "method": m["method"],
@@ -445,6 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     met = "met" if t["remote_send_to_handler_met"] else "NOT met"
     print("distributed (cairn-sim, five 8 MHz Cortex-M0+ modules, default bus, cycles; event log off, on in brackets):")
     print(f"  local send -> handler            {f['local_send_to_handler_cycles']:6d} [{tr['local_send_to_handler_cycles']}]")
+    print(f"  checkpoint migration cost        {f['checkpoint_cost_base_cycles']} + "
+          f"{f['checkpoint_cost_per_byte_cycles']} per byte (32 MHz cycles); freezing time at 1 KiB "
+          f"{f['checkpoint_freeze_cycles']}")
     ts_met = "met" if f["timesync_skew_met"] else "NOT met"
     print(f"  time sync, worst true skew       {f['timesync_skew_us_max']} us over {f['timesync_marks']} marks "
           f"(target <= {f['timesync_skew_us_target']}: {ts_met})")

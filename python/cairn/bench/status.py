@@ -140,6 +140,14 @@ def render_distributed(d: dict[str, Any]) -> list[str]:
                      f"(experiments/devices/timesync.toml), worst true skew between modules "
                      f"**{d['timesync_skew_us_max']} µs** over {d['timesync_marks']} marks (target ≤ "
                      f"{d['timesync_skew_us_target']} µs: {ts_met})")
+    if "checkpoint_cost_base_cycles" in d:
+        by = d["checkpoint_cost_cycles_by_size"]
+        lines.append("  - checkpoint migration (a 4 MHz and a 32 MHz module, docs/checkpoint.md), migration "
+                     f"point → restart on the destination, in 32 MHz cycles: "
+                     + ", ".join(f"{k} B **{v}**" for k, v in by.items())
+                     + f"; fitted {d['checkpoint_cost_base_cycles']} + {d['checkpoint_cost_per_byte_cycles']} "
+                     f"per byte; freezing time (the paper's break-even after the migration point) at 1 KiB "
+                     f"{d['checkpoint_freeze_cycles']}")
     for render in DISTRIBUTED_EXTRA:
         lines += render(d)
     return lines
