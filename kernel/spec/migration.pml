@@ -2,7 +2,7 @@
  * Cairn OS atomic task migration (CoMOS section V-D), as a Promela model for SPIN.
  *
  * docs/migration.md describes the protocol step by step and what this model covers; the
- * numbers of its frames, states and phases are the ones used there.
+ * frames and phases here have the names used there.
  *
  * Three modules: the source S, where task T lives; the destination D; another module O, on
  * which a sender task numbers its messages to T 1..NMSG. The bus is one inbox per module

@@ -152,12 +152,16 @@ def table(results: list[Result]) -> str:
     return "\n".join(rows)
 
 
-def report(r: Result) -> None:
+def report(r: Result, out_dir: Path) -> None:
     verdict = "ok" if r.ok else "FAIL"
     said = (f"violation found: {r.violation}" if r.errors else
             "no error" + ("" if r.complete else ", search INCOMPLETE"))
     print(f"spin {r.config.name:<20} {verdict:<4} {r.states:>10,} states {r.transitions:>11,} "
           f"transitions  depth {r.depth:>4}  {r.seconds:5.1f} s  {said}", flush=True)
+    if r.errors and not r.config.bug:
+        defines = " ".join(f"-D{d}" for d in r.config.defines)
+        print(f"  replay: cd {out_dir / r.config.name} && spin -t -k migration.pml.trail -p -g "
+              f"{defines} {repo_root() / MODEL}", flush=True)
 
 
 def splice(doc: str, block: str) -> str:
@@ -192,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for r in pool.map(lambda c: run(c, root, out_dir), configs):
             results.append(r)
-            report(r)
+            report(r, out_dir)
     print(f"spin: {len(results)} configurations in {time.monotonic() - total:.1f} s "
           f"(pan output under {out_dir})")
     failed = [r.config.name for r in results if not r.ok]
