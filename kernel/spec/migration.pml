@@ -5,7 +5,8 @@
  * frames and phases here have the names used there.
  *
  * Three modules: the source S, where task T lives; the destination D; another module O, on
- * which a sender task numbers its messages to T 1..NMSG. The bus is one inbox per module
+ * which a sender task numbers its messages to T 1..NMSG (with -DBYSTANDER, a fourth module
+ * P that only takes part). The bus is one inbox per module
  * (the bus controller's RX FIFO) that the Faults process may drop a frame from (a dropped
  * or a corrupted frame, which the receiver discards), rotate (a frame delayed past the
  * next), or leave alone; and S or D may be reset at any moment (it comes back knowing
@@ -59,7 +60,14 @@
 #define S 0
 #define D 1
 #define O 2
-#define OTHERS 6        /* the bits of D and O: every module but the source */
+#ifdef BYSTANDER
+#define P 3             /* a fourth module that only takes part: no sender, never the host */
+#define NMOD 4
+#define OTHERS 14       /* the bits of every module but the source */
+#else
+#define NMOD 3
+#define OTHERS 6
+#endif
 
 mtype = { DATA, DACK, NOTASK, FREEZE, FREEZE_ACK, STATE, DESER, RESULT, ACTIVATED,
           RESULT_ACK, QUERY, NOMIG };
@@ -89,20 +97,20 @@ mtype = { DATA, DACK, NOTASK, FREEZE, FREEZE_ACK, STATE, DESER, RESULT, ACTIVATE
 #define DONE 5
 
 /* a frame: kind, sending module, two fields */
-chan inbox[3] = [QCAP] of { mtype, byte, byte, byte };
+chan inbox[NMOD] = [QCAP] of { mtype, byte, byte, byte };
 
 /* T on each module: a copy is held (live, frozen or staged) and may be live (it runs) */
-bool holds[3];
-bool live[3];
-byte got[3];            /* T's own state: the last sequence number it handled */
-byte acc[3];            /* the kernel's table: the last sequence number accepted for T */
-byte pend[3];           /* messages accepted and queued for T, as bits 1..NMSG */
-bool armed[3];          /* T's virtual timer runs */
+bool holds[NMOD];
+bool live[NMOD];
+byte got[NMOD];            /* T's own state: the last sequence number it handled */
+byte acc[NMOD];            /* the kernel's table: the last sequence number accepted for T */
+byte pend[NMOD];           /* messages accepted and queued for T, as bits 1..NMSG */
+bool armed[NMOD];          /* T's virtual timer runs */
 
 /* every module's migrator */
-bool frozen[3];         /* messages to T are held back here */
-byte route[3];          /* where this module sends T's messages (all S at first) */
-byte known[3];          /* the outcome this module knows */
+bool frozen[NMOD];         /* messages to T are held back here */
+byte route[NMOD];          /* where this module sends T's messages (all S at first) */
+byte known[NMOD];          /* the outcome this module knows */
 
 /* the source's migrator */
 byte sphase;
@@ -186,6 +194,24 @@ inline handle(m)
     :: atomic { live[m] && pend[m] != 0 -> handle(m) } \
     :: atomic { live[m] && armed[m] && deadline -> armed[m] = 0; fired++; assert(fired == 1) }
 
+/* to the participants other than D, and to those of them whose bit is clear in `mask` */
+inline to_participants(kind, x)
+{
+    send(S, O, kind, x, 0)
+#ifdef BYSTANDER
+    ; send(S, P, kind, x, 0)
+#endif
+}
+
+inline to_silent(mask, kind, x)
+{
+    if :: (mask & (1 << D)) == 0 -> send(S, D, kind, x, 0) :: else -> skip fi;
+    if :: (mask & (1 << O)) == 0 -> send(S, O, kind, x, 0) :: else -> skip fi
+#ifdef BYSTANDER
+    ; if :: (mask & (1 << P)) == 0 -> send(S, P, kind, x, 0) :: else -> skip fi
+#endif
+}
+
 inline forget(m)        /* T's copy on m is freed: its state, timers, queued messages */
 {
     holds[m] = 0; live[m] = 0; got[m] = 0; acc[m] = 0; pend[m] = 0; armed[m] = 0
@@ -197,7 +223,7 @@ inline resume_at_source()
     frozen[S] = 0; live[S] = holds[S];
     sphase = RESULTING; stries = 0; racked = 0;
     send(S, D, RESULT, RESUMED, 0);
-    send(S, O, RESULT, RESUMED, 0)
+    to_participants(RESULT, RESUMED)
 }
 
 inline kill_at_source()        /* D was reset after the commit was asked: T may have run there */
@@ -206,7 +232,7 @@ inline kill_at_source()        /* D was reset after the commit was asked: T may 
     forget(S); frozen[S] = 0;
     sphase = RESULTING; stries = 0; racked = 0;
     send(S, D, RESULT, KILLED, 0);
-    send(S, O, RESULT, KILLED, 0)
+    to_participants(RESULT, KILLED)
 }
 
 proctype Source()
@@ -240,7 +266,7 @@ end:
             decision = MOVED; known[S] = MOVED;
             forget(S); frozen[S] = 0; route[S] = D;
             sphase = RESULTING; stries = 0; racked = 1 << D;
-            send(S, O, RESULT, MOVED, 0)
+            to_participants(RESULT, MOVED)
 #ifdef BUG_RESUME_REFUSED
         :: k == ACTIVATED && sphase == COMMITTING && a == 0 -> resume_at_source()
 #else
@@ -261,7 +287,7 @@ end:
         started = 1; live[S] = 0; frozen[S] = 1;
         sphase = FREEZING; stries = 0; acked = 0;
         send(S, D, FREEZE, 0, 0);
-        send(S, O, FREEZE, 0, 0)
+        to_participants(FREEZE, 0)
 #ifdef BUG_ROUTE_EARLY
         ; route[S] = D
 #endif
@@ -278,8 +304,7 @@ end:
 #endif
         }
     :: atomic { sphase == FREEZING && acked != OTHERS && stries < K && FIRE(stries) -> NOTE(stries);
-        if :: (acked & (1 << D)) == 0 -> send(S, D, FREEZE, 0, 0) :: else -> skip fi;
-        if :: (acked & (1 << O)) == 0 -> send(S, O, FREEZE, 0, 0) :: else -> skip fi }
+        to_silent(acked, FREEZE, 0) }
     :: atomic { sphase == FREEZING && acked != OTHERS && stries == K && GIVEUP -> resume_at_source() }
     :: atomic { sphase == TRANSFER && stries < K && FIRE(stries) -> NOTE(stries);
 #if defined(BUG_NO_PENDING)
@@ -297,8 +322,7 @@ end:
     :: atomic { sphase == COMMITTING && stries == K && GIVEUP -> resume_at_source() }
 #endif
     :: atomic { sphase == RESULTING && racked != OTHERS && stries < K && FIRE(stries) -> NOTE(stries);
-        if :: (racked & (1 << D)) == 0 -> send(S, D, RESULT, decision, 0) :: else -> skip fi;
-        if :: (racked & (1 << O)) == 0 -> send(S, O, RESULT, decision, 0) :: else -> skip fi }
+        to_silent(racked, RESULT, decision) }
     :: atomic { sphase == RESULTING && (racked == OTHERS || (stries == K && GIVEUP)) -> sphase = DONE }
     TASK_STEPS(S)
     od
@@ -368,35 +392,35 @@ end:
     od
 }
 
-proctype Other()
+proctype Other(byte me)
 {
 end:
     do
-    :: atomic { inbox[O]?k, from, a, b ->
+    :: atomic { inbox[me]?k, from, a, b ->
         if
-        :: k == FREEZE && known[O] == NONE ->
-            frozen[O] = 1; send(O, S, FREEZE_ACK, 0, 0)
+        :: k == FREEZE && known[me] == NONE ->
+            frozen[me] = 1; send(me, S, FREEZE_ACK, 0, 0)
 #ifdef BUG_ROUTE_EARLY
-            ; route[O] = D
+            ; route[me] = D
 #endif
         :: k == RESULT ->
             if
-            :: known[O] == NONE ->
-                known[O] = a; frozen[O] = 0; otries = 0;
-                if :: a == MOVED -> route[O] = D :: else -> skip fi
+            :: known[me] == NONE ->
+                known[me] = a; frozen[me] = 0; if :: me == O -> otries = 0 :: else -> skip fi;
+                if :: a == MOVED -> route[me] = D :: else -> skip fi
             :: else -> skip
             fi;
-            send(O, from, RESULT_ACK, 0, 0)
-        :: k == DACK && unacked != 0 && a >= unacked -> unacked = 0
-        :: k == NOTASK && unacked != 0 && from == route[O] && !frozen[O] ->
+            send(me, from, RESULT_ACK, 0, 0)
+        :: k == DACK && me == O && unacked != 0 && a >= unacked -> unacked = 0
+        :: k == NOTASK && me == O && unacked != 0 && from == route[me] && !frozen[me] ->
             dropped++; unacked = 0      /* T was lost with its module */
         :: else -> skip
         fi }
-    :: atomic { !frozen[O] && unacked == 0 && next <= NMSG ->
-        unacked = next; next++; otries = 0; send(O, route[O], DATA, unacked, 0) }
-    :: atomic { !frozen[O] && unacked != 0 && FIRE(otries) -> NOTE(otries); send(O, route[O], DATA, unacked, 0) }
-    :: atomic { frozen[O] && known[O] == NONE && QUERY_TIMER ->
-        send(O, S, QUERY, 0, 0); send(O, D, QUERY, 0, 0) }
+    :: atomic { me == O && !frozen[me] && unacked == 0 && next <= NMSG ->
+        unacked = next; next++; otries = 0; send(me, route[me], DATA, unacked, 0) }
+    :: atomic { me == O && !frozen[me] && unacked != 0 && FIRE(otries) -> NOTE(otries); send(me, route[me], DATA, unacked, 0) }
+    :: atomic { frozen[me] && known[me] == NONE && QUERY_TIMER ->
+        send(me, S, QUERY, 0, 0); send(me, D, QUERY, 0, 0) }
     od
 }
 
@@ -418,6 +442,10 @@ end:
     :: lose(S)
     :: lose(D)
     :: lose(O)
+#ifdef BYSTANDER
+    :: lose(P)
+    :: delay(P)
+#endif
     :: delay(S)
     :: delay(D)
     :: delay(O)
@@ -433,7 +461,14 @@ end:
 
 /* Invariants that hold in every state: a monitor that can move only when one is broken. */
 #define ONE_LIVE (!(live[S] && live[D]))
-#define ROUTES_KEPT (committed || (route[S] == S && route[D] == S && route[O] == S))
+#ifdef BYSTANDER
+#define BYSTANDER_ROUTE (route[P] == S)
+#define BYSTANDER_WAITS (frozen[P] && known[P] == NONE)
+#else
+#define BYSTANDER_ROUTE true
+#define BYSTANDER_WAITS false
+#endif
+#define ROUTES_KEPT (committed || (route[S] == S && route[D] == S && route[O] == S && BYSTANDER_ROUTE))
 
 proctype Invariants()
 {
@@ -447,7 +482,7 @@ end:
     (sphase == RESULTING && racked != OTHERS) || \
     (part && known[D] == NONE) || \
     (!frozen[O] && unacked != 0) || \
-    (frozen[O] && known[O] == NONE))
+    (frozen[O] && known[O] == NONE) || BYSTANDER_WAITS)
 
 /* When nothing can move any more: every migration has ended, and consistently. */
 proctype Final()
@@ -455,11 +490,17 @@ proctype Final()
     atomic { timeout && !WAITING ->
         assert(sphase == IDLE || sphase == DONE);
         assert(!frozen[S] && !frozen[D] && !frozen[O]);
+#ifdef BYSTANDER
+        assert(!frozen[P]);
+#endif
         assert(!part || known[D] != NONE);
         assert(holds[S] == live[S] && holds[D] == live[D]);   /* no copy left behind */
         if
         :: live[S] || live[D] ->
             assert(route[O] == (live[S] -> S : D));
+#ifdef BYSTANDER
+            assert(route[P] == route[O]);
+#endif
             assert(last == NMSG && dropped == 0);                 /* every message, once */
             assert(unacked == 0 && next == NMSG + 1);
             assert(fired == deadline);                            /* the timer fired once */
@@ -472,7 +513,11 @@ init
 {
     atomic {
         holds[S] = 1; live[S] = 1; armed[S] = 1;
-        run Source(); run Dest(); run Other(); run Faults(); run Invariants(); run Final()
+        run Source(); run Dest(); run Other(O);
+#ifdef BYSTANDER
+        run Other(P);
+#endif
+        run Faults(); run Invariants(); run Final()
     }
 }
 

@@ -52,13 +52,15 @@ class Config:
 LONG_TIMERS = ("NMSG=3", "R=0", "K=2", "MAXLOSS=4", "MAXDELAY=2", "MAXCRASH=2")
 CONFIGS: tuple[Config, ...] = (
     Config("faults", "long timers; loss, delay and resets together", LONG_TIMERS),
+    Config("bystander", "a fourth module that only takes part (FREEZE, result, QUERY)",
+           ("BYSTANDER", "NMSG=2", "R=0", "K=2", "MAXLOSS=3", "MAXDELAY=1", "MAXCRASH=2")),
     Config("eager-abort", "the source gives up at any moment after its K tries",
            ("EAGER", "NMSG=3", "R=0", "K=2", "MAXLOSS=3", "MAXDELAY=2", "MAXCRASH=2")),
     Config("early-timers-reset", "timers that fire while the answer is on its way; a reset",
            ("NMSG=2", "R=1", "K=1", "MAXLOSS=1", "MAXDELAY=0", "MAXCRASH=1")),
     Config("early-timers-delay", "timers that fire while the answer is on its way; a delay",
-           ("NMSG=2", "R=1", "K=1", "MAXLOSS=1", "MAXDELAY=1", "MAXCRASH=0")),
-    Config("ends", "every migration ends (LTL <>[] under weak fairness)",
+           ("NMSG=2", "R=1", "K=1", "MAXLOSS=0", "MAXDELAY=1", "MAXCRASH=0")),
+    Config("ends", "every migration ends (LTL `<>[] !WAITING`, weak fairness)",
            ("LIVENESS", "NMSG=2", "R=0", "K=1", "MAXLOSS=2", "MAXDELAY=1", "MAXCRASH=1"),
            liveness=True),
     *(Config(f"bug-{bug[4:].lower().replace('_', '-')}", what, (bug, *LONG_TIMERS), bug=bug)
