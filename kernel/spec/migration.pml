@@ -6,11 +6,11 @@
  *
  * Three modules: the source S, where task T lives; the destination D; another module O, on
  * which a sender task numbers its messages to T 1..NMSG (with -DBYSTANDER, a fourth module
- * P that only takes part). The bus is one inbox per module
- * (the bus controller's RX FIFO) that the Faults process may drop a frame from (a dropped
- * or a corrupted frame, which the receiver discards), rotate (a frame delayed past the
- * next), or leave alone; and S or D may be reset at any moment (it comes back knowing
- * nothing, as a powered-off module woken by a unicast does).
+ * P that only takes part). The bus is one inbox per module (the bus controller's RX FIFO)
+ * that the Faults process may drop a frame from (a dropped or a corrupted frame, which the
+ * receiver discards), rotate (a frame delayed past the next), or leave alone; and S or D
+ * may be reset at any moment (it comes back knowing nothing, as a powered-off module woken
+ * by a unicast does).
  *
  * Timers: a retransmission timer fires when nothing else in the device can move (SPIN's
  * `timeout`: every frame has arrived or been lost), or, its first R times in a phase, at
@@ -102,15 +102,15 @@ chan inbox[NMOD] = [QCAP] of { mtype, byte, byte, byte };
 /* T on each module: a copy is held (live, frozen or staged) and may be live (it runs) */
 bool holds[NMOD];
 bool live[NMOD];
-byte got[NMOD];            /* T's own state: the last sequence number it handled */
-byte acc[NMOD];            /* the kernel's table: the last sequence number accepted for T */
-byte pend[NMOD];           /* messages accepted and queued for T, as bits 1..NMSG */
-bool armed[NMOD];          /* T's virtual timer runs */
+byte got[NMOD];         /* T's own state: the last sequence number it handled */
+byte acc[NMOD];         /* the kernel's table: the last sequence number accepted for T */
+byte pend[NMOD];        /* messages accepted and queued for T, as bits 1..NMSG */
+bool armed[NMOD];       /* T's virtual timer runs */
 
 /* every module's migrator */
-bool frozen[NMOD];         /* messages to T are held back here */
-byte route[NMOD];          /* where this module sends T's messages (all S at first) */
-byte known[NMOD];          /* the outcome this module knows */
+bool frozen[NMOD];      /* messages to T are held back here */
+byte route[NMOD];       /* where this module sends T's messages (all S at first) */
+byte known[NMOD];       /* the outcome this module knows */
 
 /* the source's migrator */
 byte sphase;
@@ -133,11 +133,11 @@ byte otries;
 bool deadline;          /* the global clock has passed T's timer deadline */
 byte fired;             /* times T's timer fired */
 byte last;              /* the last sequence number T handled, wherever it ran */
-bool committed;         /* T became active on D */
+bool committed;         /* T became live on D */
 byte losses;
 byte delays;
 byte crashes;
-bool overflowed;     /* a frame found an RX FIFO full and was discarded */
+bool overflowed;        /* a frame found an RX FIFO full and was discarded */
 byte dropped;           /* messages the sender gave up (their host had no T) */
 
 /* Scratch for the frame being handled: every step that uses it is atomic and ends with it
@@ -154,7 +154,7 @@ inline send(from_, to, k, x, y)
     fi
 }
 
-/* A message from the sender reaches the module where T is active. */
+/* A message from the sender reaches the module where T is live. */
 inline accept(m)
 {
 #ifdef BUG_NO_DEDUP
@@ -194,7 +194,7 @@ inline handle(m)
     :: atomic { live[m] && pend[m] != 0 -> handle(m) } \
     :: atomic { live[m] && armed[m] && deadline -> armed[m] = 0; fired++; assert(fired == 1) }
 
-/* to the participants other than D, and to those of them whose bit is clear in `mask` */
+/* to every module but the source and the destination */
 inline to_participants(kind, x)
 {
     send(S, O, kind, x, 0)
@@ -203,6 +203,7 @@ inline to_participants(kind, x)
 #endif
 }
 
+/* to every module but the source whose bit is clear in `mask` (it has not answered) */
 inline to_silent(mask, kind, x)
 {
     if :: (mask & (1 << D)) == 0 -> send(S, D, kind, x, 0) :: else -> skip fi;
@@ -215,6 +216,19 @@ inline to_silent(mask, kind, x)
 inline forget(m)        /* T's copy on m is freed: its state, timers, queued messages */
 {
     holds[m] = 0; live[m] = 0; got[m] = 0; acc[m] = 0; pend[m] = 0; armed[m] = 0
+}
+
+/* T's serialised state, frozen since FREEZE: its own state, the kernel's sequence table,
+ * its queued messages, its timer */
+inline send_state()
+{
+#if defined(BUG_NO_PENDING)
+    send(S, D, STATE, got[S] * 8 + acc[S], armed[S] * 128)
+#elif defined(BUG_NO_TIMER)
+    send(S, D, STATE, got[S] * 8 + acc[S], pend[S])
+#else
+    send(S, D, STATE, got[S] * 8 + acc[S], pend[S] + armed[S] * 128)
+#endif
 }
 
 inline resume_at_source()
@@ -276,7 +290,6 @@ end:
         :: k == QUERY ->
             if
             :: decision != NONE -> send(S, from, RESULT, decision, 0)
-            :: decision == NONE && sphase == COMMITTING && from == D -> send(S, D, RESULT, MOVED, 0)
             :: decision == NONE && sphase == IDLE -> send(S, from, NOMIG, 0, 0)
             :: else -> skip     /* undecided: the asker waits */
             fi
@@ -295,25 +308,13 @@ end:
     /* step 5: every module answered; T's serialised state goes to D */
     :: atomic { sphase == FREEZING && acked == OTHERS ->
         sphase = TRANSFER; stries = 0;
-#if defined(BUG_NO_PENDING)
-        send(S, D, STATE, got[S] * 8 + acc[S], armed[S] * 128)
-#elif defined(BUG_NO_TIMER)
-        send(S, D, STATE, got[S] * 8 + acc[S], pend[S])
-#else
-        send(S, D, STATE, got[S] * 8 + acc[S], pend[S] + armed[S] * 128)
-#endif
+        send_state()
         }
     :: atomic { sphase == FREEZING && acked != OTHERS && stries < K && FIRE(stries) -> NOTE(stries);
         to_silent(acked, FREEZE, 0) }
     :: atomic { sphase == FREEZING && acked != OTHERS && stries == K && GIVEUP -> resume_at_source() }
     :: atomic { sphase == TRANSFER && stries < K && FIRE(stries) -> NOTE(stries);
-#if defined(BUG_NO_PENDING)
-        send(S, D, STATE, got[S] * 8 + acc[S], armed[S] * 128)
-#elif defined(BUG_NO_TIMER)
-        send(S, D, STATE, got[S] * 8 + acc[S], pend[S])
-#else
-        send(S, D, STATE, got[S] * 8 + acc[S], pend[S] + armed[S] * 128)
-#endif
+        send_state()
         }
     :: atomic { sphase == TRANSFER && stries == K && GIVEUP -> resume_at_source() }
     /* the destination decides: ask it again, never give up */
