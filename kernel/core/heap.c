@@ -184,9 +184,15 @@ static void *alloc_for(size_t n, cairn_task_id_t owner)
     return (uint8_t *)take(l, need, owner) + CAIRN_HEAP_HEADER;
 }
 
+/* Every call that changes the heap runs with interrupts masked: a handler in the middle of
+ * one can be preempted by a higher-priority handler (an interrupt's message) that uses the
+ * heap too, and the free list must never be seen half-changed. */
 void *cairn_malloc(size_t n)
 {
-    return alloc_for(n, cairn_current_task());
+    uint32_t s = arch_irq_save();
+    void *p = alloc_for(n, cairn_current_task());
+    arch_irq_restore(s);
+    return p;
 }
 
 /* Returns used block b to the free list, merging it with free neighbours, and
@@ -226,12 +232,14 @@ void cairn_free(void *p)
 {
     if (!p)
         return;
+    uint32_t s = arch_irq_save();
     struct blk *b = live(p);
     if (!b || !release(b, CAIRN_EV_FREE))
         heap.bad_frees++;
+    arch_irq_restore(s);
 }
 
-void *cairn_realloc(void *p, size_t n)
+static void *realloc_masked(void *p, size_t n)
 {
     if (!p)
         return cairn_malloc(n);
@@ -275,13 +283,23 @@ void *cairn_realloc(void *p, size_t n)
     return q;
 }
 
+void *cairn_realloc(void *p, size_t n)
+{
+    uint32_t s = arch_irq_save();
+    void *q = realloc_masked(p, n);
+    arch_irq_restore(s);
+    return q;
+}
+
 void cairn_heap_set_owner(void *p, cairn_task_id_t owner)
 {
+    uint32_t s = arch_irq_save();
     struct blk *b = live(p);
     if (b)
         b->owner = owner;
     else
         heap.bad_frees++;
+    arch_irq_restore(s);
 }
 
 cairn_task_id_t cairn_heap_owner(const void *p)
@@ -300,6 +318,7 @@ void cairn_heap_free_all(cairn_task_id_t owner)
 {
     /* One pass: the task's blocks become free, and the free list is rebuilt with
      * every run of free blocks merged. */
+    uint32_t s = arch_irq_save();
     struct fblk **l = &heap.free;
     struct blk *last = NULL; /* the last free block so far */
     for (struct blk *b = walk_next(NULL), *nb; b; b = nb) {
@@ -321,6 +340,7 @@ void cairn_heap_free_all(cairn_task_id_t owner)
         }
     }
     *l = NULL;
+    arch_irq_restore(s);
 }
 
 void cairn_heap_walk(cairn_heap_walk_fn fn, void *ctx)

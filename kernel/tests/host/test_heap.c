@@ -19,10 +19,17 @@ cairn_task_id_t cairn_current_task(void)
     return current;
 }
 
+/* Interrupt masking without the scheduler: the depth, checked to be balanced. */
+static unsigned irq_depth;
+uint32_t arch_irq_save(void) { return irq_depth++; }
+void arch_irq_restore(uint32_t state) { irq_depth = state; }
+
 static uint32_t trace[64];
 static unsigned ntrace;
+static unsigned depth_at_trace[64]; /* the masking depth when each event was logged */
 void cairn_trace_host_put(uint32_t word)
 {
+    depth_at_trace[ntrace % 64] = irq_depth;
     trace[ntrace++ % 64] = word;
 }
 
@@ -612,6 +619,27 @@ static void test_stress_shadow(void **state)
     }
 }
 
+/* A handler in a heap call can be preempted by a higher-priority one that uses the heap
+ * too: every change happens with interrupts masked (the events are logged inside), and the
+ * masking is undone on return. */
+static void test_changes_are_masked(void **st)
+{
+    (void)st;
+    ntrace = 0;
+    void *a = cairn_malloc(24);
+    void *b = cairn_malloc(40);
+    assert_non_null(a);
+    assert_non_null(b);
+    b = cairn_realloc(b, 400);
+    assert_non_null(b);
+    cairn_free(a);
+    cairn_heap_free_all(current);
+    assert_int_equal(irq_depth, 0);
+    assert_true(ntrace >= 4);
+    for (unsigned i = 0; i < ntrace && i < 64; i++)
+        assert_true(depth_at_trace[i] >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -632,6 +660,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_frees_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_events, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stress_shadow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_changes_are_masked, setup, teardown),
     };
     return cmocka_run_group_tests_name("heap", tests, NULL, NULL);
 }

@@ -26,6 +26,10 @@ _Static_assert(CAIRN_MAX_TIMERS % 4 == 0 && CAIRN_MAX_TIMERS <= 28, "the tests u
 /* ---- stubs: scheduler and trace port ---------------------------------------- */
 void cairn_isr_enter(uint16_t irq) { (void)irq; }
 void cairn_isr_exit(void) {}
+/* The heap masks interrupts around its changes; no scheduler here, so only a depth. */
+static unsigned irq_depth;
+uint32_t arch_irq_save(void) { return irq_depth++; }
+void arch_irq_restore(uint32_t state) { irq_depth = state; }
 
 static cairn_task_id_t current = 1;
 cairn_task_id_t cairn_current_task(void)
