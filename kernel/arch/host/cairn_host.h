@@ -107,4 +107,12 @@ void cairn_simbus_rtc(unsigned m, int32_t ppb, uint32_t hz, uint32_t start_ticks
 unsigned cairn_simbus_wire_count(void);
 const struct cairn_simbus_wire *cairn_simbus_wire(unsigned i);
 
+/* Faults chosen frame by frame: before a frame is delivered the filter (if set) sees it
+ * (head = its first bytes) and says what the wire does with it. A delayed frame is held
+ * aside and delivered after the next frame the bus delivers (reordered behind it); a
+ * duplicated one arrives twice. The sender sees its frame delivered in every case. */
+enum cairn_simbus_fate { CAIRN_SIMBUS_PASS, CAIRN_SIMBUS_DROP, CAIRN_SIMBUS_DUPLICATE, CAIRN_SIMBUS_DELAY };
+typedef enum cairn_simbus_fate (*cairn_simbus_filter_t)(const struct cairn_simbus_wire *w);
+void cairn_simbus_filter(cairn_simbus_filter_t filter);
+
 #endif /* CAIRN_HOST_H */

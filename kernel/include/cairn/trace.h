@@ -51,6 +51,10 @@
 #define CAIRN_EV_NET_ERR 0x25u     /* counted error: a = CAIRN_NET_ERR_*, b = module << 8 | task */
 #define CAIRN_EV_TIME_SYNC 0x26u   /* time sync sample taken: a = sync number, b = samples held (1 offset, 2 offset and rate) */
 #define CAIRN_EV_TIME_MARK 0x27u   /* an application's mark at an agreed global time: a = module, b = mark number */
+/* Reliable remote messages (cairn/reliable.h): a message numbered, and accepted by its task's
+ * module; the pair names one message whatever its frames did. */
+#define CAIRN_EV_NET_REL_SEND 0x28u   /* a message numbered: a = destination task, b = sending module << 8 | number */
+#define CAIRN_EV_NET_REL_ACCEPT 0x29u /* a message accepted: a = task, b = sending module << 8 | number */
 /* 0x80..0xFF: applications. */
 #define CAIRN_EV_USER 0x80u
 

@@ -1,0 +1,23 @@
+/* The task migrator's hooks for the reliable layer and the bus manager (migrator.c). */
+#ifndef CAIRN_CORE_NET_MIGRATOR_H
+#define CAIRN_CORE_NET_MIGRATOR_H
+
+#include "net.h"
+
+/* Whether messages for task must stay with this module's senders (task frozen). */
+bool cairn__mig_holds(cairn_task_id_t task);
+/* A DATA frame for task from module src: true when this module refuses it (the task is
+ * frozen here: src is told FREEZE). */
+bool cairn__mig_refuse(cairn_task_id_t task, uint8_t src);
+/* The frame a migrator token stands for (see cairn__rel_frame). */
+bool cairn__mig_frame(const cairn_msg_t *token, uint32_t *h, const void **payload, unsigned *len);
+/* A migration frame from module src. */
+void cairn__mig_rx(uint8_t src, const uint8_t *payload, unsigned len);
+/* The reliable layer's messages kept for task, delivered here in order (the task moved in). */
+void cairn__rel_deliver_local(cairn_task_id_t task);
+/* The messages kept for task may go again (unfrozen). */
+void cairn__rel_resume(cairn_task_id_t task);
+/* The last numbers task accepted, one per module. */
+uint8_t *cairn__rel_table(cairn_task_id_t task);
+
+#endif
