@@ -97,6 +97,7 @@ struct cairn_simbus_wire {
     uint8_t src, dst; /* dst 0xFF: broadcast */
     uint16_t len;
     uint8_t head[10]; /* the first bytes (the Cairn header) */
+    uint8_t first;    /* the first payload byte (0 without one) */
     bool corrupt;
 };
 /* Module m's real-time clock (cairn_bus_rtc): 32.768 kHz x (1 + ppb / 10^9) ticks, counted

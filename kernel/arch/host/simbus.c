@@ -167,7 +167,8 @@ bool cairn_simbus_step(void)
         }
         enum cairn_simbus_fate fate = CAIRN_SIMBUS_PASS;
         if (bus.filter) {
-            struct cairn_simbus_wire w = {.src = f.src, .dst = f.dst, .len = f.len, .corrupt = f.corrupt};
+            struct cairn_simbus_wire w = {.src = f.src, .dst = f.dst, .len = f.len, .corrupt = f.corrupt,
+                                          .first = f.len > CAIRN_NET_HEADER ? f.data[CAIRN_NET_HEADER] : 0};
             __builtin_memcpy(w.head, f.data, sizeof w.head);
             fate = bus.filter(&w);
         }

@@ -456,6 +456,8 @@ static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
         cairn__timesync_period_timer();
     else if (msg->port == CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER)) /* reliable layer hook */
         cairn__rel_timer();
+    else if (msg->port == CAIRN_PORT_TIMEOUT(CAIRN_MIG_TIMER)) /* migrator hook */
+        cairn__mig_timer();
     else if (msg->port == CAIRN_TIMESYNC_PORT_PERIOD)
         return cairn__timesync_period_msg(msg);
     return CAIRN_OK;

@@ -20,4 +20,19 @@ void cairn__rel_resume(cairn_task_id_t task);
 /* The last numbers task accepted, one per module. */
 uint8_t *cairn__rel_table(cairn_task_id_t task);
 
+/* The migrator's timer: the bus manager's timer 2. */
+#define CAIRN_MIG_TIMER 2u
+void cairn__mig_timer(void);
+
+/* staging.c: the destination's staged copy (allocated from the received state), freed,
+ * made live; the source's copy detached (its routes then name module to, the messages
+ * queued after the first `serialised` leave for it); a participant's routes to module to. */
+bool cairn__mig_stage(void);
+void cairn__mig_unstage(void);
+bool cairn__mig_commit(void);
+void cairn__mig_detach(cairn_task_id_t id, uint8_t to, unsigned serialised);
+void cairn__mig_route(cairn_task_id_t id, uint8_t to);
+/* Source: the timers the serialisation stopped, set again from it (T resumes). */
+void cairn__mig_restore_timers(void);
+
 #endif

@@ -39,7 +39,18 @@
 #define CAIRN_EV_KILL 0x0Cu      /* task removed: a = task, b = queued messages dropped */
 #define CAIRN_EV_IDLE 0x0Du      /* going idle: a = sleep state chosen, b = ticks to the next timer (saturated) */
 #define CAIRN_EV_DROP 0x0Eu      /* send without a route: a = sending task, b = port */
-/* 0x10..0x1F: reserved for migration phases (a later issue). */
+/* 0x10..0x1F: task migration (docs/migration.md, "Implementation"): one word per phase change
+ * of a module's task migrator; a = the task, b = the migration (source module << 8 | counter). */
+#define CAIRN_EV_MIG_REQUEST 0x10u    /* source: REQUEST accepted */
+#define CAIRN_EV_MIG_FROZEN 0x11u     /* the task frozen here (source or participant) */
+#define CAIRN_EV_MIG_SERIALIZED 0x12u /* source: the task's state serialised */
+#define CAIRN_EV_MIG_STAGED 0x13u     /* destination: the staged copy made */
+#define CAIRN_EV_MIG_COMMITTED 0x14u  /* destination: the task live here (the commit point) */
+#define CAIRN_EV_MIG_RESUMED 0x15u    /* source: the task runs here again */
+#define CAIRN_EV_MIG_KILLED 0x16u     /* source: the task killed (the destination was reset after staging) */
+#define CAIRN_EV_MIG_UNFROZEN 0x17u   /* the result applied here: the task unfrozen */
+#define CAIRN_EV_MIG_FREED 0x18u      /* source: its copy freed after the commit */
+#define CAIRN_EV_MIG_STAGE_FAILED 0x19u /* destination: no staged copy (no memory, bad state, no record) */
 /* 0x20..0x2F: messages across modules (docs/distributed.md, "Trace words"). A frame that
  * leaves is NET_SEND then NET_SEND_TO; one delivered is NET_RECV then NET_RECV_TO; the pair
  * (source module, sequence) names one frame on both sides. */
