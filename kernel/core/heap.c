@@ -9,6 +9,8 @@
  */
 #include "kernel.h"
 
+#include "cairn/arch.h"
+
 #include "cairn/mem.h"
 
 #include "cairn/trace.h"
@@ -184,9 +186,17 @@ static void *alloc_for(size_t n, cairn_task_id_t owner)
     return (uint8_t *)take(l, need, owner) + CAIRN_HEAP_HEADER;
 }
 
+/* A handler is preempted anywhere (an interrupt's message to a higher-priority task runs
+ * at the interrupt's exit), also inside cairn_malloc or cairn_free, and the preempting
+ * handler may use the heap (the bus manager does): the free list changes with interrupts
+ * masked. */
 void *cairn_malloc(size_t n)
 {
-    return alloc_for(n, cairn_current_task());
+    cairn_task_id_t owner = cairn_current_task();
+    uint32_t s = arch_irq_save();
+    void *p = alloc_for(n, owner);
+    arch_irq_restore(s);
+    return p;
 }
 
 /* Returns used block b to the free list, merging it with free neighbours, and
@@ -226,9 +236,11 @@ void cairn_free(void *p)
 {
     if (!p)
         return;
+    uint32_t s = arch_irq_save();
     struct blk *b = live(p);
     if (!b || !release(b, CAIRN_EV_FREE))
         heap.bad_frees++;
+    arch_irq_restore(s);
 }
 
 void *cairn_realloc(void *p, size_t n)

@@ -199,6 +199,7 @@ static void idle(void)
     if (t && (t->flags & TCB_READY))
         cairn_bus_serviced();
     rx_refill();
+    cairn__rel_idle(); /* reliable layer hook */
 }
 
 /* The reliable layer's forward: installed by cairn_net_reliable_start (reliable layer hook). */
@@ -458,6 +459,8 @@ static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
         cairn__rel_timer();
     else if (msg->port == CAIRN_PORT_TIMEOUT(CAIRN_MIG_TIMER)) /* migrator hook */
         cairn__mig_timer();
+    else if (msg->port == CAIRN_MIG_PORT_REQUEST) /* migrator hook */
+        return cairn__mig_request_msg(msg);
     else if (msg->port == CAIRN_TIMESYNC_PORT_PERIOD)
         return cairn__timesync_period_msg(msg);
     return CAIRN_OK;

@@ -514,8 +514,10 @@ void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
     }
     MIG.stats.frames_rx++;
     if (f[0] == F_REQUEST) {
-        if (len >= 3)
-            (void)cairn_migrate(f[1], f[2]);
+        if (len >= 3 && f[1] >= 1 && f[1] <= CAIRN_MAX_TASKS && f[2] < cairn_bus_modules()) {
+            cairn_msg_t m = {.payload = f + 1, .len = 2};
+            (void)cairn__mig_request_msg(&m);
+        }
         return;
     }
     if (len < 3 || f[0] > F_NOMIG) {
@@ -589,10 +591,27 @@ cairn_ret_t cairn_migrate_start(const cairn_migrate_config_t *cfg)
     return CAIRN_OK;
 }
 
+/* The migrator's state changes in the bus manager only (it preempts every task): a
+ * REQUEST made by a task reaches it as a message (payload: task, module). */
 cairn_ret_t cairn_migrate(cairn_task_id_t task, uint8_t module)
 {
     if (!on() || task < 1 || task > CAIRN_MAX_TASKS || module >= cairn_bus_modules())
         return CAIRN_EINVAL;
+    uint8_t *req = cairn_malloc(2);
+    if (!req)
+        return CAIRN_ENOMEM;
+    req[0] = task;
+    req[1] = module;
+    return cairn_post(CAIRN_TASK_NET, CAIRN_MIG_PORT_REQUEST, req, 2);
+}
+
+cairn_ret_t cairn__mig_request_msg(const cairn_msg_t *msg)
+{
+    if (!on() || msg->len != 2)
+        return CAIRN_EINVAL;
+    const uint8_t *req = msg->payload;
+    cairn_task_id_t task = req[0];
+    uint8_t module = req[1];
     if (cairn__tcb(task) && !cairn__remote_is(task)) {
         request(task, module);
         return CAIRN_OK;

@@ -23,6 +23,9 @@ uint8_t *cairn__rel_table(cairn_task_id_t task);
 /* The migrator's timer: the bus manager's timer 2. */
 #define CAIRN_MIG_TIMER 2u
 void cairn__mig_timer(void);
+/* The bus manager's port for a REQUEST made on this module (cairn_migrate). */
+#define CAIRN_MIG_PORT_REQUEST CAIRN_PORT(2)
+cairn_ret_t cairn__mig_request_msg(const cairn_msg_t *msg);
 
 /* staging.c: the destination's staged copy (allocated from the received state), freed,
  * made live; the source's copy detached (its routes then name module to, the messages

@@ -110,6 +110,8 @@ bool cairn__rel_frame(const cairn_msg_t *token, uint32_t *h, const void **payloa
 cairn_ret_t cairn__rel_receive(cairn_frame_t *f, uint8_t src, uint8_t seq);
 void cairn__rel_control(uint8_t kind, uint8_t src, cairn_task_id_t task, uint8_t seq);
 void cairn__rel_timer(void);
+/* The kernel is about to sleep: the acknowledged messages' blocks are freed. */
+void cairn__rel_idle(void);
 /* The bus manager forwards through the reliable layer from now on. */
 void cairn__net_reliable_ops(void);
 

@@ -97,22 +97,29 @@ cairn_ret_t cairn__rel_forward(cairn_msg_t *m, uint8_t module)
     e->len = m->len;
     e->port = m->port;
     e->src = m->src;
-    e->seq = ++REL.tx_seq[task];
     if (m->len)
         __builtin_memcpy(payload_of(e), m->payload, m->len);
+    /* A task sends here, and the bus manager, which preempts it, frees acknowledged
+     * messages: the list and the counters change with interrupts masked. */
+    uint32_t irq = arch_irq_save();
+    e->seq = ++REL.tx_seq[task];
     cairn_rel_msg_t **link = &REL.pending[task];
     while (*link)
         link = &(*link)->next;
     *link = e;
+    bool first = link == &REL.pending[task];
+    uint8_t seq = e->seq;
+    bool arm = REL.stats.pending == 0; /* the timer runs only while messages are kept */
     REL.stats.numbered++;
-    if (REL.stats.pending == 0) /* the timer runs only while messages are kept */
-        (void)cairn_timer_set(CAIRN_TASK_NET, CAIRN_RELIABLE_TIMER, REL.period, true);
     if (++REL.stats.pending > REL.stats.pending_peak)
         REL.stats.pending_peak = REL.stats.pending;
-    CAIRN_TRACE(CAIRN_EV_NET_REL_SEND, task, (uint32_t)cairn_net.address << 8 | e->seq);
-    cairn__release(m); /* copied */
-    if (link == &REL.pending[task])
+    if (first)
         kick(task);
+    arch_irq_restore(irq);
+    CAIRN_TRACE(CAIRN_EV_NET_REL_SEND, task, (uint32_t)cairn_net.address << 8 | seq);
+    if (arm)
+        (void)cairn_timer_set(CAIRN_TASK_NET, CAIRN_RELIABLE_TIMER, REL.period, true);
+    cairn__release(m); /* copied */
     return CAIRN_OK;
 }
 
@@ -184,13 +191,27 @@ cairn_ret_t cairn__rel_receive(cairn_frame_t *f, uint8_t src, uint8_t seq)
     return r == CAIRN_EFULL ? r : CAIRN_OK;
 }
 
-/* Frees the head of task's list. */
+/* Takes the head of task's list off. The bus manager preempts tasks anywhere, in the
+ * middle of a cairn_malloc too, and the heap is not re-entrant: the block is freed when
+ * the kernel is about to sleep (cairn__rel_idle), when no handler is running. */
 static void pop(cairn_task_id_t task)
 {
     cairn_rel_msg_t *e = REL.pending[task];
     REL.pending[task] = e->next;
     REL.stats.pending--;
-    cairn_free(e);
+    e->next = REL.acked;
+    REL.acked = e;
+}
+
+void cairn__rel_idle(void)
+{
+    if (!cairn_net.rel)
+        return;
+    cairn_rel_msg_t *e;
+    while ((e = REL.acked) != 0) {
+        REL.acked = e->next;
+        cairn_free(e);
+    }
 }
 
 void cairn__rel_control(uint8_t kind, uint8_t src, cairn_task_id_t task, uint8_t seq)

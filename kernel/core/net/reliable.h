@@ -24,6 +24,7 @@ typedef struct cairn_rel_state {
      * messages in order (the head is the one in flight), a token for it in the TX buffer. */
     uint8_t tx_seq[CAIRN_MAX_TASKS + 1];
     cairn_rel_msg_t *pending[CAIRN_MAX_TASKS + 1];
+    cairn_rel_msg_t *acked; /* acknowledged, freed at the next idle */
     bool token[CAIRN_MAX_TASKS + 1];
     /* Per local task: the last number accepted from each module. */
     uint8_t rx_seq[CAIRN_MAX_TASKS + 1][CAIRN_NET_MODULES];

@@ -170,13 +170,12 @@ bool cairn__mig_commit(void)
     remote_drop(p.id);
     cairn_free(s->tcb_reserve);
     s->tcb_reserve = 0;
-    cairn_route_t routes[256];
-    for (unsigned i = 0; i < p.num_out; i++)
-        routes[i] = CAIRN_ROUTE(p.routes[2 * i], p.routes[2 * i + 1]);
-    if (cairn_task_create(p.id, handler_of(p.id), s->state, p.prio, routes, p.num_out, p.flags) !=
+    if (cairn_task_create(p.id, handler_of(p.id), s->state, p.prio, 0, p.num_out, p.flags) !=
         CAIRN_OK)
         return false; /* cannot happen: the room was reserved */
     cairn_tcb_t *t = cairn__tcb(p.id);
+    for (unsigned i = 0; i < p.num_out; i++)
+        t->routes[i] = CAIRN_ROUTE(p.routes[2 * i], p.routes[2 * i + 1]);
     t->flags |= TCB_INIT_SENT | TCB_READY; /* initialised where it came from */
     cairn_heap_set_owner(s->state, p.id);
     for (unsigned i = 0; i < p.members; i++)
