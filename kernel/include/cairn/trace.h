@@ -39,7 +39,7 @@
 #define CAIRN_EV_KILL 0x0Cu      /* task removed: a = task, b = queued messages dropped */
 #define CAIRN_EV_IDLE 0x0Du      /* going idle: a = sleep state chosen, b = ticks to the next timer (saturated) */
 #define CAIRN_EV_DROP 0x0Eu      /* send without a route: a = sending task, b = port */
-/* 0x10..0x1F: task migration (docs/migration.md, "Implementation"): one word per phase change
+/* 0x10..0x19 (0x1A..0x1F reserved): task migration (docs/migration.md, "Implementation"): one word per phase change
  * of a module's task migrator; a = the task, b = the migration (source module << 8 | counter). */
 #define CAIRN_EV_MIG_REQUEST 0x10u    /* source: REQUEST accepted */
 #define CAIRN_EV_MIG_FROZEN 0x11u     /* the task frozen here (source or participant) */
