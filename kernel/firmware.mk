@@ -200,8 +200,11 @@ FW_NBENCH_OBJ := $(FW_OBJ)/apps/net_bench/net_bench.o
 FW_TSYNC_SRC := $(FW_MK_DIR)/apps/timesync/timesync.c
 FW_TSYNC_OBJ := $(FW_OBJ)/apps/timesync/timesync.o
 FW_TSYNC_FREE_OBJ := $(FW_OBJ)/apps/timesync/timesync-free.o
+# build/fw/migration.elf: the filter of a three-module pipeline moves and back
+# (experiments/devices/migration.toml, docs/migration.md).
+FW_MIGR_OBJ := $(FW_OBJ)/apps/migration/migration.o
 FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT)/multicast.elf \
-	$(FW_OUT)/net-bench.elf $(FW_OUT)/timesync.elf $(FW_OUT)/timesync-free.elf
+	$(FW_OUT)/net-bench.elf $(FW_OUT)/timesync.elf $(FW_OUT)/timesync-free.elf $(FW_OUT)/migration.elf
 
 firmware: $(FW_NET_APP_ELFS)
 
@@ -222,7 +225,7 @@ $(FW_CKPT_ELFS): $(FW_OUT)/checkpoint-%.elf: $(FW_OBJ)/apps/checkpoint/checkpoin
 	@mkdir -p $(@D)
 	$(fw_link)
 
-$(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ) $(FW_NBENCH_OBJ) $(FW_TSYNC_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+$(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ) $(FW_NBENCH_OBJ) $(FW_TSYNC_OBJ) $(FW_MIGR_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -235,6 +238,10 @@ $(FW_OUT)/pipeline.elf: $(FW_PIPE_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP
 	$(fw_link)
 
 $(FW_OUT)/pipeline-spread.elf: $(FW_PIPE_SPREAD_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/migration.elf: $(FW_MIGR_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 	@mkdir -p $(@D)
 	$(fw_link)
 

@@ -276,6 +276,11 @@ void cairn__release(const cairn_msg_t *m);
  * unless final_done or the task never handled INIT, then removes it (task.c). */
 void cairn__task_finish(cairn_tcb_t *t, bool final_done);
 void cairn__task_remove(cairn_tcb_t *t);
+/* Timer n of task: hardware ticks to its next expiry and its period (vtimer.c).
+ * CAIRN_EINVAL when it is not running. */
+cairn_ret_t cairn__timer_query(cairn_task_id_t task, uint8_t n, uint32_t *remaining, uint32_t *period);
+/* Starts timer n of task to fire first ticks from now, then every period (0: once). */
+cairn_ret_t cairn__timer_set_first(cairn_task_id_t task, uint8_t n, uint32_t first, uint32_t period);
 /* Disconnects every route to id (route.c). */
 void cairn__routes_forget(cairn_task_id_t id);
 /* Group table (mcast.c; cairn_sched_init empties it with the kernel's state). */

@@ -265,3 +265,52 @@ uint32_t cairn_timer_pool_failures(void)
 {
     return vt_pool.alloc_failures;
 }
+
+cairn_ret_t cairn__timer_query(cairn_task_id_t task, uint8_t n, uint32_t *remaining, uint32_t *period)
+{
+    uint16_t key = KEY(task, n);
+    uint32_t s = arch_timer_lock();
+    uint32_t off = 0;
+    const struct vtimer *t = vt.head;
+    for (; t && t->key != key; t = t->next)
+        off += t->delta;
+    cairn_ret_t r = CAIRN_OK;
+    if (t) {
+        off += t->delta;
+        uint32_t e = elapsed();
+        *remaining = off > e ? off - e : 0;
+        *period = t->period;
+    } else {
+        struct vtimer *const *pp = find(&vt.due, key);
+        if (pp) { /* expired, not fired yet: due now */
+            *remaining = 0;
+            *period = (*pp)->period;
+        } else {
+            r = CAIRN_EINVAL;
+        }
+    }
+    arch_timer_unlock(s);
+    return r;
+}
+
+cairn_ret_t cairn__timer_set_first(cairn_task_id_t task, uint8_t n, uint32_t first, uint32_t period)
+{
+    if (task == 0 || n >= CAIRN_TIMERS_PER_TASK || first - 1u >= CAIRN_TIMER_MAX_TICKS ||
+        period > CAIRN_TIMER_MAX_TICKS)
+        return CAIRN_EINVAL;
+    uint32_t s = arch_timer_lock();
+    struct vtimer *t = unlink_timer(KEY(task, n));
+    if (!t)
+        t = cairn_slab_alloc(&vt_pool);
+    if (t) {
+        t->key = KEY(task, n);
+        t->period = period;
+        if (!vt.head && !vt.dispatching)
+            vt.last = arch_timer_now();
+        uint32_t e = elapsed();
+        insert_delta(t, e > UINT32_MAX - first ? UINT32_MAX : e + first);
+        rearm();
+    }
+    arch_timer_unlock(s);
+    return t ? CAIRN_OK : CAIRN_ENOMEM;
+}

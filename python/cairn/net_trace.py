@@ -137,3 +137,136 @@ def handler_start_after(tr: NetTrace, pid: int, ps: int, task: int) -> int:
         if w.pid == pid and w.ps >= ps and w.code == EV_START and w.a == task:
             return w.ps
     raise LookupError(f"no START of task {task} on pid {pid} after {ps} ps")
+
+
+# ---- reliable messages and task migration (docs/migration.md) ------------------------------
+
+EV_REL_SEND = 0x28
+EV_REL_ACCEPT = 0x29
+EV_MIG_FIRST = 0x10
+EV_MIG_COMMITTED = 0x14
+EV_MIG_RESUMED = 0x15
+EV_MIG_KILLED = 0x16
+MIG_PHASES = {
+    0x10: "request", 0x11: "frozen", 0x12: "serialized", 0x13: "staged", 0x14: "committed",
+    0x15: "resumed", 0x16: "killed", 0x17: "unfrozen", 0x18: "freed", 0x19: "stage-failed",
+}
+
+
+@dataclass(frozen=True)
+class Message:
+    """A numbered remote message: (sending module, destination task, number), the number
+    unwrapped past 255 in the order the sender gave them."""
+
+    src_module: int
+    task: int
+    seq: int
+    ps: int
+    module: int  #: where the word was written (the sender for a send, the taker for an accept)
+
+
+@dataclass
+class MessageCheck:
+    """Every numbered message matched to its acceptance wherever its task was."""
+
+    sent: list[Message] = field(default_factory=list)
+    accepted: list[Message] = field(default_factory=list)
+    lost: list[Message] = field(default_factory=list)
+    duplicated: list[Message] = field(default_factory=list)
+    reordered: list[Message] = field(default_factory=list)
+    unmatched: list[Message] = field(default_factory=list)
+
+    def ok(self) -> bool:
+        return not (self.lost or self.duplicated or self.reordered or self.unmatched)
+
+
+@dataclass(frozen=True)
+class Phase:
+    pid: int
+    ps: int
+    phase: str
+    task: int
+    mig: int  #: source module << 8 | counter
+
+
+def _unwrap(last: dict[tuple[int, int], int], key: tuple[int, int], raw: int) -> int:
+    """raw (8 bits) as the number closest after the key's last one."""
+    prev = last.get(key, 0)
+    n = prev + ((raw - prev) & 0xFF)
+    if (raw - prev) & 0xFF >= 0x80:  # an older number (a duplicate): behind the last
+        n -= 0x100
+    last[key] = max(prev, n)
+    return n
+
+
+def check_messages(tr: NetTrace, address: dict[int, int] | None = None) -> MessageCheck:
+    """Matches REL_SEND words to REL_ACCEPT words by (sending module, task, number): each
+    numbered message must be accepted once, and per (sending module, task) in order, on
+    whichever module the task lived then. The checker a fault campaign runs."""
+    addr = address or {}
+    c = MessageCheck()
+    tx_last: dict[tuple[int, int], int] = {}
+    rx_last: dict[tuple[int, int], int] = {}
+    for w in tr.words:
+        me = addr.get(w.pid, w.pid - 1)
+        if w.code == EV_REL_SEND:
+            key = (me, w.a)
+            c.sent.append(Message(me, w.a, _unwrap(tx_last, key, w.b & 0xFF), w.ps, me))
+        elif w.code == EV_REL_ACCEPT:
+            key = (w.b >> 8, w.a)
+            c.accepted.append(Message(w.b >> 8, w.a, _unwrap(rx_last, key, w.b & 0xFF), w.ps, me))
+    sent = {(m.src_module, m.task, m.seq) for m in c.sent}
+    seen: set[tuple[int, int, int]] = set()
+    newest: dict[tuple[int, int], int] = {}
+    for m in c.accepted:
+        key3 = (m.src_module, m.task, m.seq)
+        if key3 not in sent:
+            c.unmatched.append(m)
+            continue
+        if key3 in seen:
+            c.duplicated.append(m)
+            continue
+        seen.add(key3)
+        key2 = (m.src_module, m.task)
+        if m.seq != newest.get(key2, 0) + 1:
+            c.reordered.append(m)
+        newest[key2] = max(newest.get(key2, 0), m.seq)
+    c.lost = [m for m in c.sent if (m.src_module, m.task, m.seq) not in seen]
+    return c
+
+
+def migration_phases(tr: NetTrace) -> list[Phase]:
+    """The task migrators' phase words (0x10-0x1F), in time order."""
+    return [Phase(w.pid, w.ps, MIG_PHASES.get(w.code, hex(w.code)), w.a, w.b)
+            for w in tr.words if EV_MIG_FIRST <= w.code <= EV_MIG_FIRST + 0xF]
+
+
+def migration_summary(tr: NetTrace, address: dict[int, int] | None = None) -> str:
+    """``migrations: N ok, L lost, D duplicated, R reordered``: N migrations committed (the
+    destination's commit word), and what became of the numbered messages."""
+    c = check_messages(tr, address)
+    ok = sum(1 for p in migration_phases(tr) if p.phase == "committed")
+    return (f"migrations: {ok} ok, {len(c.lost)} lost, {len(c.duplicated)} duplicated, "
+            f"{len(c.reordered)} reordered")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m cairn.net_trace TRACE.json``: the migration summary of a device trace."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("trace")
+    args = ap.parse_args(argv)
+    with open(args.trace) as f:
+        tr = parse(f.read())
+    for p in migration_phases(tr):
+        print(f"{tr.names.get(p.pid, p.pid)} {p.ps / 1e6:.3f} us: {p.phase} task {p.task} "
+              f"mig {p.mig >> 8}.{p.mig & 0xFF}")
+    c = check_messages(tr)
+    print(f"numbered messages: {len(c.sent)} sent, {len(c.accepted)} accepted")
+    print(migration_summary(tr))
+    return 0 if c.ok() else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

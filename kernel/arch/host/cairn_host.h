@@ -97,6 +97,7 @@ struct cairn_simbus_wire {
     uint8_t src, dst; /* dst 0xFF: broadcast */
     uint16_t len;
     uint8_t head[10]; /* the first bytes (the Cairn header) */
+    uint8_t first;    /* the first payload byte (0 without one) */
     bool corrupt;
 };
 /* Module m's real-time clock (cairn_bus_rtc): 32.768 kHz x (1 + ppb / 10^9) ticks, counted
@@ -106,5 +107,13 @@ struct cairn_simbus_wire {
 void cairn_simbus_rtc(unsigned m, int32_t ppb, uint32_t hz, uint32_t start_ticks);
 unsigned cairn_simbus_wire_count(void);
 const struct cairn_simbus_wire *cairn_simbus_wire(unsigned i);
+
+/* Faults chosen frame by frame: before a frame is delivered the filter (if set) sees it
+ * (head = its first bytes) and says what the wire does with it. A delayed frame is held
+ * aside and delivered after the next frame the bus delivers (reordered behind it); a
+ * duplicated one arrives twice. The sender sees its frame delivered in every case. */
+enum cairn_simbus_fate { CAIRN_SIMBUS_PASS, CAIRN_SIMBUS_DROP, CAIRN_SIMBUS_DUPLICATE, CAIRN_SIMBUS_DELAY };
+typedef enum cairn_simbus_fate (*cairn_simbus_filter_t)(const struct cairn_simbus_wire *w);
+void cairn_simbus_filter(cairn_simbus_filter_t filter);
 
 #endif /* CAIRN_HOST_H */

@@ -60,6 +60,9 @@ static struct {
     bool corrupt_next;
     struct cairn_simbus_wire wire[256];
     unsigned wires;
+    cairn_simbus_filter_t filter;
+    struct frame delayed;
+    bool has_delayed;
 } bus;
 
 static struct module *cur(void)
@@ -131,6 +134,23 @@ static bool room(const struct frame *f)
     return true;
 }
 
+/* Frame f from module s into its receivers' RX FIFOs (beyond a full one: lost). */
+static void deliver(const struct frame *f, unsigned s)
+{
+    for (unsigned i = 0; i < bus.modules; i++) {
+        bool to = f->dst == CAIRN_NET_BROADCAST ? i != s && bus.m[i].powered : i == f->dst;
+        if (!to || bus.m[i].rx.n >= CAIRN_SIMBUS_FIFO)
+            continue;
+        bus.m[i].powered = true;
+        *fifo_push(&bus.m[i].rx) = *f;
+    }
+}
+
+void cairn_simbus_filter(cairn_simbus_filter_t filter)
+{
+    bus.filter = filter;
+}
+
 bool cairn_simbus_step(void)
 {
     for (unsigned k = 1; k <= bus.modules; k++) {
@@ -145,12 +165,25 @@ bool cairn_simbus_step(void)
             f.corrupt = true;
             f.data[0] ^= 1u;
         }
-        for (unsigned i = 0; i < bus.modules; i++) {
-            bool to = f.dst == CAIRN_NET_BROADCAST ? i != s && bus.m[i].powered : i == f.dst;
-            if (!to)
-                continue;
-            bus.m[i].powered = true;
-            *fifo_push(&bus.m[i].rx) = f;
+        enum cairn_simbus_fate fate = CAIRN_SIMBUS_PASS;
+        if (bus.filter) {
+            struct cairn_simbus_wire w = {.src = f.src, .dst = f.dst, .len = f.len, .corrupt = f.corrupt,
+                                          .first = f.len > CAIRN_NET_HEADER ? f.data[CAIRN_NET_HEADER] : 0};
+            __builtin_memcpy(w.head, f.data, sizeof w.head);
+            fate = bus.filter(&w);
+        }
+        bool release = bus.has_delayed && fate != CAIRN_SIMBUS_DELAY;
+        if (fate == CAIRN_SIMBUS_DELAY && !bus.has_delayed) {
+            bus.delayed = f;
+            bus.has_delayed = true;
+        } else if (fate != CAIRN_SIMBUS_DROP) {
+            deliver(&f, s);
+            if (fate == CAIRN_SIMBUS_DUPLICATE)
+                deliver(&f, s);
+        }
+        if (release) {
+            bus.has_delayed = false;
+            deliver(&bus.delayed, bus.delayed.src);
         }
         sm->txdone = true;
         bus.last_sender = s;
@@ -162,6 +195,11 @@ bool cairn_simbus_step(void)
             w->corrupt = f.corrupt;
             __builtin_memcpy(w->head, f.data, sizeof w->head);
         }
+        return true;
+    }
+    if (bus.has_delayed) { /* nothing else goes: the delayed frame arrives now */
+        bus.has_delayed = false;
+        deliver(&bus.delayed, bus.delayed.src);
         return true;
     }
     return false;

@@ -20,6 +20,7 @@
 #include "net.h"
 
 #include "cairn/mem.h"
+#include "migrator.h"
 
 cairn_net_t cairn_net;
 
@@ -78,6 +79,24 @@ static void transmit(const cairn_msg_t *m, uint8_t module)
     CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, m->dst, m->port);
 }
 
+/* ---- reliable layer / migrator hook: a token's frame is built when it goes ---- */
+static void transmit_token(const cairn_msg_t *m, uint8_t module)
+{
+    uint32_t h[3];
+    const void *p;
+    unsigned n;
+    if (!cairn__rel_frame(m, h, &p, &n))
+        return;
+    uint32_t seq = cairn_net.seq++;
+    h[1] |= (seq & 0xFFFFu) << 16;
+    cairn_bus_tx(module, (const uint8_t *)h, CAIRN_NET_HEADER, p, n);
+    cairn_net.stats.tx_frames++;
+    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, m->dst, h[0] >> 24);
+}
+
+static cairn_ret_t buffer(const cairn_msg_t *m, uint8_t module, uint8_t task, uint32_t s);
+
 cairn_ret_t cairn__net_submit(cairn_msg_t *m, uint8_t module, bool *sent)
 {
     *sent = false;
@@ -98,6 +117,12 @@ cairn_ret_t cairn__net_submit(cairn_msg_t *m, uint8_t module, bool *sent)
         *sent = true;
         return CAIRN_OK;
     }
+    return buffer(m, module, task, s);
+}
+
+/* With interrupts masked (s: the mask to restore): m buffered for the bus. */
+static cairn_ret_t buffer(const cairn_msg_t *m, uint8_t module, uint8_t task, uint32_t s)
+{
     cairn_msg_t *q = cairn_k.free;
     if (!pool_above_reserve()) {
         arch_irq_restore(s);
@@ -118,6 +143,22 @@ cairn_ret_t cairn__net_submit(cairn_msg_t *m, uint8_t module, bool *sent)
     arch_irq_restore(s);
     CAIRN_TRACE(CAIRN_EV_NET_QUEUE, m->dst, m->port);
     return CAIRN_OK;
+}
+
+/* The same for a token of the reliable layer or the migrator (reliable layer hook). */
+cairn_ret_t cairn__net_submit_token(const cairn_msg_t *t, uint8_t module)
+{
+    if (module != CAIRN_NET_BROADCAST && is_off(module)) {
+        cairn__net_error(CAIRN_NET_ERR_DOWN, module, t->dst);
+        return CAIRN_EDOWN;
+    }
+    uint32_t s = arch_irq_save();
+    if (!cairn_net.txq && cairn_bus_tx_idle()) {
+        transmit_token(t, module);
+        arch_irq_restore(s);
+        return CAIRN_OK;
+    }
+    return buffer(t, module, t->dst, s);
 }
 
 /* A message to a task without a local TCB. */
@@ -158,6 +199,34 @@ static void idle(void)
     if (t && (t->flags & TCB_READY))
         cairn_bus_serviced();
     rx_refill();
+    cairn__rel_idle(); /* reliable layer hook */
+}
+
+/* The reliable layer's forward: installed by cairn_net_reliable_start (reliable layer hook). */
+static cairn_ret_t forward_reliable(cairn_frame_t *f)
+{
+    cairn_msg_t *m = &f->msg;
+    const cairn_rtcb_t *r = cairn__remote_find(m->dst);
+    if (!r)
+        return CAIRN__NOT_REMOTE;
+    m->prio = r->prio;
+    return cairn__rel_forward(m, r->module);
+}
+
+static const struct cairn_net_ops ops_reliable = {
+    .idle = idle,
+    .forward = forward_reliable,
+    .mcast = cairn__net_mcast,
+    .is_remote = cairn__remote_is,
+    .create_remote = cairn__remote_create,
+    .remove_remote = cairn__remote_remove,
+    .holds = cairn__net_holds,
+    .address = address,
+};
+
+void cairn__net_reliable_ops(void)
+{
+    cairn_k.net = &ops_reliable;
 }
 
 static const struct cairn_net_ops ops = {
@@ -192,7 +261,9 @@ static void send_buffered(void)
         uint8_t module = q->reserved;
         /* Powered off since it was buffered: refused now (the sender was told OK). */
         bool down = module != CAIRN_NET_BROADCAST && is_off(module);
-        if (!down)
+        if (!down && (q->flags & CAIRN_MSG_NET_TOKEN))
+            transmit_token(q, module);
+        else if (!down)
             transmit(q, module);
         cairn_msg_t done = *q;
         q->next = cairn_k.free;
@@ -256,10 +327,21 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint32_t *hw
         cairn_bus_rx_read(*payload, plen);
         return 0;
     }
-    if ((!mcast && h[0] != CAIRN_NET_KIND_MSG) || h[1] != src || CAIRN_NET_HEADER + plen != len ||
-        (!mcast && !cairn__in_port_ok(h[3])))
+    /* ---- reliable layer / migrator hook: their frames' checks ---- */
+    bool data = h[0] == CAIRN_NET_KIND_DATA;
+    if (h[0] == CAIRN_NET_KIND_DACK || h[0] == CAIRN_NET_KIND_NOTASK || h[0] == CAIRN_NET_KIND_MIG) {
+        if (h[1] != src || CAIRN_NET_HEADER + plen != len || plen > CAIRN_MIG_FRAME_MAX ||
+            (h[0] != CAIRN_NET_KIND_MIG && plen))
+            return CAIRN_NET_ERR_RX_BAD;
+        cairn_bus_rx_read(*payload, plen); /* the caller's buffer */
+        return 0;
+    }
+    if ((!mcast && !data && h[0] != CAIRN_NET_KIND_MSG) || h[1] != src ||
+        CAIRN_NET_HEADER + plen != len || (!mcast && !cairn__in_port_ok(h[3])))
         return CAIRN_NET_ERR_RX_BAD;
-    if (!mcast && !cairn__tcb_inline(h[2]))
+    if (data && !cairn_net.rel)
+        return CAIRN_NET_ERR_RX_BAD;
+    if (!mcast && !data && !cairn__tcb_inline(h[2]))
         return CAIRN_NET_ERR_RX_NO_TASK;
     uint32_t s = arch_irq_save();
     bool room = pool_above_reserve();
@@ -281,7 +363,7 @@ static void receive(uint8_t src, unsigned len, bool corrupt)
     uint32_t hw[3];
     const uint8_t *h = (const uint8_t *)hw;
     hw[0] = 0; /* the task byte of an error word when the header was not read */
-    uint8_t ts[CAIRN_TIMESYNC_PAYLOAD];
+    uint8_t ts[CAIRN_MIG_FRAME_MAX]; /* a TIMESYNC or migration frame's payload */
     void *p = ts;
     unsigned err = take_frame(src, len, corrupt, hw, &p);
     cairn_bus_rx_pop();
@@ -295,6 +377,18 @@ static void receive(uint8_t src, unsigned len, bool corrupt)
         CAIRN_TRACE(CAIRN_EV_NET_RECV, src, h[6] | (unsigned)h[7] << 8);
         CAIRN_TRACE(CAIRN_EV_NET_RECV_TO, CAIRN_TASK_TIMESYNC, 0);
         cairn__timesync_rx(src, ts, len - CAIRN_NET_HEADER);
+        return;
+    }
+    /* ---- reliable layer / migrator hook: control frames ---- */
+    if (h[0] == CAIRN_NET_KIND_DACK || h[0] == CAIRN_NET_KIND_NOTASK || h[0] == CAIRN_NET_KIND_MIG) {
+        cairn_net.ts.service_fresh = false;
+        cairn_net.stats.rx_frames++;
+        CAIRN_TRACE(CAIRN_EV_NET_RECV, src, h[6] | (unsigned)h[7] << 8);
+        CAIRN_TRACE(CAIRN_EV_NET_RECV_TO, h[2], h[3]);
+        if (h[0] == CAIRN_NET_KIND_MIG)
+            cairn__mig_rx(src, ts, len - CAIRN_NET_HEADER);
+        else
+            cairn__rel_control(h[0], src, h[2], h[4]);
         return;
     }
     cairn_net.ts.service_fresh = false;
@@ -319,6 +413,10 @@ static void receive(uint8_t src, unsigned len, bool corrupt)
         m->dst = CAIRN_TASK_MCAST;
         m->port = h[2];
         r = cairn__mcast_send(&f); /* releases what nobody got */
+    } else if (h[0] == CAIRN_NET_KIND_DATA) { /* reliable layer hook */
+        m->dst = h[2];
+        m->port = h[3];
+        r = cairn__rel_receive(&f, src, h[4]); /* releases what it did not deliver */
     } else {
         m->dst = h[2];
         m->port = h[3];
@@ -357,6 +455,12 @@ static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
         cairn__net_service();
     else if (msg->port == CAIRN_PORT_TIMEOUT0)
         cairn__timesync_period_timer();
+    else if (msg->port == CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER)) /* reliable layer hook */
+        cairn__rel_timer();
+    else if (msg->port == CAIRN_PORT_TIMEOUT(CAIRN_MIG_TIMER)) /* migrator hook */
+        cairn__mig_timer();
+    else if (msg->port == CAIRN_MIG_PORT_REQUEST) /* migrator hook */
+        return cairn__mig_request_msg(msg);
     else if (msg->port == CAIRN_TIMESYNC_PORT_PERIOD)
         return cairn__timesync_period_msg(msg);
     return CAIRN_OK;

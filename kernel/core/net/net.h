@@ -11,6 +11,8 @@
 #include "cairn/bus.h"
 #include "cairn/net.h"
 #include "cairn/timesync.h"
+#include "reliable.h"
+#include "migrator_state.h"
 
 /* A remote TCB (CoMOS V-B.2): what the message scheduler needs to forward a message. */
 typedef struct cairn_rtcb {
@@ -61,6 +63,10 @@ typedef struct cairn_net {
     void *rx_cache[CAIRN_NET_RX_CACHE];
     uint8_t rx_cached;
     cairn_timesync_state_t ts;
+    /* Heap blocks (kernel-owned) of the reliable layer and the task migrator, NULL until
+     * they are started: a module without them pays a pointer each. */
+    cairn_rel_state_t *rel;
+    cairn_mig_state_t *mig;
 } cairn_net_t;
 
 extern cairn_net_t cairn_net;
@@ -76,6 +82,8 @@ cairn_ret_t cairn__remote_remove(cairn_task_id_t id);
 cairn_ret_t cairn__net_submit(cairn_msg_t *m, uint8_t module, bool *sent);
 /* A counted error and its trace word. */
 void cairn__net_error(unsigned kind, uint8_t module, cairn_task_id_t task);
+/* The same for a token (CAIRN_MSG_NET_TOKEN): its frame is built when it goes. */
+cairn_ret_t cairn__net_submit_token(const cairn_msg_t *t, uint8_t module);
 /* Whether a buffered message other than self holds heap payload p. */
 bool cairn__net_holds(const void *p, const cairn_msg_t *self);
 /* Serves the controller: TX done, errors, buffered messages, received frames. */
@@ -92,5 +100,19 @@ void cairn__timesync_tx_done(void);
 void cairn__timesync_period_timer(void);
 void cairn__timesync_rx(uint8_t src, const uint8_t *payload, unsigned len);
 cairn_ret_t cairn__timesync_period_msg(const cairn_msg_t *msg);
+
+/* Reliable remote messages (reliable.c), called by the bus manager: a message to remote
+ * task m->dst on module (when the layer is on); the frame a TX token stands for (false:
+ * nothing to send any more); a received DATA frame (f->msg filled; 0, or CAIRN_EFULL
+ * when the scheduler refused it); a DACK or NOTASK; the retransmission timer. */
+cairn_ret_t cairn__rel_forward(cairn_msg_t *m, uint8_t module);
+bool cairn__rel_frame(const cairn_msg_t *token, uint32_t *h, const void **payload, unsigned *len);
+cairn_ret_t cairn__rel_receive(cairn_frame_t *f, uint8_t src, uint8_t seq);
+void cairn__rel_control(uint8_t kind, uint8_t src, cairn_task_id_t task, uint8_t seq);
+void cairn__rel_timer(void);
+/* The kernel is about to sleep: the acknowledged messages' blocks are freed. */
+void cairn__rel_idle(void);
+/* The bus manager forwards through the reliable layer from now on. */
+void cairn__net_reliable_ops(void);
 
 #endif /* CAIRN_CORE_NET_H */

@@ -39,7 +39,18 @@
 #define CAIRN_EV_KILL 0x0Cu      /* task removed: a = task, b = queued messages dropped */
 #define CAIRN_EV_IDLE 0x0Du      /* going idle: a = sleep state chosen, b = ticks to the next timer (saturated) */
 #define CAIRN_EV_DROP 0x0Eu      /* send without a route: a = sending task, b = port */
-/* 0x10..0x1F: reserved for migration phases (a later issue). */
+/* 0x10..0x19 (0x1A..0x1F reserved): task migration (docs/migration.md, "Implementation"): one word per phase change
+ * of a module's task migrator; a = the task, b = the migration (source module << 8 | counter). */
+#define CAIRN_EV_MIG_REQUEST 0x10u    /* source: REQUEST accepted */
+#define CAIRN_EV_MIG_FROZEN 0x11u     /* the task frozen here (source or participant) */
+#define CAIRN_EV_MIG_SERIALIZED 0x12u /* source: the task's state serialised */
+#define CAIRN_EV_MIG_STAGED 0x13u     /* destination: the staged copy made */
+#define CAIRN_EV_MIG_COMMITTED 0x14u  /* destination: the task live here (the commit point) */
+#define CAIRN_EV_MIG_RESUMED 0x15u    /* source: the task runs here again */
+#define CAIRN_EV_MIG_KILLED 0x16u     /* source: the task killed (the destination was reset after staging) */
+#define CAIRN_EV_MIG_UNFROZEN 0x17u   /* the result applied here: the task unfrozen */
+#define CAIRN_EV_MIG_FREED 0x18u      /* source: its copy freed after the commit */
+#define CAIRN_EV_MIG_STAGE_FAILED 0x19u /* destination: no staged copy (no memory, bad state, no record) */
 /* 0x20..0x2F: messages across modules (docs/distributed.md, "Trace words"). A frame that
  * leaves is NET_SEND then NET_SEND_TO; one delivered is NET_RECV then NET_RECV_TO; the pair
  * (source module, sequence) names one frame on both sides. */
@@ -51,6 +62,10 @@
 #define CAIRN_EV_NET_ERR 0x25u     /* counted error: a = CAIRN_NET_ERR_*, b = module << 8 | task */
 #define CAIRN_EV_TIME_SYNC 0x26u   /* time sync sample taken: a = sync number, b = samples held (1 offset, 2 offset and rate) */
 #define CAIRN_EV_TIME_MARK 0x27u   /* an application's mark at an agreed global time: a = module, b = mark number */
+/* Reliable remote messages (cairn/reliable.h): a message numbered, and accepted by its task's
+ * module; the pair names one message whatever its frames did. */
+#define CAIRN_EV_NET_REL_SEND 0x28u   /* a message numbered: a = destination task, b = sending module << 8 | number */
+#define CAIRN_EV_NET_REL_ACCEPT 0x29u /* a message accepted: a = task, b = sending module << 8 | number */
 /* 0x30..0x38: checkpoint migration, defined in cairn/checkpoint.h (docs/checkpoint.md). */
 /* 0x80..0xFF: applications. */
 #define CAIRN_EV_USER 0x80u

@@ -16,6 +16,7 @@
 #include "cairn/mem.h"
 #include "cairn/timer.h"
 #include "cairn/trace.h"
+
 #include "hwtimer.h"
 
 _Static_assert(CAIRN_MAX_TIMERS % 4 == 0 && CAIRN_MAX_TIMERS <= 28, "the tests use tasks 1..7");

@@ -1,0 +1,643 @@
+/*
+ * The task migrator (TM): CoMOS's seven steps (the CoMOS paper, V-D) as the state machines
+ * of docs/migration.md, "State machines": the source decides, the destination commits,
+ * the others hold and apply the result. It runs in the bus manager (its frames are a
+ * frame kind of their own, CAIRN_NET_KIND_MIG, handled like TIMESYNC), one migration at a
+ * time, on the bus manager's timer 2 for retransmission and queries.
+ *
+ * Frames: the first payload byte is the kind, then the migration (source module, counter)
+ * for all but REQUEST; docs/migration.md, "Frames". They leave through a small outbox of
+ * whole frames (a TX token names the slot); a full outbox loses the frame, which the timer
+ * sends again.
+ */
+#include "migrator.h"
+#include "serialize.h"
+
+#include "cairn/mem.h"
+#include "cairn/timer.h"
+
+#define MIG (*cairn_net.mig)
+
+static bool on(void)
+{
+    return cairn_k.net && cairn_net.mig;
+}
+
+static void trace(uint8_t ev)
+{
+    CAIRN_TRACE(ev, MIG.task, (uint32_t)MIG.mig_src << 8 | MIG.mig_ctr);
+}
+
+static uint32_t all_others(void)
+{
+    unsigned n = cairn_bus_modules();
+    uint32_t m = (n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u);
+    return m & ~(1u << cairn_net.address);
+}
+
+/* ---- sending ------------------------------------------------------------------------------ */
+
+static void send(uint8_t module, const uint8_t *data, unsigned len)
+{
+    for (unsigned i = 0; i < MIG_OUTBOX; i++) {
+        struct cairn_mig_out *o = &MIG.out[i];
+        if (o->len)
+            continue;
+        __builtin_memcpy(o->data, data, len);
+        o->len = (uint8_t)len;
+        cairn_msg_t t = {0};
+        t.dst = CAIRN_TASK_NET;
+        t.port = CAIRN_NET_KIND_MIG;
+        t.src = (cairn_task_id_t)i;
+        t.prio = CAIRN_PRIO_MAX;
+        t.flags = CAIRN_MSG_NET_TOKEN;
+        if (cairn__net_submit_token(&t, module) != CAIRN_OK)
+            o->len = 0;
+        return;
+    }
+}
+
+bool cairn__mig_frame(const cairn_msg_t *t, uint32_t *h, const void **payload, unsigned *len)
+{
+    struct cairn_mig_out *o = &MIG.out[t->src % MIG_OUTBOX];
+    if (!o->len)
+        return false;
+    /* The slot is free again once the bytes are in the controller: the caller copies. */
+    *payload = o->data;
+    *len = o->len;
+    o->len = 0;
+    h[0] = CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16;
+    h[1] = 0;
+    h[2] = *len;
+    return true;
+}
+
+/* A frame of this migration: kind, mig, then up to three bytes. */
+static void frame(uint8_t module, uint8_t kind, int a, int b, int c)
+{
+    uint8_t f[6] = {kind, MIG.mig_src, MIG.mig_ctr, (uint8_t)a, (uint8_t)b, (uint8_t)c};
+    unsigned n = 3 + (a >= 0) + (b >= 0) + (c >= 0);
+    send(module, f, n);
+}
+
+static void result_to(uint8_t module)
+{
+    frame(module, F_RESULT, MIG.outcome, MIG.task, MIG.dest);
+}
+
+static void arm(uint32_t ticks)
+{
+    (void)cairn_timer_set(CAIRN_TASK_NET, CAIRN_MIG_TIMER, ticks ? ticks : 1u, true);
+}
+
+static uint32_t query_period(void)
+{
+    return MIG.cfg.retransmit_ticks * (MIG.cfg.tries + 2u);
+}
+
+/* ---- the source ---------------------------------------------------------------------------- */
+
+static void freeze_here(void)
+{
+    cairn_tcb_t *t = cairn__tcb(MIG.task);
+    MIG.saved_flags = t->flags & TCB_READY;
+    t->flags &= (uint8_t)~TCB_READY; /* its queued messages wait; new ones queue behind */
+    MIG.stats.frozen++;
+    trace(CAIRN_EV_MIG_FROZEN);
+}
+
+/* The SERIALIZE handler, run now (T is not on the stack), then the kernel's part. */
+static void serialise(void)
+{
+    cairn_tcb_t *t = cairn__tcb(MIG.task);
+    if (MIG.serialised || !t || (t->flags & TCB_ON_STACK))
+        return;
+    MIG.handed = 0;
+    MIG.handed_len = 0;
+    MIG.in_serialize = true;
+    cairn_frame_t f;
+    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
+    f.msg.dst = MIG.task;
+    f.msg.port = CAIRN_PORT_SERIALIZE;
+    f.msg.prio = t->prio;
+    uint32_t s = arch_irq_save();
+    cairn__enter(t, &f, t->prio);
+    arch_irq_restore(s);
+    cairn__call(t, &f);
+    MIG.in_serialize = false;
+    uint8_t *blob = cairn_malloc(CAIRN_MIG_STATE_MAX);
+    if (blob) {
+        cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
+        struct cairn_mig_writer w = {.buf = blob, .cap = CAIRN_MIG_STATE_MAX};
+        MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
+                                               MIG.handed_len, MIG.cfg.hw_hz);
+        if (w.len > w.cap) {
+            cairn_free(blob);
+            blob = 0;
+        } else {
+            MIG.blob = blob;
+            MIG.blob_len = (uint16_t)w.len;
+            /* The timers travel in the blob: here they would fire for a frozen task. */
+            cairn_timer_cancel_all(MIG.task);
+        }
+    }
+    cairn_free(MIG.handed);
+    MIG.handed = 0;
+    MIG.serialised = true; /* without a blob: the transfer fails, T resumes */
+    trace(CAIRN_EV_MIG_SERIALIZED);
+}
+
+static uint8_t parts(void)
+{
+    return (uint8_t)((MIG.blob_len + MIG_PART - 1u) / MIG_PART);
+}
+
+static void send_part(void)
+{
+    uint8_t f[CAIRN_MIG_FRAME_MAX] = {F_STATE, MIG.mig_src, MIG.mig_ctr, MIG.part, parts()};
+    unsigned at = MIG.part * MIG_PART;
+    unsigned n = MIG.blob_len - at < MIG_PART ? MIG.blob_len - at : MIG_PART;
+    __builtin_memcpy(f + 5, MIG.blob + at, n);
+    send(MIG.dest, f, 5 + n);
+}
+
+static void free_blob(void)
+{
+    cairn_free(MIG.blob);
+    MIG.blob = 0;
+    MIG.blob_len = 0;
+}
+
+static void resulting(uint8_t outcome)
+{
+    MIG.outcome = outcome;
+    MIG.stats.last_outcome = outcome;
+    MIG.phase = PH_RESULTING;
+    MIG.tries = 0;
+    send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_RESULT, MIG.mig_src, MIG.mig_ctr, outcome,
+                                                 MIG.task, MIG.dest}, 6);
+    arm(MIG.cfg.retransmit_ticks);
+}
+
+static void resume(void)
+{
+    cairn_tcb_t *t = cairn__tcb(MIG.task);
+    if (t)
+        t->flags |= MIG.saved_flags;
+    cairn__mig_restore_timers();
+    free_blob();
+    MIG.stats.resumed++;
+    trace(CAIRN_EV_MIG_RESUMED);
+    MIG.answered = 0;
+    resulting(CAIRN_MIG_RESUMED);
+}
+
+static void try_transfer(void)
+{
+    if (MIG.phase != PH_FREEZING || !MIG.serialised || (MIG.answered & all_others()) != all_others())
+        return;
+    if (!MIG.blob) {
+        resume();
+        return;
+    }
+    MIG.phase = PH_TRANSFER;
+    MIG.part = 0;
+    MIG.tries = 0;
+    send_part();
+}
+
+static void source_done(void)
+{
+    MIG.phase = PH_DONE;
+    (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+    trace(CAIRN_EV_MIG_UNFROZEN);
+    if (MIG.cfg.done)
+        MIG.cfg.done(MIG.task, MIG.dest, MIG.outcome);
+}
+
+static void request(cairn_task_id_t task, uint8_t dest)
+{
+    cairn_tcb_t *t = cairn__tcb(task);
+    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    if (!t || !(t->flags & CAIRN_TASK_MOVABLE) || busy || dest == cairn_net.address ||
+        dest >= cairn_bus_modules() || (t->flags & TCB_KILLING)) {
+        MIG.stats.refused++;
+        return;
+    }
+    __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
+    MIG.role = MIG_SOURCE;
+    MIG.phase = PH_FREEZING;
+    MIG.mig_src = cairn_net.address;
+    MIG.mig_ctr = ++MIG.counter;
+    MIG.task = task;
+    MIG.dest = dest;
+    MIG.source = cairn_net.address;
+    MIG.tries = 0;
+    MIG.answered = 0;
+    MIG.outcome = 0;
+    MIG.serialised = false;
+    MIG.queued = 0;
+    MIG.stats.requests++;
+    trace(CAIRN_EV_MIG_REQUEST);
+    freeze_here();
+    send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
+    arm(MIG.cfg.retransmit_ticks);
+    serialise();
+    try_transfer();
+}
+
+static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
+{
+    uint8_t kind = f[0];
+    if (kind == F_FREEZE_ACK && MIG.phase == PH_FREEZING && len >= 4) {
+        if (f[3]) {
+            resume(); /* the participant is in another migration */
+            return;
+        }
+        MIG.answered |= 1u << src;
+        try_transfer();
+    } else if (kind == F_STATE_ACK && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4 &&
+               f[3] == MIG.part && MIG.part + 1u < parts()) {
+        MIG.part++;
+        MIG.tries = 0;
+        send_part();
+    } else if (kind == F_DESERIALIZED && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4) {
+        if (!f[3]) {
+            resume();
+            return;
+        }
+        MIG.phase = PH_COMMITTING;
+        MIG.tries = 0;
+        MIG.outcome = CAIRN_MIG_MOVED;
+        result_to(MIG.dest); /* the commit */
+    } else if (kind == F_ACTIVATED && MIG.phase == PH_COMMITTING && src == MIG.dest && len >= 4) {
+        free_blob();
+        MIG.answered = 1u << MIG.dest;
+        if (f[3]) {
+            cairn__mig_detach(MIG.task, MIG.dest, MIG.queued);
+            MIG.stats.moved++;
+            trace(CAIRN_EV_MIG_FREED);
+            resulting(CAIRN_MIG_MOVED);
+        } else {
+            cairn_tcb_t *t = cairn__tcb(MIG.task);
+            if (t)
+                cairn__task_remove(t);
+            MIG.stats.killed++;
+            trace(CAIRN_EV_MIG_KILLED);
+            resulting(CAIRN_MIG_KILLED);
+        }
+    } else if (kind == F_RESULT_ACK && MIG.phase == PH_RESULTING) {
+        MIG.answered |= 1u << src;
+        if ((MIG.answered & all_others()) == all_others())
+            source_done();
+    } else if (kind == F_QUERY) {
+        if (MIG.phase == PH_RESULTING || MIG.phase == PH_DONE)
+            result_to(src); /* nothing before there is an outcome */
+    }
+}
+
+static void source_timer(void)
+{
+    uint32_t silent = all_others() & ~MIG.answered;
+    switch (MIG.phase) {
+    case PH_FREEZING:
+        serialise();
+        if (++MIG.tries > MIG.cfg.tries) {
+            resume();
+            return;
+        }
+        for (uint8_t m = 0; m < 32; m++)
+            if (silent & 1u << m)
+                frame(m, F_FREEZE, MIG.task, MIG.dest, -1);
+        try_transfer();
+        break;
+    case PH_TRANSFER:
+        if (++MIG.tries > MIG.cfg.tries)
+            resume();
+        else
+            send_part();
+        break;
+    case PH_COMMITTING:
+        result_to(MIG.dest); /* never gives up: D alone knows whether T runs there */
+        break;
+    case PH_RESULTING:
+        if (++MIG.tries > MIG.cfg.tries || !silent) {
+            source_done();
+            return;
+        }
+        for (uint8_t m = 0; m < 32; m++)
+            if (silent & 1u << m)
+                result_to(m);
+        break;
+    default:
+        (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+    }
+    MIG.stats.retransmits++;
+}
+
+/* ---- participants (the destination among them) ---------------------------------------------- */
+
+static bool this_mig(const uint8_t *f)
+{
+    return MIG.role == MIG_PARTICIPANT && f[1] == MIG.mig_src && f[2] == MIG.mig_ctr;
+}
+
+static void unfreeze(void)
+{
+    if (MIG.staged)
+        cairn__mig_unstage();
+    free_blob();
+    MIG.phase = PH_SETTLED;
+    (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+    trace(CAIRN_EV_MIG_UNFROZEN);
+    cairn__rel_resume(MIG.task);
+}
+
+static void apply(uint8_t src, uint8_t outcome)
+{
+    bool settled = MIG.phase == PH_SETTLED;
+    bool dest = MIG.dest == cairn_net.address;
+    if (!settled) {
+        MIG.outcome = outcome;
+        if (outcome == CAIRN_MIG_MOVED && !dest)
+            cairn__mig_route(MIG.task, MIG.dest);
+        unfreeze();
+    }
+    if (!dest || outcome != CAIRN_MIG_MOVED)
+        frame(src, F_RESULT_ACK, -1, -1, -1);
+}
+
+static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
+{
+    uint8_t kind = f[0];
+    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    bool dest_here = false;
+    if (kind == F_FREEZE && len >= 5) {
+        if (this_mig(f)) {
+            if (MIG.phase != PH_SETTLED)
+                frame(src, F_FREEZE_ACK, 0, -1, -1);
+            return; /* a FREEZE for a migration whose result is known is ignored */
+        }
+        if (busy) {
+            uint8_t a[4] = {F_FREEZE_ACK, f[1], f[2], 1};
+            send(src, a, 4);
+            return;
+        }
+        if (cairn__tcb(f[3]) && !cairn__remote_is(f[3]))
+            return; /* the task lives here: this module is the source of another story */
+        free_blob();
+        __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
+        MIG.role = MIG_PARTICIPANT;
+        MIG.phase = PH_FROZEN;
+        MIG.mig_src = f[1];
+        MIG.mig_ctr = f[2];
+        MIG.task = f[3];
+        MIG.dest = f[4];
+        MIG.source = src;
+        MIG.outcome = 0;
+        MIG.parts = 0;
+        MIG.answer = 0xFF;
+        MIG.staged = false;
+        MIG.stats.frozen++;
+        trace(CAIRN_EV_MIG_FROZEN);
+        frame(src, F_FREEZE_ACK, 0, -1, -1);
+        arm(query_period());
+        return;
+    }
+    dest_here = MIG.role == MIG_PARTICIPANT && MIG.dest == cairn_net.address;
+    if (kind == F_STATE && len >= 5) {
+        if (!this_mig(f) || !dest_here || MIG.outcome) {
+            /* No FREEZE on record: reset since (or no longer in it). */
+            uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], 0};
+            send(src, a, 4);
+            return;
+        }
+        uint8_t index = f[3], count = f[4];
+        if (index == MIG.parts && MIG.answer == 0xFF) {
+            if (index == 0) {
+                free_blob();
+                MIG.blob = cairn_malloc(CAIRN_MIG_STATE_MAX);
+                if (MIG.blob)
+                    cairn_heap_set_owner(MIG.blob, CAIRN_TASK_NONE);
+            }
+            if (!MIG.blob || MIG.blob_len + (len - 5) > CAIRN_MIG_STATE_MAX) {
+                MIG.answer = 0;
+            } else {
+                __builtin_memcpy(MIG.blob + MIG.blob_len, f + 5, len - 5);
+                MIG.blob_len = (uint16_t)(MIG.blob_len + (len - 5));
+                MIG.parts++;
+            }
+            if (MIG.answer == 0xFF && MIG.parts == count) {
+                MIG.answer = cairn__mig_stage() ? 1 : 0;
+                if (MIG.answer) {
+                    MIG.phase = PH_STAGED;
+                    MIG.stats.staged++;
+                    trace(CAIRN_EV_MIG_STAGED);
+                } else {
+                    MIG.stats.stage_failed++;
+                    trace(CAIRN_EV_MIG_STAGE_FAILED);
+                }
+            }
+        }
+        if (MIG.answer != 0xFF && (index + 1u == count || MIG.answer == 0))
+            frame(src, F_DESERIALIZED, MIG.answer, -1, -1);
+        else if (index < MIG.parts)
+            frame(src, F_STATE_ACK, index, -1, -1); /* a repeated part gets the same answer */
+        return;
+    }
+    if (kind == F_RESULT && len >= 6) {
+        if (dest_here && this_mig(f) && f[3] == CAIRN_MIG_MOVED) {
+            if (MIG.phase == PH_STAGED) {
+                bool ok = cairn__mig_commit();
+                MIG.outcome = CAIRN_MIG_MOVED;
+                if (ok) {
+                    MIG.stats.committed++;
+                    trace(CAIRN_EV_MIG_COMMITTED);
+                }
+                free_blob();
+                MIG.phase = PH_SETTLED;
+                (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+                frame(src, F_ACTIVATED, ok, -1, -1);
+                trace(CAIRN_EV_MIG_UNFROZEN);
+                cairn__rel_resume(MIG.task);
+            } else if (MIG.phase == PH_SETTLED && MIG.outcome == CAIRN_MIG_MOVED &&
+                       cairn__tcb(MIG.task)) {
+                frame(src, F_ACTIVATED, 1, -1, -1); /* a repeated commit */
+            } else {
+                /* No staged copy: never stages this migration again. */
+                MIG.outcome = CAIRN_MIG_KILLED;
+                if (MIG.phase != PH_SETTLED)
+                    unfreeze();
+                frame(src, F_ACTIVATED, 0, -1, -1);
+            }
+            return;
+        }
+        if (this_mig(f)) {
+            apply(src, f[3]);
+            return;
+        }
+        if (!dest_here && f[3] == CAIRN_MIG_MOVED && f[5] == cairn_net.address) {
+            /* A commit for a migration this module has no record of (reset since). */
+            uint8_t a[4] = {F_ACTIVATED, f[1], f[2], 0};
+            send(src, a, 4);
+        }
+        return;
+    }
+    if (kind == F_NOMIG && this_mig(f) && src == MIG.source && dest_here && MIG.phase != PH_SETTLED) {
+        unfreeze(); /* S was reset before it committed */
+        return;
+    }
+    if (kind == F_QUERY && this_mig(f) && MIG.outcome)
+        result_to(src);
+}
+
+static void participant_timer(void)
+{
+    if (MIG.phase == PH_SETTLED) {
+        (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+        return;
+    }
+    frame(MIG.source, F_QUERY, -1, -1, -1);
+    if (MIG.dest != cairn_net.address)
+        frame(MIG.dest, F_QUERY, -1, -1, -1);
+    MIG.stats.retransmits++;
+}
+
+/* ---- the bus manager's hooks ------------------------------------------------------------------ */
+
+void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
+{
+    if (!on() || !len || src >= 32) {
+        if (on())
+            MIG.stats.frames_bad++;
+        return;
+    }
+    MIG.stats.frames_rx++;
+    if (f[0] == F_REQUEST) {
+        if (len >= 3 && f[1] >= 1 && f[1] <= CAIRN_MAX_TASKS && f[2] < cairn_bus_modules()) {
+            cairn_msg_t m = {.payload = f + 1, .len = 2};
+            (void)cairn__mig_request_msg(&m);
+        }
+        return;
+    }
+    if (len < 3 || f[0] > F_NOMIG) {
+        MIG.stats.frames_bad++;
+        return;
+    }
+    bool mine = f[1] == cairn_net.address;
+    if (mine && MIG.role == MIG_SOURCE && f[2] == MIG.mig_ctr) {
+        source_rx(src, f, len);
+    } else if (mine && f[0] == F_QUERY) {
+        uint8_t a[3] = {F_NOMIG, f[1], f[2]}; /* no record of it: reset since */
+        send(src, a, 3);
+    } else if (!mine) {
+        participant_rx(src, f, len);
+    }
+}
+
+void cairn__mig_timer(void)
+{
+    if (!on())
+        return;
+    if (MIG.role == MIG_SOURCE)
+        source_timer();
+    else if (MIG.role == MIG_PARTICIPANT)
+        participant_timer();
+    else
+        (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+}
+
+bool cairn__mig_holds(cairn_task_id_t task)
+{
+    return on() && MIG.role == MIG_PARTICIPANT && MIG.task == task &&
+           (MIG.phase == PH_FROZEN || MIG.phase == PH_STAGED);
+}
+
+bool cairn__mig_refuse(cairn_task_id_t task, uint8_t src)
+{
+    if (!on() || MIG.role != MIG_SOURCE || MIG.task != task)
+        return false;
+    if (MIG.phase >= PH_FREEZING && MIG.phase <= PH_COMMITTING) {
+        frame(src, F_FREEZE, MIG.task, MIG.dest, -1); /* the sender holds it from now on */
+        return true;
+    }
+    if (MIG.outcome == CAIRN_MIG_MOVED) {
+        result_to(src); /* redirects the sender */
+        return true;
+    }
+    return false;
+}
+
+/* ---- the API ----------------------------------------------------------------------------------- */
+
+cairn_ret_t cairn_migrate_start(const cairn_migrate_config_t *cfg)
+{
+    if (!cairn_k.net)
+        return CAIRN_ENOROUTE;
+    if (!cfg || !cfg->retransmit_ticks || !cfg->tries || (cfg->count && !cfg->tasks))
+        return CAIRN_EINVAL;
+    cairn_ret_t r = cairn_net_reliable_start(cfg->retransmit_ticks);
+    if (r != CAIRN_OK)
+        return r;
+    if (!cairn_net.mig) {
+        cairn_mig_state_t *m = cairn_malloc(sizeof *m);
+        if (!m)
+            return CAIRN_ENOMEM;
+        cairn_heap_set_owner(m, CAIRN_TASK_NONE);
+        __builtin_memset(m, 0, sizeof *m);
+        cairn_net.mig = m;
+    }
+    MIG.cfg = *cfg;
+    return CAIRN_OK;
+}
+
+/* The migrator's state changes in the bus manager only (it preempts every task): a
+ * REQUEST made by a task reaches it as a message (payload: task, module). */
+cairn_ret_t cairn_migrate(cairn_task_id_t task, uint8_t module)
+{
+    if (!on() || task < 1 || task > CAIRN_MAX_TASKS || module >= cairn_bus_modules())
+        return CAIRN_EINVAL;
+    uint8_t *req = cairn_malloc(2);
+    if (!req)
+        return CAIRN_ENOMEM;
+    req[0] = task;
+    req[1] = module;
+    return cairn_post(CAIRN_TASK_NET, CAIRN_MIG_PORT_REQUEST, req, 2);
+}
+
+cairn_ret_t cairn__mig_request_msg(const cairn_msg_t *msg)
+{
+    if (!on() || msg->len != 2)
+        return CAIRN_EINVAL;
+    const uint8_t *req = msg->payload;
+    cairn_task_id_t task = req[0];
+    uint8_t module = req[1];
+    if (cairn__tcb(task) && !cairn__remote_is(task)) {
+        request(task, module);
+        return CAIRN_OK;
+    }
+    int where = cairn_task_module(task);
+    if (where < 0)
+        return CAIRN_EINVAL;
+    send((uint8_t)where, (const uint8_t[]){F_REQUEST, task, module}, 3);
+    return CAIRN_OK;
+}
+
+cairn_ret_t cairn_migrate_state(void *block, size_t len)
+{
+    if (!on() || !MIG.in_serialize || cairn_current_task() != MIG.task || len > 0xFFFFu)
+        return CAIRN_EINVAL;
+    MIG.handed = block;
+    MIG.handed_len = (uint16_t)len;
+    return CAIRN_OK;
+}
+
+void cairn_migrate_stats(cairn_migrate_stats_t *st)
+{
+    if (!on()) {
+        __builtin_memset(st, 0, sizeof *st);
+        return;
+    }
+    *st = MIG.stats;
+    st->busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+}

@@ -1,0 +1,41 @@
+/* The task migrator's hooks for the reliable layer and the bus manager (migrator.c). */
+#ifndef CAIRN_CORE_NET_MIGRATOR_H
+#define CAIRN_CORE_NET_MIGRATOR_H
+
+#include "net.h"
+
+/* Whether messages for task must stay with this module's senders (task frozen). */
+bool cairn__mig_holds(cairn_task_id_t task);
+/* A DATA frame for task from module src: true when this module refuses it (the task is
+ * frozen here: src is told FREEZE). */
+bool cairn__mig_refuse(cairn_task_id_t task, uint8_t src);
+/* The frame a migrator token stands for (see cairn__rel_frame). */
+bool cairn__mig_frame(const cairn_msg_t *token, uint32_t *h, const void **payload, unsigned *len);
+/* A migration frame from module src. */
+void cairn__mig_rx(uint8_t src, const uint8_t *payload, unsigned len);
+/* The reliable layer's messages kept for task, delivered here in order (the task moved in). */
+void cairn__rel_deliver_local(cairn_task_id_t task);
+/* The messages kept for task may go again (unfrozen). */
+void cairn__rel_resume(cairn_task_id_t task);
+/* The last numbers task accepted, one per module. */
+uint8_t *cairn__rel_table(cairn_task_id_t task);
+
+/* The migrator's timer: the bus manager's timer 2. */
+#define CAIRN_MIG_TIMER 2u
+void cairn__mig_timer(void);
+/* The bus manager's port for a REQUEST made on this module (cairn_migrate). */
+#define CAIRN_MIG_PORT_REQUEST CAIRN_PORT(2)
+cairn_ret_t cairn__mig_request_msg(const cairn_msg_t *msg);
+
+/* staging.c: the destination's staged copy (allocated from the received state), freed,
+ * made live; the source's copy detached (its routes then name module to, the messages
+ * queued after the first `serialised` leave for it); a participant's routes to module to. */
+bool cairn__mig_stage(void);
+void cairn__mig_unstage(void);
+bool cairn__mig_commit(void);
+void cairn__mig_detach(cairn_task_id_t id, uint8_t to, unsigned serialised);
+void cairn__mig_route(cairn_task_id_t id, uint8_t to);
+/* Source: the timers the serialisation stopped, set again from it (T resumes). */
+void cairn__mig_restore_timers(void);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * The task migrator's private state (migrator.c, serialize.c, staging.c): one kernel-owned
+ * heap block, part of the bus manager's state (net.h) so that the host port's simulated
+ * bus swaps it with the rest.
+ */
+#ifndef CAIRN_CORE_NET_MIGRATOR_STATE_H
+#define CAIRN_CORE_NET_MIGRATOR_STATE_H
+
+#include "cairn/migrate.h"
+
+/* Roles and phases (docs/migration.md, "State machines"). */
+enum { MIG_NONE, MIG_SOURCE, MIG_PARTICIPANT };
+enum {
+    PH_FREEZING = 1, PH_TRANSFER, PH_COMMITTING, PH_RESULTING, PH_DONE, /* source */
+    PH_FROZEN, PH_STAGED, PH_SETTLED                                     /* participant */
+};
+
+/* Frames (the first payload byte). */
+enum {
+    F_REQUEST = 1, F_FREEZE, F_FREEZE_ACK, F_STATE, F_STATE_ACK, F_DESERIALIZED, F_RESULT,
+    F_ACTIVATED, F_RESULT_ACK, F_QUERY, F_NOMIG
+};
+
+#define MIG_OUTBOX 8u
+#define MIG_PART (CAIRN_MIG_FRAME_MAX - 5u)
+
+/* A frame waiting for the bus (a TX token names its slot). */
+struct cairn_mig_out {
+    uint8_t len; /* 0: a free slot */
+    uint8_t data[CAIRN_MIG_FRAME_MAX];
+};
+
+/* What a staged copy holds beyond the serialised bytes: the blocks its commit needs,
+ * allocated at staging so that the commit cannot run out of memory. */
+struct cairn_mig_stage {
+    void *state;       /* the task's state block (owned by the task's ID) */
+    void *tcb_reserve; /* freed just before the TCB is allocated in its place */
+    void **payloads;   /* one per queued message (NULL for an empty one) */
+    uint8_t messages;
+};
+
+typedef struct cairn_mig_state {
+    cairn_migrate_config_t cfg;
+    uint8_t role, phase, outcome;
+    uint8_t mig_src, mig_ctr; /* the migration: its source and counter */
+    uint8_t counter;          /* this module's migration counter */
+    cairn_task_id_t task;
+    uint8_t dest, source;
+    uint8_t tries;
+    uint32_t answered; /* bit m: module m answered (FREEZE_ACK, RESULT_ACK) */
+    /* Source: T's flags before the freeze, its serialisation, the messages it took. */
+    uint8_t saved_flags;
+    bool serialised;
+    uint8_t queued;    /* T's queued messages the serialisation holds */
+    void *handed;      /* the block T's SERIALIZE handler gave */
+    uint16_t handed_len;
+    bool in_serialize;
+    uint8_t part;      /* TRANSFER: the part on its way */
+    /* Both: the serialised task (source: built; destination: received). */
+    uint8_t *blob;
+    uint16_t blob_len;
+    uint8_t parts;     /* destination: parts received */
+    uint8_t answer;    /* destination: its DESERIALIZED answer (1 ok, 0 failed, 0xFF none yet) */
+    struct cairn_mig_stage stage;
+    bool staged;
+    struct cairn_mig_out out[MIG_OUTBOX];
+    cairn_migrate_stats_t stats;
+} cairn_mig_state_t;
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * The serialised form of a task (docs/migration.md, "Frames"): what the STATE frames
+ * carry, built on the source when the task is frozen and read on the destination.
+ *
+ *   id, priority, flags, number of output ports; the routes (task, port) each;
+ *   memberships: count, then (group, port) each;
+ *   the sequence table: count, then one byte per module;
+ *   timers: count, then (n, flags: 1 periodic, 2 global clock; period u32; deadline u64);
+ *   queued messages: count, then (port, source task, sequence, length u16, payload);
+ *   the block the task's SERIALIZE handler gave: length u16, bytes.
+ *
+ * Numbers are little-endian. A deadline is in the global clock's units when time
+ * synchronisation runs here, else in this module's hardware counter ticks (flag 2 clear).
+ */
+#include "serialize.h"
+
+#include "cairn/arch_timer.h"
+#include "cairn/mem.h"
+#include "cairn/timer.h"
+#include "cairn/timesync.h"
+
+static void put(struct cairn_mig_writer *w, uint64_t v, unsigned bytes)
+{
+    for (unsigned i = 0; i < bytes; i++) {
+        if (w->len < w->cap)
+            w->buf[w->len] = (uint8_t)(v >> (8 * i));
+        w->len++;
+    }
+}
+
+static void put_bytes(struct cairn_mig_writer *w, const void *p, unsigned n)
+{
+    const uint8_t *b = p;
+    for (unsigned i = 0; i < n; i++)
+        put(w, b[i], 1);
+}
+
+uint64_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < bytes; i++) {
+        if (r->pos >= r->len) {
+            r->bad = true;
+            return 0;
+        }
+        v |= (uint64_t)r->buf[r->pos++] << (8 * i);
+    }
+    return v;
+}
+
+const uint8_t *cairn__mig_get_bytes(struct cairn_mig_reader *r, unsigned n)
+{
+    if (r->len - r->pos < n || r->pos > r->len) {
+        r->bad = true;
+        return 0;
+    }
+    const uint8_t *p = r->buf + r->pos;
+    r->pos += n;
+    return p;
+}
+
+/* Now, in the clock deadlines are stamped with: the global one when it runs. */
+bool cairn__mig_clock(uint64_t *now)
+{
+    cairn_time_t g;
+    if (cairn_global_time(&g) == CAIRN_OK) {
+        *now = g;
+        return true;
+    }
+    *now = arch_timer_now();
+    return false;
+}
+
+uint64_t cairn__mig_ticks_to_clock(uint32_t ticks, bool global, uint32_t hw_hz)
+{
+    if (!global || !hw_hz)
+        return ticks;
+    return ((uint64_t)ticks * CAIRN_TIME_SECOND) / hw_hz;
+}
+
+uint32_t cairn__mig_clock_to_ticks(uint64_t units, bool global, uint32_t hw_hz)
+{
+    uint64_t t = global && hw_hz ? units * hw_hz / CAIRN_TIME_SECOND : units;
+    return t > CAIRN_TIMER_MAX_TICKS ? CAIRN_TIMER_MAX_TICKS : (uint32_t)t;
+}
+
+unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
+                          const void *state, unsigned state_len, uint32_t hw_hz)
+{
+    cairn_task_id_t id = t->id;
+    put(w, id, 1);
+    put(w, t->prio, 1);
+    put(w, t->flags & CAIRN_TASK_MOVABLE, 1);
+    put(w, t->num_out, 1);
+    for (unsigned i = 0; i < t->num_out; i++) {
+        put(w, t->routes[i].task, 1);
+        put(w, t->routes[i].port, 1);
+    }
+    unsigned n = 0;
+    for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
+        n += cairn_k.members[i].group && cairn_k.members[i].task == id;
+    put(w, n, 1);
+    for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
+        if (cairn_k.members[i].group && cairn_k.members[i].task == id) {
+            put(w, cairn_k.members[i].group, 1);
+            put(w, cairn_k.members[i].port, 1);
+        }
+    put(w, CAIRN_NET_MODULES, 1);
+    put_bytes(w, seq, CAIRN_NET_MODULES);
+    uint64_t now;
+    bool global = cairn__mig_clock(&now);
+    uint32_t rem[CAIRN_TIMERS_PER_TASK], per[CAIRN_TIMERS_PER_TASK];
+    unsigned timers = 0, running = 0;
+    for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
+        if (cairn__timer_query(id, (uint8_t)k, &rem[k], &per[k]) == CAIRN_OK) {
+            running |= 1u << k;
+            timers++;
+        }
+    put(w, timers, 1);
+    for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++) {
+        if (!(running & 1u << k))
+            continue;
+        put(w, k, 1);
+        put(w, (per[k] ? 1u : 0u) | (global ? 2u : 0u), 1);
+        put(w, per[k], 4);
+        put(w, now + cairn__mig_ticks_to_clock(rem[k], global, hw_hz), 8);
+    }
+    /* The queued messages, in queue order (interrupts masked: the queue cannot move). */
+    uint32_t s = arch_irq_save();
+    unsigned count_at = w->len, msgs = 0;
+    put(w, 0, 1);
+    for (const cairn_msg_t *m = cairn_k.queue; m; m = m->next) {
+        if (m->dst != id)
+            continue;
+        put(w, m->port, 1);
+        put(w, m->src, 1);
+        put(w, 0, 1); /* queued here: no number */
+        put(w, m->len, 2);
+        put_bytes(w, m->payload, m->len);
+        msgs++;
+    }
+    if (count_at < w->cap)
+        w->buf[count_at] = (uint8_t)msgs;
+    arch_irq_restore(s);
+    put(w, state_len, 2);
+    put_bytes(w, state, state_len);
+    return msgs;
+}

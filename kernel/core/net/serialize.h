@@ -1,0 +1,30 @@
+/* The serialised form of a task (serialize.c): a writer, a reader, the clock of deadlines. */
+#ifndef CAIRN_CORE_NET_SERIALIZE_H
+#define CAIRN_CORE_NET_SERIALIZE_H
+
+#include "net.h"
+
+struct cairn_mig_writer {
+    uint8_t *buf;
+    unsigned cap, len; /* len beyond cap: it did not fit */
+};
+
+struct cairn_mig_reader {
+    const uint8_t *buf;
+    unsigned len, pos;
+    bool bad; /* read past the end */
+};
+
+/* Writes task t (its sequence table seq, its SERIALIZE block) to w; returns how many
+ * queued messages it holds. */
+unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
+                          const void *state, unsigned state_len, uint32_t hw_hz);
+uint64_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes);
+const uint8_t *cairn__mig_get_bytes(struct cairn_mig_reader *r, unsigned n);
+
+/* Now in the deadlines' clock: the global clock (true) or the hardware counter (false). */
+bool cairn__mig_clock(uint64_t *now);
+uint64_t cairn__mig_ticks_to_clock(uint32_t ticks, bool global, uint32_t hw_hz);
+uint32_t cairn__mig_clock_to_ticks(uint64_t units, bool global, uint32_t hw_hz);
+
+#endif

@@ -1,0 +1,275 @@
+/*
+ * The destination's staged copy of a task, its commit, and the source's side of the end
+ * (docs/migration.md, steps 6 and 7).
+ *
+ * Staging allocates everything the commit needs (the state block, the queued messages'
+ * payloads, room for the TCB), so that the commit point cannot fail for memory: a
+ * de-serialisation either fails before DESERIALIZED(ok) or not at all. A staged copy does
+ * not run: it has no TCB, and its blocks belong to the kernel until the commit.
+ */
+#include "migrator.h"
+#include "serialize.h"
+
+#include "cairn/mem.h"
+#include "cairn/timer.h"
+
+#define MIG (*cairn_net.mig)
+
+struct parsed {
+    cairn_task_id_t id;
+    cairn_prio_t prio;
+    uint8_t flags, num_out, members, modules, timers, messages;
+    const uint8_t *routes, *member, *seq, *timer;
+    unsigned messages_at;
+    const uint8_t *state;
+    unsigned state_len;
+};
+
+#define TIMER_BYTES 14u
+
+static bool parse(struct parsed *p)
+{
+    struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len};
+    p->id = (cairn_task_id_t)cairn__mig_get(&r, 1);
+    p->prio = (cairn_prio_t)cairn__mig_get(&r, 1);
+    p->flags = (uint8_t)cairn__mig_get(&r, 1);
+    p->num_out = (uint8_t)cairn__mig_get(&r, 1);
+    p->routes = cairn__mig_get_bytes(&r, 2u * p->num_out);
+    p->members = (uint8_t)cairn__mig_get(&r, 1);
+    p->member = cairn__mig_get_bytes(&r, 2u * p->members);
+    p->modules = (uint8_t)cairn__mig_get(&r, 1);
+    p->seq = cairn__mig_get_bytes(&r, p->modules);
+    p->timers = (uint8_t)cairn__mig_get(&r, 1);
+    p->timer = cairn__mig_get_bytes(&r, TIMER_BYTES * p->timers);
+    p->messages = (uint8_t)cairn__mig_get(&r, 1);
+    p->messages_at = r.pos;
+    for (unsigned i = 0; i < p->messages && !r.bad; i++) {
+        (void)cairn__mig_get(&r, 3);
+        (void)cairn__mig_get_bytes(&r, (unsigned)cairn__mig_get(&r, 2));
+    }
+    p->state_len = (unsigned)cairn__mig_get(&r, 2);
+    p->state = cairn__mig_get_bytes(&r, p->state_len);
+    return !r.bad && r.pos == r.len && p->id == MIG.task && p->id >= 1 &&
+           p->id <= CAIRN_MAX_TASKS && p->prio <= CAIRN_PRIO_MAX && p->timers <= CAIRN_TIMERS_PER_TASK;
+}
+
+/* The serialised timers of p set again here, each for what is left until its deadline;
+ * one whose deadline has passed fires now, once. */
+static void set_timers(const struct parsed *p)
+{
+    uint64_t now;
+    bool global_here = cairn__mig_clock(&now);
+    for (unsigned i = 0; i < p->timers; i++) {
+        struct cairn_mig_reader tr = {.buf = p->timer + TIMER_BYTES * i, .len = TIMER_BYTES};
+        uint8_t n = (uint8_t)cairn__mig_get(&tr, 1);
+        uint8_t fl = (uint8_t)cairn__mig_get(&tr, 1);
+        uint32_t period = (uint32_t)cairn__mig_get(&tr, 4);
+        uint64_t deadline = cairn__mig_get(&tr, 8);
+        bool global = (fl & 2u) && global_here;
+        uint64_t left = deadline > now ? deadline - now : 0;
+        uint32_t ticks = cairn__mig_clock_to_ticks(left, global, MIG.cfg.hw_hz);
+        if (ticks == 0) {
+            /* Expired on the way: fires now, once; a periodic one goes on from here. */
+            (void)cairn__signal(p->id, CAIRN_PORT_TIMEOUT(n));
+            if (period)
+                (void)cairn_timer_set(p->id, n, period, true);
+        } else {
+            (void)cairn__timer_set_first(p->id, n, ticks, period);
+        }
+    }
+}
+
+void cairn__mig_restore_timers(void)
+{
+    struct parsed p;
+    if (MIG.blob && parse(&p))
+        set_timers(&p);
+}
+
+static cairn_handler_t handler_of(cairn_task_id_t id)
+{
+    for (unsigned i = 0; i < MIG.cfg.count; i++)
+        if (MIG.cfg.tasks[i].id == id)
+            return MIG.cfg.tasks[i].handler;
+    return 0;
+}
+
+void cairn__mig_unstage(void)
+{
+    struct cairn_mig_stage *s = &MIG.stage;
+    if (s->payloads) {
+        for (unsigned i = 0; i < s->messages; i++)
+            cairn_free(s->payloads[i]);
+        cairn_free(s->payloads);
+    }
+    cairn_free(s->state);
+    cairn_free(s->tcb_reserve);
+    __builtin_memset(s, 0, sizeof *s);
+    MIG.staged = false;
+}
+
+static void *kernel_block(size_t n)
+{
+    void *b = cairn_malloc(n ? n : 1);
+    if (b)
+        cairn_heap_set_owner(b, CAIRN_TASK_NONE);
+    return b;
+}
+
+bool cairn__mig_stage(void)
+{
+    struct parsed p;
+    struct cairn_mig_stage *s = &MIG.stage;
+    __builtin_memset(s, 0, sizeof *s);
+    if (!parse(&p) || !handler_of(p.id) || cairn__tcb(p.id))
+        return false;
+    s->state = kernel_block(p.state_len);
+    s->tcb_reserve = kernel_block(sizeof(cairn_tcb_t) + p.num_out * sizeof(cairn_route_t));
+    s->messages = p.messages;
+    s->payloads = p.messages ? kernel_block(p.messages * sizeof(void *)) : 0;
+    bool ok = s->state && s->tcb_reserve && (!p.messages || s->payloads);
+    if (s->payloads)
+        __builtin_memset(s->payloads, 0, p.messages * sizeof(void *));
+    struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len, .pos = p.messages_at};
+    for (unsigned i = 0; ok && i < p.messages; i++) {
+        (void)cairn__mig_get(&r, 3);
+        unsigned len = (unsigned)cairn__mig_get(&r, 2);
+        const uint8_t *b = cairn__mig_get_bytes(&r, len);
+        if (len) {
+            s->payloads[i] = kernel_block(len);
+            ok = s->payloads[i] != 0;
+            if (ok)
+                __builtin_memcpy(s->payloads[i], b, len);
+        }
+    }
+    if (!ok) {
+        cairn__mig_unstage();
+        return false;
+    }
+    __builtin_memcpy(s->state, p.state, p.state_len);
+    MIG.staged = true;
+    return true;
+}
+
+/* Forgets remote TCB id without touching the routes that name it (they keep the ID). */
+static void remote_drop(cairn_task_id_t id)
+{
+    cairn_rtcb_t *r = &cairn_net.remote[id - 1];
+    if (r->id == id) {
+        r->id = CAIRN_TASK_NONE;
+        cairn_net.remote_count--;
+    }
+}
+
+bool cairn__mig_commit(void)
+{
+    struct parsed p;
+    struct cairn_mig_stage *s = &MIG.stage;
+    if (!MIG.staged || !parse(&p))
+        return false;
+    remote_drop(p.id);
+    cairn_free(s->tcb_reserve);
+    s->tcb_reserve = 0;
+    if (cairn_task_create(p.id, handler_of(p.id), s->state, p.prio, 0, p.num_out, p.flags) !=
+        CAIRN_OK)
+        return false; /* cannot happen: the room was reserved */
+    cairn_tcb_t *t = cairn__tcb(p.id);
+    for (unsigned i = 0; i < p.num_out; i++)
+        t->routes[i] = CAIRN_ROUTE(p.routes[2 * i], p.routes[2 * i + 1]);
+    t->flags |= TCB_INIT_SENT | TCB_READY; /* initialised where it came from */
+    cairn_heap_set_owner(s->state, p.id);
+    for (unsigned i = 0; i < p.members; i++)
+        (void)cairn_group_join(p.member[2 * i], p.id, p.member[2 * i + 1]);
+    uint8_t *seq = cairn__rel_table(p.id);
+    for (unsigned i = 0; i < CAIRN_NET_MODULES; i++)
+        seq[i] = i < p.modules ? p.seq[i] : 0;
+    /* DESERIALIZE first, then the moved messages in their order, then the timers that
+     * expired on the way, then the messages this module's tasks sent meanwhile. */
+    cairn_frame_t f;
+    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
+    f.msg.payload = s->state;
+    f.msg.len = (uint16_t)p.state_len;
+    f.msg.dst = p.id;
+    f.msg.port = CAIRN_PORT_DESERIALIZE;
+    (void)cairn__deliver(&f);
+    struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len, .pos = p.messages_at};
+    for (unsigned i = 0; i < p.messages; i++) {
+        cairn_port_t port = (cairn_port_t)cairn__mig_get(&r, 1);
+        cairn_task_id_t src = (cairn_task_id_t)cairn__mig_get(&r, 1);
+        (void)cairn__mig_get(&r, 1);
+        unsigned len = (unsigned)cairn__mig_get(&r, 2);
+        (void)cairn__mig_get_bytes(&r, len);
+        void *b = s->payloads[i];
+        s->payloads[i] = 0;
+        cairn__msg_new(&f, src, b, len);
+        if (b)
+            cairn_heap_set_owner(b, CAIRN_TASK_NONE);
+        f.msg.dst = p.id;
+        f.msg.port = port;
+        f.msg.flags |= CAIRN_MSG_REMOTE;
+        if (cairn__deliver(&f) != CAIRN_OK)
+            cairn__release(&f.msg); /* a full pool: counted by the scheduler */
+    }
+    set_timers(&p);
+    cairn_free(s->payloads);
+    s->payloads = 0;
+    s->state = 0;
+    MIG.staged = false;
+    cairn__rel_deliver_local(p.id);
+    return true;
+}
+
+/* ---- the source ------------------------------------------------------------------------ */
+
+/* T's TCB and everything of its here go, but not the routes that name it: from now on
+ * they name the remote task on module `to`. The messages queued after the serialisation
+ * leave as remote messages to it, in order. */
+void cairn__mig_detach(cairn_task_id_t id, uint8_t to, unsigned serialised)
+{
+    cairn_tcb_t *t = cairn__tcb(id);
+    if (!t)
+        return;
+    cairn_prio_t prio = t->prio;
+    cairn_msg_t later[CAIRN_MSG_POOL];
+    unsigned n = 0, seen = 0;
+    uint32_t s = arch_irq_save();
+    cairn_msg_t **link = &cairn_k.queue;
+    while (*link) {
+        cairn_msg_t *m = *link;
+        if (m->dst != id) {
+            link = &m->next;
+            continue;
+        }
+        *link = m->next;
+        m->next = cairn_k.free;
+        cairn_k.free = m;
+        cairn_k.stats.queued--;
+        if (seen++ < serialised)
+            cairn__release(m); /* it moved in the STATE frames */
+        else
+            later[n++] = *m;
+    }
+    arch_irq_restore(s);
+    cairn__groups_forget(id);
+    cairn_timer_cancel_all(id);
+    cairn_k.tasks[id] = 0;
+    cairn__irq_bindings_refresh(id, 0);
+    cairn_heap_free_all(id);
+    cairn_free(t);
+    (void)cairn__remote_create(id, prio, to);
+    for (unsigned i = 0; i < n; i++) {
+        cairn_frame_t f;
+        f.msg = later[i];
+        f.msg.next = 0;
+        if (cairn__deliver(&f) != CAIRN_OK)
+            cairn__release(&f.msg);
+    }
+}
+
+/* Where a frozen task was, the routes now name module `to` (or this module). */
+void cairn__mig_route(cairn_task_id_t id, uint8_t to)
+{
+    cairn_rtcb_t *r = &cairn_net.remote[id - 1];
+    if (r->id == id && to != cairn_net.address)
+        r->module = to;
+}

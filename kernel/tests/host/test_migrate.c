@@ -1,0 +1,443 @@
+/*
+ * Atomic task migration (cairn/migrate.h, docs/migration.md) on the host port's simulated
+ * bus: three modules; the movable task T lives on module 0 and moves to module 1; module 2
+ * sends to it throughout. A successful move with messages queued at the source and sent
+ * during the migration (each handled once, in order, at the destination); a failed
+ * de-serialisation (RESUMED: every module as before, no heap leaked); lost FREEZE_ACK and
+ * STATE frames sent again; a destination reset before the commit (RESUMED); a timer that
+ * expires during the migration fires once, on arrival. The test fires the bus managers'
+ * timers itself (a TIMEOUT message): the host's virtual timers belong to one process.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hwtimer.h"
+#include "ktest.h"
+
+#define MODULES 3
+#define ARENA (16 * 1024)
+#define SENDER 1 /* on module 2 */
+#define T 2      /* the movable task */
+#define PUSHER 3 /* on module 0: queues messages for T, then asks for the move */
+
+static uint8_t arena[MODULES][ARENA];
+static size_t free_before[MODULES];
+static bool handler_known[MODULES];
+
+/* ---- the movable task: its state is a count, and it logs where it handles what ---- */
+
+struct tstate {
+    uint32_t handled;
+    uint32_t timer_ticks; /* timer 0 at INIT (0: none) */
+};
+static struct tstate t_initial;
+
+static cairn_ret_t t_handler(void *state, cairn_msg_t *msg)
+{
+    struct tstate *s = state;
+    unsigned here = cairn_net_address();
+    switch (msg->port) {
+    case CAIRN_PORT_INIT:
+        if (s->timer_ticks)
+            assert_int_equal(cairn_timer_start(0, s->timer_ticks, false), CAIRN_OK);
+        break;
+    case CAIRN_PORT_SERIALIZE: {
+        struct tstate *b = cairn_malloc(sizeof *b);
+        assert_non_null(b);
+        *b = *s;
+        assert_int_equal(cairn_migrate_state(b, sizeof *b), CAIRN_OK);
+        klog("T@%u:ser", here);
+        break;
+    }
+    case CAIRN_PORT_DESERIALIZE:
+        assert_ptr_equal(msg->payload, state);
+        klog("T@%u:deser(%u)", here, (unsigned)s->handled);
+        break;
+    case CAIRN_PORT_TIMEOUT0:
+        klog("T@%u:T0", here);
+        break;
+    default:
+        s->handled++;
+        klog("T@%u:%.*s", here, (int)msg->len, (const char *)msg->payload);
+    }
+    return CAIRN_OK;
+}
+
+static const cairn_migrate_task_t movable[] = {{T, t_handler}};
+
+/* ---- the pusher: three messages for T (queued: T is below it), then REQUEST ---- */
+
+static cairn_ret_t pusher(void *state, cairn_msg_t *msg)
+{
+    (void)state;
+    if (msg->port != CAIRN_PORT(0))
+        return CAIRN_OK;
+    static const char *const q[3] = {"q0", "q1", "q2"}; /* queued: not the stack */
+    for (unsigned i = 0; i < 3; i++)
+        assert_int_equal(cairn_send(0, q[i], 2), CAIRN_OK);
+    assert_int_equal(cairn_migrate(T, 1), CAIRN_OK);
+    return CAIRN_OK;
+}
+
+static uint8_t done_outcome;
+static void done(cairn_task_id_t task, uint8_t module, uint8_t outcome)
+{
+    assert_int_equal(task, T);
+    (void)module;
+    done_outcome = outcome;
+}
+
+static size_t heap_free(void)
+{
+    cairn_idle(); /* what the bus manager frees when the kernel idles */
+    struct cairn_heap_stats st;
+    cairn_heap_stats(&st);
+    return st.free_bytes;
+}
+
+static void boot(unsigned m, uint32_t period)
+{
+    cairn_simbus_select(m);
+    cairn_heap_init(arena[m], ARENA);
+    assert_int_equal(cairn_sched_init(), CAIRN_OK);
+    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    cairn_migrate_config_t cfg = {
+        .tasks = movable, .count = handler_known[m] ? 1 : 0, .retransmit_ticks = period,
+        .tries = 3, .hw_hz = 1000000, .done = done};
+    assert_int_equal(cairn_migrate_start(&cfg), CAIRN_OK);
+}
+
+/* The application on module m (module 0 holds T and the pusher, 2 the sender). */
+static void apps(unsigned m)
+{
+    cairn_simbus_select(m);
+    if (m == 0) {
+        static struct tstate st;
+        st = t_initial;
+        assert_int_equal(cairn_task_create(T, t_handler, &st, 2, 0, 0, CAIRN_TASK_MOVABLE), CAIRN_OK);
+        assert_int_equal(cairn_task_init(T, 0, 0), CAIRN_OK);
+        cairn_route_t r = CAIRN_ROUTE(T, CAIRN_PORT(0));
+        assert_int_equal(cairn_task_create(PUSHER, pusher, 0, 5, &r, 1, 0), CAIRN_OK);
+        assert_int_equal(cairn_task_init(PUSHER, 0, 0), CAIRN_OK);
+        assert_int_equal(cairn_task_create_remote(SENDER, 1, 2), CAIRN_OK);
+    } else {
+        assert_int_equal(cairn_task_create_remote(T, 2, 0), CAIRN_OK);
+    }
+    if (m == 2) {
+        static struct rec s;
+        s = (struct rec){.name = "S"};
+        rec_task_uninit(SENDER, &s, 1, 1);
+        assert_int_equal(cairn_route_set(SENDER, 0, T, CAIRN_PORT(0)), CAIRN_OK);
+        assert_int_equal(cairn_task_init(SENDER, 0, 0), CAIRN_OK);
+    }
+    assert_int_equal(cairn_net_start(), CAIRN_OK);
+}
+
+static void start_all(uint32_t period)
+{
+    for (unsigned m = 0; m < MODULES; m++)
+        boot(m, period);
+    for (unsigned m = 0; m < MODULES; m++)
+        apps(m);
+    cairn_simbus_run();
+    for (unsigned m = 0; m < MODULES; m++) {
+        cairn_simbus_select(m);
+        free_before[m] = heap_free();
+    }
+    cairn_simbus_select(0);
+    klog_reset();
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    cairn_simbus_reset(MODULES, 4);
+    cairn_simbus_filter(0);
+    for (unsigned m = 0; m < MODULES; m++)
+        handler_known[m] = true;
+    t_initial = (struct tstate){0};
+    done_outcome = 0;
+    cairn_trace_host_reset();
+    klog_reset();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    cairn_simbus_filter(0);
+    for (unsigned m = 0; m < MODULES; m++) {
+        cairn_simbus_select(m);
+        assert_int_equal(cairn_heap_check(), CAIRN_OK);
+        assert_int_equal(cairn_host_irq_depth(), 0);
+    }
+    cairn_simbus_select(0);
+    return 0;
+}
+
+#define MTEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+static void post_on(unsigned m, cairn_task_id_t task, cairn_port_t port, const void *p, size_t len)
+{
+    cairn_simbus_select(m);
+    assert_int_equal(cairn_post(task, port, p, len), CAIRN_OK);
+}
+
+static void send_from_2(const char *text)
+{
+    cairn_simbus_select(2);
+    assert_int_equal(cairn_send_from(SENDER, 0, text, strlen(text)), CAIRN_OK);
+}
+
+static cairn_migrate_stats_t mstats(unsigned m)
+{
+    unsigned back = cairn_simbus_selected();
+    cairn_simbus_select(m);
+    cairn_migrate_stats_t st;
+    cairn_migrate_stats(&st);
+    cairn_simbus_select(back);
+    return st;
+}
+
+static bool quiet(void)
+{
+    for (unsigned m = 0; m < MODULES; m++) {
+        cairn_simbus_select(m);
+        cairn_reliable_stats_t r;
+        cairn_net_reliable_stats(&r);
+        cairn_migrate_stats_t s;
+        cairn_migrate_stats(&s);
+        if (r.pending || s.busy)
+            return false;
+    }
+    return true;
+}
+
+/* Every module's timers fire (retransmission, migrator) until nothing is left to do;
+ * the rounds it took. */
+static unsigned settle(void)
+{
+    unsigned rounds = 0;
+    cairn_simbus_run();
+    while (!quiet()) {
+        assert_true(rounds < 100);
+        for (unsigned m = 0; m < MODULES; m++) {
+            post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
+            post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(2), 0, 0);
+        }
+        cairn_simbus_run();
+        rounds++;
+    }
+    cairn_simbus_select(0);
+    return rounds;
+}
+
+static bool live_on(unsigned m)
+{
+    cairn_simbus_select(m);
+    return cairn_task_exists(T) && cairn_task_module(T) < 0;
+}
+
+static void routes_name(int m0, int m1, int m2)
+{
+    int want[MODULES] = {m0, m1, m2};
+    for (unsigned m = 0; m < MODULES; m++) {
+        cairn_simbus_select(m);
+        assert_int_equal(cairn_task_module(T), want[m]);
+    }
+    cairn_simbus_select(0);
+}
+
+static void heaps_as_before(void)
+{
+    for (unsigned m = 0; m < MODULES; m++) {
+        cairn_simbus_select(m);
+        assert_int_equal(heap_free(), free_before[m]);
+    }
+    cairn_simbus_select(0);
+}
+
+/* Trace words of event ev (any module: one ring). */
+static unsigned words(uint8_t ev)
+{
+    uint32_t w[4096];
+    size_t n = ktest_trace(w, 4096);
+    unsigned c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += CAIRN_TRACE_EVENT(w[i]) == ev;
+    return c;
+}
+
+static void test_a_move_delivers_every_message_once_in_order_at_the_destination(void **state)
+{
+    (void)state;
+    start_all(1000);
+    send_from_2("a0");
+    send_from_2("a1");
+    cairn_simbus_run();
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0); /* q0..q2 queued for T, then REQUEST */
+    send_from_2("b0");                     /* on their way during the migration */
+    send_from_2("b1");
+    send_from_2("b2");
+    settle();
+    assert_log("T@0:a0 T@0:a1 T@0:ser T@1:deser(2) T@1:q0 T@1:q1 T@1:q2 T@1:b0 T@1:b1 T@1:b2");
+    assert_true(live_on(1));
+    assert_false(live_on(0));
+    routes_name(1, -1, 1);
+    assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
+    assert_int_equal(mstats(0).moved, 1);
+    assert_int_equal(mstats(1).committed, 1);
+    /* One word per phase change: REQUEST, SERIALIZED, STAGED, COMMITTED, FREED once;
+     * FROZEN and UNFROZEN on each module. */
+    assert_int_equal(words(CAIRN_EV_MIG_REQUEST), 1);
+    assert_int_equal(words(CAIRN_EV_MIG_SERIALIZED), 1);
+    assert_int_equal(words(CAIRN_EV_MIG_STAGED), 1);
+    assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 1);
+    assert_int_equal(words(CAIRN_EV_MIG_FREED), 1);
+    assert_int_equal(words(CAIRN_EV_MIG_FROZEN), 3);
+    assert_int_equal(words(CAIRN_EV_MIG_UNFROZEN), 3);
+    /* After the move, messages go to module 1 directly. */
+    klog_reset();
+    send_from_2("c0");
+    settle();
+    assert_log("T@1:c0");
+    /* And back again: the tables moved with T keep the numbers in order. */
+    klog_reset();
+    cairn_simbus_select(2); /* a policy on module 2: its REQUEST goes to T's module */
+    assert_int_equal(cairn_migrate(T, 0), CAIRN_OK);
+    send_from_2("d0");
+    settle();
+    assert_log("T@1:ser T@0:deser(9) T@0:d0");
+    routes_name(-1, 0, 0);
+    /* Modules 1 and 2 hold what they held before: nothing of T's is left on module 1.
+     * (Module 0's T has a heap block for its state now, where it had a static one.) */
+    for (unsigned m = 1; m < MODULES; m++) {
+        cairn_simbus_select(m);
+        assert_int_equal(heap_free(), free_before[m]);
+    }
+}
+
+static void test_a_failed_deserialisation_resumes_with_every_module_as_before(void **state)
+{
+    (void)state;
+    handler_known[1] = false; /* module 1 cannot run T: its de-serialisation fails */
+    start_all(1000);
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    send_from_2("b0");
+    settle();
+    assert_log("T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0");
+    assert_true(live_on(0));
+    assert_false(live_on(1));
+    routes_name(-1, 0, 0);
+    assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
+    assert_int_equal(mstats(1).stage_failed, 1);
+    assert_int_equal(words(CAIRN_EV_MIG_RESUMED), 1);
+    assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 0);
+    heaps_as_before();
+}
+
+static unsigned dropped_ack, dropped_state;
+
+static enum cairn_simbus_fate drop_first_freeze_ack_and_state(const struct cairn_simbus_wire *w)
+{
+    if (w->head[0] != CAIRN_NET_KIND_MIG)
+        return CAIRN_SIMBUS_PASS;
+    if (w->first == 3 && !dropped_ack++) /* FREEZE_ACK */
+        return CAIRN_SIMBUS_DROP;
+    if (w->first == 4 && !dropped_state++) /* STATE */
+        return CAIRN_SIMBUS_DROP;
+    return CAIRN_SIMBUS_PASS;
+}
+
+static void test_a_lost_freeze_ack_and_state_frame_are_sent_again(void **state)
+{
+    (void)state;
+    start_all(1000);
+    dropped_ack = dropped_state = 0;
+    cairn_simbus_filter(drop_first_freeze_ack_and_state);
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    unsigned rounds = settle();
+    assert_true(dropped_ack >= 2); /* dropped one, saw it again */
+    assert_true(dropped_state >= 2);
+    assert_true(rounds >= 2);
+    assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2");
+    assert_true(live_on(1));
+    routes_name(1, -1, 1);
+    assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
+}
+
+static bool staged_answer_seen;
+
+static enum cairn_simbus_fate drop_deserialized(const struct cairn_simbus_wire *w)
+{
+    if (w->head[0] == CAIRN_NET_KIND_MIG && w->first == 6) { /* DESERIALIZED */
+        staged_answer_seen = true;
+        return CAIRN_SIMBUS_DROP;
+    }
+    return CAIRN_SIMBUS_PASS;
+}
+
+static void test_a_destination_reset_before_the_commit_resumes(void **state)
+{
+    (void)state;
+    start_all(1000);
+    staged_answer_seen = false;
+    cairn_simbus_filter(drop_deserialized);
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    cairn_simbus_run();
+    assert_true(staged_answer_seen);
+    assert_int_equal(mstats(1).staged, 1);
+    /* Module 1 is reset: it boots knowing nothing of the migration. */
+    cairn_simbus_filter(0);
+    boot(1, 1000);
+    apps(1);
+    settle();
+    assert_log("T@0:ser T@0:q0 T@0:q1 T@0:q2");
+    assert_true(live_on(0));
+    assert_false(live_on(1));
+    routes_name(-1, 0, 0);
+    assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
+}
+
+static void test_a_timer_that_expires_during_the_migration_fires_once_on_arrival(void **state)
+{
+    (void)state;
+    t_initial.timer_ticks = 500;
+    host_timer_reset(0);
+    setup(0);
+    t_initial.timer_ticks = 500;
+    /* The pool of virtual timers is the process's: module 0's heap holds it. Retransmission
+     * periods far beyond the test's time, so only T's timer fires. */
+    cairn_simbus_select(0);
+    cairn_heap_init(arena[0], ARENA);
+    for (unsigned m = 0; m < MODULES; m++)
+        boot(m, 1000000);
+    cairn_simbus_select(0);
+    assert_int_equal(cairn_timer_init(), CAIRN_OK);
+    for (unsigned m = 0; m < MODULES; m++)
+        apps(m);
+    cairn_simbus_run();
+    klog_reset();
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0); /* T frozen and serialised: its timer stopped here */
+    cairn_simbus_select(0);
+    host_timer_advance(600); /* the deadline passes during the migration */
+    cairn_simbus_select(1);
+    settle();
+    assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2 T@1:T0");
+    cairn_simbus_select(1);
+    host_timer_advance(2000);
+    assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2 T@1:T0");
+    assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        MTEST(test_a_move_delivers_every_message_once_in_order_at_the_destination),
+        MTEST(test_a_failed_deserialisation_resumes_with_every_module_as_before),
+        MTEST(test_a_lost_freeze_ack_and_state_frame_are_sent_again),
+        MTEST(test_a_destination_reset_before_the_commit_resumes),
+        MTEST(test_a_timer_that_expires_during_the_migration_fires_once_on_arrival),
+    };
+    return cmocka_run_group_tests(tests, 0, 0);
+}
