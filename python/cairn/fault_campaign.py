@@ -137,9 +137,12 @@ def check(sc: Scenario) -> Result:
     tr, code, out = run_device(sc.rule_dicts(), sc.seed)
     c = net_trace.check_migration(tr, HOMES)
     v = list(c.violations)
-    if not tr.restarts and (code != 0 or not out.rstrip().endswith(FINAL_LINE)):
+    if not tr.restarts and FINAL_LINE not in out.splitlines():
+        # (the other modules may go on resending a message whose DACK was lost to a logger
+        # that has exited: the run then reaches the time limit after the final line)
         v.append(f"the run did not end with the logger's final line (exit {code})")
-    if code not in (0, 124, 125):
+    # 1: the logger's own count after its module restarted (not an invariant: the trace is)
+    if code not in (0, 124, 125) and not (code == 1 and tr.restarts):
         v.append(f"cairn-sim exited {code}: {out.strip().splitlines()[-1:] if out.strip() else ''}")
     if not tr.words:
         v.append("no trace")

@@ -197,7 +197,7 @@ class Phase:
     mig: int  #: source module << 8 | counter
 
 
-def _unwrap(last: dict[tuple[int, int], int], key: tuple[int, int], raw: int) -> int:
+def _unwrap(last: dict[Any, int], key: tuple[int, ...], raw: int) -> int:
     """raw (8 bits) as the number closest after the key's last one."""
     prev = last.get(key, 0)
     n = prev + ((raw - prev) & 0xFF)
@@ -313,8 +313,8 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
     rx_last: dict[tuple[int, int, int], int] = {}
     sent: dict[tuple[int, int, int], list[tuple[int, int]]] = {}  #: stream -> [(seq, ps)]
     accepted: dict[tuple[int, int, int], list[int]] = {}
-    for ps, _, m, w in events:
-        if w is None:  # module m restarted: its kernel, tasks and tables start again
+    for ps, _, m, ev in events:
+        if ev is None:  # module m restarted: its kernel, tasks and tables start again
             for task in homes:
                 if live.get(task) == m or m in staged[task]:
                     lost_at[task].append(ps)
@@ -328,6 +328,7 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
             for key in [k for k in frozen if k[0] == m]:
                 del frozen[key]
             continue
+        w = ev
         code, task = w.code, w.a
         if code == EV_REL_SEND:
             e = _epoch(restarts, m, ps)
