@@ -4,6 +4,7 @@
 #   make build   simulator at build/bin/cairn-sim, firmware under build/fw/
 #   make bench   benchmarks, JSON under build/bench/
 #   make timesync-demo  four modules' clocks synchronised; prints the true skew (docs/distributed.md)
+#   make soak    the migration fault campaign with SOAK_SEEDS seeded scenarios (docs/migration.md, "Fault campaign")
 #   make fuzz    bounded cargo-fuzz runs of the ELF loader, the core and the board/device files (FUZZ_SECONDS each)
 
 SHELL := /bin/bash
@@ -15,9 +16,15 @@ PY := $(VENV)/bin/python
 CARGO ?= cargo
 SIM := $(BUILD)/bin/cairn-sim
 FUZZ_SECONDS ?= 60
+SOAK_SEEDS ?= 20000
 OUT ?= out
 
 include kernel/firmware.mk
+
+.PHONY: soak
+# The task migration fault campaign, many more seeds than make test's 1,000 (--start 1000: new ones).
+soak: build
+	$(PY) -m cairn.fault_campaign --seeds $(SOAK_SEEDS) --start 1000 --jobs 2
 
 .PHONY: all build sim bootstrap test test-rust test-python test-kernel test-spin lint run bench fuzz clean timesync-demo
 

@@ -53,6 +53,9 @@ class NetTrace:
     names: dict[int, str] = field(default_factory=dict)  #: pid -> processor name
     sent: list[Frame] = field(default_factory=list)
     received: list[Frame] = field(default_factory=list)
+    #: (pid, ps) of every module fault the simulator injected (a reset or a power-off): the
+    #: module's kernel starts again from nothing
+    restarts: list[tuple[int, int]] = field(default_factory=list)
 
 
 def us_to_ps(ts: Any) -> int:
@@ -68,11 +71,16 @@ def parse(text: str, address: dict[int, int] | None = None) -> NetTrace:
     for ev in data["traceEvents"]:
         if ev.get("ph") == "M" and ev.get("name") == "process_name":
             tr.names[int(ev["pid"])] = str(ev["args"]["name"])
+        if ev.get("ph") == "i" and ev.get("name") == "injected fault":
+            what = str(ev.get("args", {}).get("what", ""))
+            if what.startswith(("power_off", "reset")):
+                tr.restarts.append((int(ev["pid"]), us_to_ps(ev["ts"])))
         if ev.get("ph") != "i" or ev.get("tid") != 3:
             continue
         code = int(str(ev["name"]).split()[1])
         tr.words.append(Word(int(ev["pid"]), us_to_ps(ev["ts"]), code, int(ev["args"]["a"]), int(ev["args"]["b"])))
     tr.words.sort(key=lambda w: (w.ps, w.pid))
+    tr.restarts.sort(key=lambda r: (r[1], r[0]))
     addr = address or {}
     last: dict[int, Word] = {}
     for w in tr.words:
@@ -189,7 +197,7 @@ class Phase:
     mig: int  #: source module << 8 | counter
 
 
-def _unwrap(last: dict[tuple[int, int], int], key: tuple[int, int], raw: int) -> int:
+def _unwrap(last: dict[Any, int], key: tuple[int, ...], raw: int) -> int:
     """raw (8 bits) as the number closest after the key's last one."""
     prev = last.get(key, 0)
     n = prev + ((raw - prev) & 0xFF)
@@ -248,6 +256,156 @@ def migration_summary(tr: NetTrace, address: dict[int, int] | None = None) -> st
     ok = sum(1 for p in migration_phases(tr) if p.phase == "committed")
     return (f"migrations: {ok} ok, {len(c.lost)} lost, {len(c.duplicated)} duplicated, "
             f"{len(c.reordered)} reordered")
+
+
+# ---- the invariants of a migration under injected faults (docs/migration.md, "Fault campaign")
+
+PORT_INIT = 0
+PORT_SERIALIZE = 2
+PORT_DESERIALIZE = 3
+
+
+@dataclass
+class MigrationCheck:
+    """What the trace says about a run's migrations, and every invariant it breaks."""
+
+    violations: list[str] = field(default_factory=list)
+    #: per migration (source << 8 | counter): moved, resumed, killed, lost (the task with its
+    #: module), or unfinished
+    outcomes: dict[int, str] = field(default_factory=dict)
+    excused: int = 0  #: messages lost with a module that was reset or powered off holding them
+    messages: int = 0  #: numbered messages sent
+
+
+def _epoch(restarts: list[tuple[int, int]], pid: int, ps: int) -> int:
+    return sum(1 for p, t in restarts if p == pid and t <= ps)
+
+
+def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int] | None = None) -> MigrationCheck:
+    """The guarantees of docs/migration.md from the trace alone. ``homes`` maps each task to
+    the module the application starts it on (where it runs again after that module restarts).
+
+    - atomic: a handler of a task starts (other than INIT, and SERIALIZE / DESERIALIZE of the
+      migration itself) only on the module where it is live: its home, then the destination
+      from the destination's commit word on; none while its source has it frozen;
+    - messages: per (sending module and its incarnation, task) the numbers are accepted once
+      each, 1, 2, 3 … in order, only where the task is live; a number never accepted is a
+      violation unless every later one of its stream was lost too and either the sender was
+      restarted after sending it or a module holding the task (live or staged) was restarted;
+    - every module that froze the task for a migration unfreezes it (or is restarted).
+    """
+    addr = address or {}
+    mod = {p: addr.get(p, p - 1) for p in tr.names}
+    c = MigrationCheck()
+    restarts = [(mod.get(p, p - 1), t) for p, t in tr.restarts]
+    live: dict[int, int | None] = dict(homes)  #: task -> module where it is live
+    staged: dict[int, set[int]] = {t: set() for t in homes}
+    frozen_src: dict[int, int] = {}  #: task -> source module while frozen there
+    frozen: dict[tuple[int, int], int] = {}  #: (module, mig) -> task, until unfrozen
+    lost_at: dict[int, list[int]] = {t: [] for t in homes}  #: task -> times it was lost
+    events: list[tuple[int, int, int, Word | None]] = []  # (ps, order, module, word)
+    for m, t in restarts:
+        events.append((t, 0, m, None))
+    for w in tr.words:
+        events.append((w.ps, 1, mod.get(w.pid, w.pid - 1), w))
+    events.sort(key=lambda e: (e[0], e[1]))
+    tx_last: dict[tuple[int, int, int], int] = {}
+    rx_last: dict[tuple[int, int, int], int] = {}
+    sent: dict[tuple[int, int, int], list[tuple[int, int]]] = {}  #: stream -> [(seq, ps)]
+    accepted: dict[tuple[int, int, int], list[int]] = {}
+    for ps, _, m, ev in events:
+        if ev is None:  # module m restarted: its kernel, tasks and tables start again
+            for task in homes:
+                if live.get(task) == m or m in staged[task]:
+                    lost_at[task].append(ps)
+                    if live.get(task) == m:
+                        live[task] = None
+                staged[task].discard(m)
+                if homes[task] == m and live.get(task) is None:
+                    live[task] = m  # the application starts it again at home
+                if frozen_src.get(task) == m:
+                    del frozen_src[task]
+            for key in [k for k in frozen if k[0] == m]:
+                del frozen[key]
+            continue
+        w = ev
+        code, task = w.code, w.a
+        if code == EV_REL_SEND:
+            e = _epoch(restarts, m, ps)
+            seq = _unwrap(tx_last, (m, e, task), w.b & 0xFF)
+            sent.setdefault((m, e, task), []).append((seq, ps))
+            c.messages += 1
+        elif code == EV_REL_ACCEPT:
+            src = w.b >> 8
+            e = _epoch(restarts, src, ps)
+            seq = _unwrap(rx_last, (src, e, task), w.b & 0xFF)
+            while e > 0 and seq not in {s for s, _ in sent.get((src, e, task), [])}:
+                e -= 1  # a frame of the sender's previous incarnation, still on its way
+                seq = _unwrap(rx_last, (src, e, task), w.b & 0xFF)
+            got = accepted.setdefault((src, e, task), [])
+            if seq in got:
+                c.violations.append(f"message {src}.{e}:{seq} to task {task} accepted twice (module {m}, {ps} ps)")
+            elif seq != (got[-1] if got else 0) + 1:
+                c.violations.append(f"message {src}.{e}:{seq} to task {task} accepted out of order after "
+                                    f"{got[-1] if got else 0} (module {m}, {ps} ps)")
+            if task in live and live[task] != m:
+                c.violations.append(f"message {src}.{e}:{seq} to task {task} accepted on module {m} "
+                                    f"while the task lives on {live[task]} ({ps} ps)")
+            got.append(seq)
+        elif code == EV_START and task in homes and w.b not in (PORT_INIT, PORT_SERIALIZE, PORT_DESERIALIZE):
+            if live.get(task) != m:
+                c.violations.append(f"task {task} ran on module {m} while it lives on {live.get(task)} ({ps} ps)")
+            elif frozen_src.get(task) == m:
+                c.violations.append(f"task {task} ran on module {m} while frozen there ({ps} ps)")
+        elif EV_MIG_FIRST <= code <= EV_MIG_FIRST + 0xF and task in homes:
+            mig, phase = w.b, MIG_PHASES.get(code, hex(code))
+            if phase == "request":
+                c.outcomes.setdefault(mig, "unfinished")
+            elif phase == "frozen":
+                frozen[(m, mig)] = task
+                if live.get(task) == m:
+                    frozen_src[task] = m
+            elif phase == "staged":
+                staged[task].add(m)
+            elif phase == "stage-failed":
+                staged[task].discard(m)
+            elif phase == "committed":
+                if m not in staged[task]:
+                    c.violations.append(f"task {task} committed on module {m} without a staged copy ({ps} ps)")
+                staged[task].discard(m)
+                live[task] = m
+                frozen_src.pop(task, None)
+                c.outcomes[mig] = "moved"
+            elif phase == "resumed":
+                frozen_src.pop(task, None)
+                c.outcomes[mig] = "resumed"
+            elif phase == "killed":
+                if live.get(task) == m:
+                    live[task] = None
+                frozen_src.pop(task, None)
+                c.outcomes[mig] = "killed"
+            elif phase == "unfrozen":
+                frozen.pop((m, mig), None)
+                staged[task].discard(m)
+    for (m, mig), task in sorted(frozen.items()):
+        c.violations.append(f"module {m} never left migration {mig >> 8}.{mig & 0xFF} of task {task}")
+    for mig, o in c.outcomes.items():
+        if o == "unfinished" and any(lost_at.values()):
+            c.outcomes[mig] = "lost"
+    for stream, msgs in sent.items():
+        src, e, task = stream
+        got_set = set(accepted.get(stream, []))
+        for seq, ps in msgs:
+            if seq in got_set:
+                continue
+            tail = all(s not in got_set for s, _ in msgs if s > seq)
+            sender_gone = _epoch(restarts, src, 1 << 62) > e
+            holder_gone = bool(lost_at.get(task))
+            if tail and (sender_gone or holder_gone):
+                c.excused += 1
+            else:
+                c.violations.append(f"message {src}.{e}:{seq} to task {task} sent at {ps} ps never accepted")
+    return c
 
 
 def main(argv: list[str] | None = None) -> int:
