@@ -157,6 +157,8 @@ static void serialise(void)
     trace(CAIRN_EV_MIG_SERIALIZED);
 }
 
+static void source_done(void);
+
 static uint8_t parts(void)
 {
     return (uint8_t)((MIG.blob_len + MIG_PART - 1u) / MIG_PART);
@@ -187,6 +189,10 @@ static void resulting(uint8_t outcome)
     send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_RESULT, MIG.mig_src, MIG.mig_ctr, outcome,
                                                  MIG.task, MIG.dest}, 6);
     arm(MIG.cfg.retransmit_ticks);
+    /* The destination answered already (ACTIVATED) and no one else takes part (a device of
+     * two modules): no RESULT_ACK will come, the migration has ended. */
+    if ((MIG.answered & all_others()) == all_others())
+        source_done();
 }
 
 static void resume(void)
