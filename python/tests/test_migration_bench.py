@@ -45,6 +45,9 @@ def test_module_count_changes_nothing_but_the_round(runs: dict[int, mig.Migratio
     assert three.parts == runs[LARGE].parts
     # FREEZE is one broadcast: a third module adds its FREEZE_ACK, not a round per part.
     assert abs(three.latency - runs[LARGE].latency) < runs[LARGE].latency // 10
+    # With two modules no RESULT_ACK comes: the source ends at ACTIVATED, not at its next
+    # retransmission (which once held the task frozen there for a whole period).
+    assert runs[LARGE].freeze < three.freeze
 
 
 def test_fit_is_exact_on_a_line() -> None:
