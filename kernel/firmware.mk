@@ -225,6 +225,23 @@ $(FW_CKPT_ELFS): $(FW_OUT)/checkpoint-%.elf: $(FW_OBJ)/apps/checkpoint/checkpoin
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# The migration benchmark (python/cairn/bench/migration.py, docs/migration.md):
+# build/fw/migration-bench-<bytes>.elf for each state size it measures.
+FW_MIGB_SRC := $(FW_MK_DIR)/apps/migration_bench/migration_bench.c
+FW_MIGB_SIZES := 0 256 512 1024 2048 4096
+FW_MIGB_OBJS := $(FW_MIGB_SIZES:%=$(FW_OBJ)/apps/migration_bench/migration-bench-%.o)
+FW_MIGB_ELFS := $(FW_MIGB_SIZES:%=$(FW_OUT)/migration-bench-%.elf)
+
+firmware: $(FW_MIGB_ELFS)
+
+$(FW_MIGB_OBJS): $(FW_OBJ)/apps/migration_bench/migration-bench-%.o: $(FW_MIGB_SRC) $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DMIGBENCH_STATE_BYTES=$*u -MMD -MP -c -o $@ $<
+
+$(FW_MIGB_ELFS): $(FW_OUT)/migration-bench-%.elf: $(FW_OBJ)/apps/migration_bench/migration-bench-%.o $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 $(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ) $(FW_NBENCH_OBJ) $(FW_TSYNC_OBJ) $(FW_MIGR_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<

@@ -18,6 +18,10 @@
 
 #define MIG (*cairn_net.mig)
 
+/* A STATE frame numbers its parts in one byte; blob_len is 16 bits. */
+_Static_assert((CAIRN_MIG_STATE_MAX + MIG_PART - 1u) / MIG_PART <= 255u, "STATE parts");
+_Static_assert(CAIRN_MIG_STATE_MAX <= 0xFFFFu, "blob_len");
+
 static bool on(void)
 {
     return cairn_k.net && cairn_net.mig;
@@ -125,10 +129,16 @@ static void serialise(void)
     arch_irq_restore(s);
     cairn__call(t, &f);
     MIG.in_serialize = false;
-    uint8_t *blob = cairn_malloc(CAIRN_MIG_STATE_MAX);
+    /* A first pass with no room counts the bytes: the blob is as long as this task needs,
+     * not the longest a task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
+    struct cairn_mig_writer size = {.buf = 0, .cap = 0};
+    (void)cairn__mig_write(&size, t, cairn__rel_table(MIG.task), MIG.handed, MIG.handed_len,
+                           MIG.cfg.hw_hz);
+    uint8_t *blob = size.len <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size.len) : 0;
     if (blob) {
         cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
-        struct cairn_mig_writer w = {.buf = blob, .cap = CAIRN_MIG_STATE_MAX};
+        /* A message queued for T between the passes makes it too long: T resumes. */
+        struct cairn_mig_writer w = {.buf = blob, .cap = size.len};
         MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
                                                MIG.handed_len, MIG.cfg.hw_hz);
         if (w.len > w.cap) {
@@ -146,6 +156,8 @@ static void serialise(void)
     MIG.serialised = true; /* without a blob: the transfer fails, T resumes */
     trace(CAIRN_EV_MIG_SERIALIZED);
 }
+
+static void source_done(void);
 
 static uint8_t parts(void)
 {
@@ -177,6 +189,10 @@ static void resulting(uint8_t outcome)
     send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_RESULT, MIG.mig_src, MIG.mig_ctr, outcome,
                                                  MIG.task, MIG.dest}, 6);
     arm(MIG.cfg.retransmit_ticks);
+    /* The destination answered already (ACTIVATED) and no one else takes part (a device of
+     * two modules): no RESULT_ACK will come, the migration has ended. */
+    if ((MIG.answered & all_others()) == all_others())
+        source_done();
 }
 
 static void resume(void)
@@ -416,11 +432,14 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         if (index == MIG.parts && MIG.answer == 0xFF) {
             if (index == 0) {
                 free_blob();
-                MIG.blob = cairn_malloc(CAIRN_MIG_STATE_MAX);
+                /* Room for every part the source announced, within the longest task. */
+                unsigned room = (unsigned)count * MIG_PART;
+                MIG.blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
+                MIG.blob = count ? cairn_malloc(MIG.blob_cap) : 0;
                 if (MIG.blob)
                     cairn_heap_set_owner(MIG.blob, CAIRN_TASK_NONE);
             }
-            if (!MIG.blob || MIG.blob_len + (len - 5) > CAIRN_MIG_STATE_MAX) {
+            if (!MIG.blob || MIG.blob_len + (len - 5) > MIG.blob_cap) {
                 MIG.answer = 0;
             } else {
                 __builtin_memcpy(MIG.blob + MIG.blob_len, f + 5, len - 5);

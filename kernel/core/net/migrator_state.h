@@ -59,6 +59,7 @@ typedef struct cairn_mig_state {
     /* Both: the serialised task (source: built; destination: received). */
     uint8_t *blob;
     uint16_t blob_len;
+    uint16_t blob_cap; /* destination: the bytes the parts announced may fill */
     uint8_t parts;     /* destination: parts received */
     uint8_t answer;    /* destination: its DESERIALIZED answer (1 ok, 0 failed, 0xFF none yet) */
     struct cairn_mig_stage stage;

@@ -28,11 +28,14 @@ static void put(struct cairn_mig_writer *w, uint64_t v, unsigned bytes)
     }
 }
 
+/* One copy, not a put() per byte: the task's block is most of a large serialised task. */
 static void put_bytes(struct cairn_mig_writer *w, const void *p, unsigned n)
 {
-    const uint8_t *b = p;
-    for (unsigned i = 0; i < n; i++)
-        put(w, b[i], 1);
+    if (w->len < w->cap) {
+        unsigned room = w->cap - w->len;
+        __builtin_memcpy(w->buf + w->len, p, n < room ? n : room);
+    }
+    w->len += n;
 }
 
 uint64_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes)

@@ -21,9 +21,10 @@
 #define CAIRN_NET_KIND_MIG 0x17u
 /* The longest migration frame's payload (a STATE part carries 5 bytes less). */
 #define CAIRN_MIG_FRAME_MAX 64u
-/* The longest serialised task. */
+/* The longest serialised task (the kernel's part and the handler's block together). The
+ * blobs are allocated at the size a migration needs, so a larger limit costs no memory. */
 #ifndef CAIRN_MIG_STATE_MAX
-#define CAIRN_MIG_STATE_MAX 1024u
+#define CAIRN_MIG_STATE_MAX 8192u
 #endif
 
 /* Outcomes. */

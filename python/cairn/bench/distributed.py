@@ -410,6 +410,18 @@ def checkpoint() -> dict[str, Any]:
         raise BenchError(str(e)) from e
 
 
+def migration(sim: str) -> dict[str, Any]:
+    """Task migration's latency against serialised state size (0-4096 bytes, 2 modules) and
+    module count (2-8, 1 KiB), fitted as base + per byte (docs/migration.md), from
+    cairn.bench.migration."""
+    from cairn.bench import migration as mig
+
+    try:
+        return dict(mig.measure(sim=Path(sim)))
+    except mig.MigrationBenchError as e:
+        raise BenchError(str(e)) from e
+
+
 def build_result(sim: str, device: Path, elf: Path, elf_notrace: Path) -> dict[str, Any]:
     """The JSON: cycle figures of the production build (event log compiled out), the same
     with the event log on under ``traced``, sizes from the traced ELF's link map."""
@@ -432,6 +444,7 @@ def build_result(sim: str, device: Path, elf: Path, elf_notrace: Path) -> dict[s
         "breakdowns": traced["figures"]["breakdowns"],
         **timesync(sim),
         **checkpoint(),
+        **migration(sim),
         "samples": dict(SAMPLES),
         "samples_traced": traced_samples,
         "method": m["method"],
@@ -460,6 +473,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  checkpoint migration cost        {f['checkpoint_cost_base_cycles']} + "
           f"{f['checkpoint_cost_per_byte_cycles']} per byte (32 MHz cycles); freezing time at 1 KiB "
           f"{f['checkpoint_freeze_cycles']}")
+    mig_met = {k: "met" if f[f"migration_{k}_met"] else "NOT met" for k in ("base", "per_byte")}
+    print(f"  task migration latency           {f['migration_base_cycles']} (target <= "
+          f"{f['migration_base_cycles_target']}: {mig_met['base']}) + {f['migration_cycles_per_byte']} per byte "
+          f"(target <= {f['migration_cycles_per_byte_target']}: {mig_met['per_byte']}), R2 {f['migration_fit_r2']}")
+    print("    by state size, 2 modules:      " + ", ".join(
+        f"{k} B {v['latency_cycles']} (freeze {v['freeze_cycles']})" for k, v in f["migration_by_size"].items()))
+    print(f"    by module count, {f['migration_by_modules_state_bytes']} B:       " + ", ".join(
+        f"{k} {v['latency_cycles']}" for k, v in f["migration_by_modules"].items()))
     ts_met = "met" if f["timesync_skew_met"] else "NOT met"
     print(f"  time sync, worst true skew       {f['timesync_skew_us_max']} us over {f['timesync_marks']} marks "
           f"(target <= {f['timesync_skew_us_target']}: {ts_met})")

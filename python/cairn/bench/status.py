@@ -148,6 +148,21 @@ def render_distributed(d: dict[str, Any]) -> list[str]:
                      + f"; fitted {d['checkpoint_cost_base_cycles']} + {d['checkpoint_cost_per_byte_cycles']} "
                      f"per byte; freezing time (the paper's break-even after the migration point) at 1 KiB "
                      f"{d['checkpoint_freeze_cycles']}")
+    if "migration_base_cycles" in d:
+        def mig_met(key: str) -> str:
+            return "met" if d[f"migration_{key}_met"] else "not met"
+
+        by, bm = d["migration_by_size"], d["migration_by_modules"]
+        lines.append("  - task migration (8 MHz modules, docs/migration.md), REQUEST accepted → the task "
+                     "live on the destination, by state size on 2 modules: "
+                     + ", ".join(f"{k} B **{v['latency_cycles']}**" for k, v in by.items())
+                     + f"; fitted **{d['migration_base_cycles']}** (target ≤ {d['migration_base_cycles_target']}: "
+                     f"{mig_met('base')}) + **{d['migration_cycles_per_byte']}** per byte (target ≤ "
+                     f"{d['migration_cycles_per_byte_target']}: {mig_met('per_byte')}), R² {d['migration_fit_r2']}; "
+                     f"{d['migration_transfer_cycles_per_part']} per STATE part; source frozen at 1 KiB "
+                     f"{by.get('1024', {}).get('freeze_cycles', '-')}; by module count at "
+                     f"{d['migration_by_modules_state_bytes']} B: "
+                     + ", ".join(f"{k} {v['latency_cycles']}" for k, v in bm.items()))
     for render in DISTRIBUTED_EXTRA:
         lines += render(d)
     return lines
