@@ -18,6 +18,7 @@ import multiprocessing
 import random
 import subprocess
 import tempfile
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,26 @@ def draw(seed: int, windows: list[tuple[int, int]]) -> Scenario:
             m["count"] = rng.randint(1, 2)
         rules.append(m)
     return Scenario(seed, tuple(tuple(r.items()) for r in rules))
+
+
+#: Scenarios kept as regressions: one TOML file each (`seed` and the `[[fault]]` tables of a
+#: device file), so that they do not change when `draw` does.
+KEPT = repo_root() / "experiments" / "faults"
+
+
+def save(sc: Scenario, path: Path, note: str) -> None:
+    """Writes a scenario as a rule file (see KEPT)."""
+    text = "".join(f"# {line}\n" for line in note.splitlines()) + f"seed = {sc.seed}\n"
+    for r in sc.rule_dicts():
+        text += "\n[[fault]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in r.items())
+    path.write_text(text)
+
+
+def load(path: Path) -> Scenario:
+    """A scenario from a rule file (see KEPT)."""
+    data = tomllib.loads(path.read_text())
+    rules = tuple(tuple(r.items()) for r in data.get("fault", []))
+    return Scenario(int(data["seed"]), rules)
 
 
 def run_device(rules: list[Rule], seed: int) -> tuple[net_trace.NetTrace, int, str]:

@@ -7,6 +7,7 @@ they pass, so the marks must then go)."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -54,37 +55,26 @@ def test_a_thousand_seeded_scenarios_break_no_invariant() -> None:
     assert [r.seed for r in results if r.violations] == []
 
 
-#: Violations the campaign found, kept with their seed (the rules are drawn from it) and what
-#: the trace showed. Not fixed yet in the kernel.
-FOUND = {
-    6: "frames only (slow<-fast every 4th dropped, to slow every 6th corrupted): the source "
-       "(slow) never leaves the first migration: no MIG_UNFROZEN on module 0",
-    52: "every 2nd frame dropped: the sensor's numbered messages 12.. to the filter are never "
-        "accepted (the stream stalls during the first migration)",
-    5: "corrupt p=0.465 and DATA dropped p=0.1: slow's messages 9.. to the logger never accepted",
-    656: "the fast module reset at 26.76 ms (the logger restarts with it): slow's message 1 to "
-         "the logger is accepted twice (the restarted logger's table starts again)",
-}
+#: The scenarios kept as regressions, written out as rule files (experiments/faults/), so that
+#: they do not change when the generator does; each file's comment says what it showed.
+#: found-*: violations not fixed yet (strict xfails: they fail the suite the day the kernel is
+#: fixed); fixed-*: violations that no longer occur, which must stay so.
+FOUND = sorted(fault_campaign.KEPT.glob("found-*.toml"))
+FIXED = sorted(fault_campaign.KEPT.glob("fixed-*.toml"))
 
 
-#: Scenarios that violated the guarantees once and no longer do (the migrator's exact-size
-#: buffers and its two-module RESULT_ACK fix changed them): kept as regressions.
-FIXED = {
-    368: "NOTASK every 4th dropped, migrator frames from slow delayed 2 ms: no numbered-message "
-         "violation in the trace, yet the logger counted a sample out of order and exited 1",
-    586: "corrupt and dropped DATA and migrator frames: the filter's handler ran on the fast "
-         "module while it was frozen there (second migration)",
-}
+def test_the_kept_scenarios_are_there() -> None:
+    assert len(FOUND) >= 4 and len(FIXED) >= 2
 
 
-@pytest.mark.parametrize("seed", sorted(FIXED))
-def test_fixed_scenario(seed: int, windows: list[tuple[int, int]]) -> None:
-    r = fault_campaign.check(fault_campaign.draw(seed, windows))
-    assert r.violations == (), f"{FIXED[seed]}: {r.violations[:3]}"
+@pytest.mark.parametrize("path", FIXED, ids=lambda p: p.stem)
+def test_fixed_scenario(path: Path) -> None:
+    r = fault_campaign.check(fault_campaign.load(path))
+    assert r.violations == (), f"{path.name}: {r.violations[:3]}"
 
 
-@pytest.mark.parametrize("seed", sorted(FOUND))
-@pytest.mark.xfail(strict=True, reason="a violation found by the campaign, not fixed yet (FOUND)")
-def test_found_scenario(seed: int, windows: list[tuple[int, int]]) -> None:
-    r = fault_campaign.check(fault_campaign.draw(seed, windows))
-    assert r.violations == (), f"{FOUND[seed]}: {r.violations[:3]}"
+@pytest.mark.parametrize("path", FOUND, ids=lambda p: p.stem)
+@pytest.mark.xfail(strict=True, reason="a violation found by the campaign, not fixed yet (experiments/faults/)")
+def test_found_scenario(path: Path) -> None:
+    r = fault_campaign.check(fault_campaign.load(path))
+    assert r.violations == (), f"{path.name}: {r.violations[:3]}"
