@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from cairn.bench import linefit
 from cairn.bench import migration as mig
 from cairn.paths import firmware_dir
 
@@ -51,9 +52,9 @@ def test_module_count_changes_nothing_but_the_round(runs: dict[int, mig.Migratio
 
 
 def test_fit_is_exact_on_a_line() -> None:
-    base, slope, r2 = mig.fit([0.0, 1.0, 2.0], [5.0, 7.0, 9.0])
+    base, slope, r2 = linefit.fit([0.0, 1.0, 2.0], [5.0, 7.0, 9.0])
     assert (base, slope, r2) == (5.0, 2.0, 1.0)
-    assert mig.fit([0.0, 1.0, 2.0], [5.0, 9.0, 7.0])[2] < 1.0
+    assert linefit.fit([0.0, 1.0, 2.0], [5.0, 9.0, 7.0])[2] < 1.0
 
 
 @pytest.mark.xfail(strict=True, reason="each migration frame is handled by the bus managers' general "

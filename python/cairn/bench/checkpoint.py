@@ -14,6 +14,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from cairn.bench.linefit import fit
 from cairn.checkpoint_trace import migration_cost_ps, run_device
 from cairn.paths import firmware_dir
 
@@ -37,14 +38,6 @@ clock = "32MHz"
 """
 
 
-def _fit(xs: list[float], ys: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-    return my - slope * mx, slope
-
-
 def measure(sizes: tuple[int, ...] = SIZES) -> dict[str, object]:
     """Migration cost per size (fast-module cycles), the base + per-byte fit, freezing time."""
     costs: dict[int, int] = {}
@@ -58,7 +51,7 @@ def measure(sizes: tuple[int, ...] = SIZES) -> dict[str, object]:
                 raise RuntimeError(f"checkpoint-{size}: status {run.returncode}: {run.lines[-5:]}")
             cost_ps, _ = migration_cost_ps(run.phases)
             costs[size] = cost_ps * FAST_HZ // 1_000_000_000_000
-    base, per_byte = _fit([float(s) for s in sizes], [float(costs[s]) for s in sizes])
+    base, per_byte, _ = fit([float(s) for s in sizes], [float(costs[s]) for s in sizes])
     freeze = {s: c * FAST_HZ // (FAST_HZ - SLOW_HZ) for s, c in costs.items()}
     return {
         "checkpoint_cost_base_cycles": round(base),

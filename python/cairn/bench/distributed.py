@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cairn.bench.kernel import KERNEL_EVENTS, MAP_ADDR_LINE, MAP_NAME_ONLY, MAP_ONE_LINE, BenchError, section_kind
+from cairn.bench.kernel import KERNEL_EVENTS, BenchError, map_sections
 from cairn.net_trace import us_to_ps
 
 #: Event codes of the kernel's log (docs/kernel.md, docs/distributed.md "Trace words").
@@ -256,26 +256,8 @@ SECTIONS: list[Section] = [messages, sizes]
 def net_sizes_from_map(map_text: str) -> dict[str, dict[str, int]]:
     """text, data, bss of the distributed services' objects as linked."""
     per_obj: dict[str, dict[str, int]] = {}
-    started = False
-    pending: str | None = None
-    for line in map_text.splitlines():
-        if line.startswith("Linker script and memory map"):
-            started = True
-            continue
-        if not started:
-            continue
-        entry: tuple[str, int, str] | None = None
-        if m := MAP_ONE_LINE.match(line):
-            entry = (m.group(1), int(m.group(3), 16), m.group(4))
-        elif pending is not None and (m2 := MAP_ADDR_LINE.match(line)):
-            entry = (pending, int(m2.group(2), 16), m2.group(3))
-        n = MAP_NAME_ONLY.match(line)
-        pending = n.group(1) if n else None
-        if entry is None:
-            continue
-        name, size, obj = entry
-        kind = section_kind(name)
-        if kind is None or size == 0 or not NET_OBJ.search(obj):
+    for kind, size, obj in map_sections(map_text):
+        if not NET_OBJ.search(obj):
             continue
         key = obj.split("obj/fw/")[-1].removeprefix("notrace/")
         per_obj.setdefault(key, {"text": 0, "data": 0, "bss": 0})[kind] += size

@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -246,10 +247,9 @@ def section_kind(name: str) -> str | None:
     return None
 
 
-def kernel_sizes_from_map(map_text: str) -> dict[str, Any]:
-    """Sums the kernel objects' input sections kept in the link (after --gc-sections)."""
-    totals = {"text": 0, "data": 0, "bss": 0}
-    per_obj: dict[str, dict[str, int]] = {}
+def map_sections(map_text: str) -> Iterator[tuple[str, int, str]]:
+    """(kind, size, object) of every input section the link kept (after --gc-sections) that
+    counts as text, data or bss and is not empty, from a GNU ld map."""
     started = False
     pending: str | None = None
     for line in map_text.splitlines():
@@ -270,7 +270,16 @@ def kernel_sizes_from_map(map_text: str) -> dict[str, Any]:
             continue
         name, size, obj = entry
         kind = section_kind(name)
-        if kind is None or size == 0 or not KERNEL_OBJ.search(obj):
+        if kind is not None and size != 0:
+            yield kind, size, obj
+
+
+def kernel_sizes_from_map(map_text: str) -> dict[str, Any]:
+    """Sums the kernel objects' input sections kept in the link (after --gc-sections)."""
+    totals = {"text": 0, "data": 0, "bss": 0}
+    per_obj: dict[str, dict[str, int]] = {}
+    for kind, size, obj in map_sections(map_text):
+        if not KERNEL_OBJ.search(obj):
             continue
         totals[kind] += size
         key = obj.split("obj/fw/")[-1]

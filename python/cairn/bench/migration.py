@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cairn import net_trace
+from cairn.bench.linefit import fit
 from cairn.paths import firmware_dir, sim_binary
 
 SIZES = (0, 256, 512, 1024, 2048, 4096)
@@ -122,18 +123,6 @@ def _state_bytes_serialised(state_bytes: int) -> int:
     priority, flags, ports (0 routes), memberships (none), the sequence table (count and 8
     bytes), timers (none), queued messages (none), the block's length and its bytes."""
     return 4 + 1 + 1 + 8 + 1 + 1 + 2 + state_bytes
-
-
-def fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
-    """Least squares y = base + slope x: (base, slope, R²)."""
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-    base = my - slope * mx
-    ss_res = sum((y - base - slope * x) ** 2 for x, y in zip(xs, ys))
-    ss_tot = sum((y - my) ** 2 for y in ys)
-    return base, slope, 1.0 - ss_res / ss_tot if ss_tot else 1.0
 
 
 def measure(sizes: tuple[int, ...] = SIZES, module_counts: tuple[int, ...] = MODULE_COUNTS,
