@@ -188,6 +188,10 @@ $(FW_KTEST_ELFS): $(FW_OUT)/kernel-%.elf: $(FW_OBJ)/tests/armv6m/%.o $(FW_KERNEL
 # placement; build/fw/multicast.elf runs on five modules.
 FW_NET_SRCS := $(sort $(wildcard $(FW_MK_DIR)/core/net/*.c)) $(FW_BOARD_DIR)/bus_driver.c
 FW_NET_OBJS := $(call fw_obj,$(FW_NET_SRCS))
+# What every networked application links besides its own object: its start-up failure
+# report (kernel/apps/support/), the kernel, the distributed services, the board.
+FW_APP_SUPPORT_OBJS := $(FW_OBJ)/apps/support/app_fail.o
+FW_NET_LINK := $(FW_APP_SUPPORT_OBJS) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 FW_PIPE_SRC := $(FW_MK_DIR)/apps/pipeline/pipeline.c
 FW_PIPE_OBJ := $(FW_OBJ)/apps/pipeline/pipeline.o
 FW_PIPE_SPREAD_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-spread.o
@@ -221,7 +225,7 @@ $(FW_CKPT_OBJS): $(FW_OBJ)/apps/checkpoint/checkpoint-%.o: $(FW_CKPT_SRC) $(FW_F
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCKPT_STATE_BYTES=$* -MMD -MP -c -o $@ $<
 
-$(FW_CKPT_ELFS): $(FW_OUT)/checkpoint-%.elf: $(FW_OBJ)/apps/checkpoint/checkpoint-%.o $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_CKPT_ELFS): $(FW_OUT)/checkpoint-%.elf: $(FW_OBJ)/apps/checkpoint/checkpoint-%.o $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
@@ -238,11 +242,11 @@ $(FW_MIGB_OBJS): $(FW_OBJ)/apps/migration_bench/migration-bench-%.o: $(FW_MIGB_S
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DMIGBENCH_STATE_BYTES=$*u -MMD -MP -c -o $@ $<
 
-$(FW_MIGB_ELFS): $(FW_OUT)/migration-bench-%.elf: $(FW_OBJ)/apps/migration_bench/migration-bench-%.o $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_MIGB_ELFS): $(FW_OUT)/migration-bench-%.elf: $(FW_OBJ)/apps/migration_bench/migration-bench-%.o $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
-$(FW_NET_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ) $(FW_NBENCH_OBJ) $(FW_TSYNC_OBJ) $(FW_MIGR_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+$(FW_NET_OBJS) $(FW_APP_SUPPORT_OBJS) $(FW_PIPE_OBJ) $(FW_MCAST_OBJ) $(FW_NBENCH_OBJ) $(FW_TSYNC_OBJ) $(FW_MIGR_OBJ): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -250,19 +254,19 @@ $(FW_PIPE_SPREAD_OBJ): $(FW_PIPE_SRC) $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DPIPELINE_SPREAD=1 -MMD -MP -c -o $@ $<
 
-$(FW_OUT)/pipeline.elf: $(FW_PIPE_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_OUT)/pipeline.elf: $(FW_PIPE_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
-$(FW_OUT)/pipeline-spread.elf: $(FW_PIPE_SPREAD_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_OUT)/pipeline-spread.elf: $(FW_PIPE_SPREAD_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
-$(FW_OUT)/migration.elf: $(FW_MIGR_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_OUT)/migration.elf: $(FW_MIGR_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
-$(FW_OUT)/multicast.elf: $(FW_MCAST_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_OUT)/multicast.elf: $(FW_MCAST_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
@@ -270,15 +274,15 @@ $(FW_TSYNC_FREE_OBJ): $(FW_TSYNC_SRC) $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DTIMESYNC_FREE=1 -MMD -MP -c -o $@ $<
 
-$(FW_OUT)/timesync.elf: $(FW_TSYNC_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_OUT)/timesync.elf: $(FW_TSYNC_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
-$(FW_OUT)/timesync-free.elf: $(FW_TSYNC_FREE_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_OUT)/timesync-free.elf: $(FW_TSYNC_FREE_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
-$(FW_OUT)/net-bench.elf: $(FW_NBENCH_OBJ) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_OUT)/net-bench.elf: $(FW_NBENCH_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
@@ -293,7 +297,7 @@ $(FW_NBENCH_NT_OBJS): $(FW_OBJ)/notrace/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -MMD -MP -c -o $@ $<
 
-$(FW_OUT)/net-bench-notrace.elf: $(FW_NBENCH_NT_OBJS) $(FW_KERNEL_NT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+$(FW_OUT)/net-bench-notrace.elf: $(FW_NBENCH_NT_OBJS) $(FW_APP_SUPPORT_OBJS) $(FW_KERNEL_NT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 	@mkdir -p $(@D)
 	$(fw_link)
 
@@ -346,7 +350,7 @@ firmware-clean:
 
 -include $(FW_NT_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
-	$(FW_NET_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
+	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
 	$(FW_CKPT_OBJS:.o=.d)
 

@@ -26,6 +26,8 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_fail.h"
+
 #ifndef CKPT_ITERATIONS
 #define CKPT_ITERATIONS 200000u
 #endif
@@ -136,16 +138,6 @@ static void done(cairn_ckpt_node_t *n, uint8_t id, uint8_t module)
 
 static uint64_t heap[2048]; /* 16 KiB: the chunks waiting for the bus */
 
-static int fail(const char *what, cairn_ret_t r)
-{
-    uart_puts("FAIL ");
-    uart_puts(what);
-    uart_putc(' ');
-    uart_put_dec(r);
-    uart_putc('\n');
-    return 1;
-}
-
 int main(void)
 {
     cairn_port_init();
@@ -155,7 +147,7 @@ int main(void)
     clock_hz = (uint32_t)sh_tickfreq();
     cairn_ret_t net = cairn_net_init();
     if (net != CAIRN_OK && net != CAIRN_ENOROUTE)
-        return fail("cairn_net_init", net);
+        return app_fail("cairn_net_init", net);
     cairn_ckpt_config_t cfg = {
         .modules = net == CAIRN_OK ? cairn_bus_modules() : 1,
         .master_module = 0, .master_id = 1, .slave_base = 2, .runner_id = 12,
@@ -169,10 +161,10 @@ int main(void)
     cairn_ckpt_ctx_t *comps[] = {&ctx};
     cairn_ret_t r = cairn_ckpt_start(&node, &cfg, comps, 1);
     if (r != CAIRN_OK)
-        return fail("cairn_ckpt_start", r);
+        return app_fail("cairn_ckpt_start", r);
     if (net == CAIRN_OK && (r = cairn_net_start()) != CAIRN_OK)
-        return fail("cairn_net_start", r);
+        return app_fail("cairn_net_start", r);
     if (node.address == cfg.master_module && (r = cairn_ckpt_launch(&node, 0, 0)) != CAIRN_OK)
-        return fail("cairn_ckpt_launch", r);
+        return app_fail("cairn_ckpt_launch", r);
     cairn_run();
 }

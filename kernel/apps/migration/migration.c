@@ -29,6 +29,8 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_fail.h"
+
 #ifndef MIGRATION_SAMPLES
 #define MIGRATION_SAMPLES 40
 #endif
@@ -170,16 +172,6 @@ static const cairn_migrate_task_t movable[] = {{FILTER_ID, filter_task}};
 
 static uint64_t heap[2048]; /* 16 KiB, 8-byte aligned */
 
-static int fail(const char *what, cairn_ret_t r)
-{
-    uart_puts("FAIL ");
-    uart_puts(what);
-    uart_putc(' ');
-    uart_put_dec(r);
-    uart_putc('\n');
-    return 1;
-}
-
 int main(void)
 {
     cairn_port_init();
@@ -188,9 +180,9 @@ int main(void)
     cairn_sched_init();
     cairn_ret_t r = cairn_net_init();
     if (r != CAIRN_OK)
-        return fail("cairn_net_init", r);
+        return app_fail("cairn_net_init", r);
     if ((r = cairn_app_start(&migration_app, 0)) != CAIRN_OK)
-        return fail("cairn_app_start", r);
+        return app_fail("cairn_app_start", r);
     const cairn_migrate_config_t cfg = {
         .tasks = movable,
         .count = 1,
@@ -199,8 +191,8 @@ int main(void)
         .hw_hz = CAIRN_TICKS_PER_SECOND,
     };
     if ((r = cairn_migrate_start(&cfg)) != CAIRN_OK)
-        return fail("cairn_migrate_start", r);
+        return app_fail("cairn_migrate_start", r);
     if ((r = cairn_net_start()) != CAIRN_OK)
-        return fail("cairn_net_start", r);
+        return app_fail("cairn_net_start", r);
     cairn_run();
 }

@@ -27,6 +27,8 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_fail.h"
+
 #ifndef MIGBENCH_STATE_BYTES
 #define MIGBENCH_STATE_BYTES 1024u
 #endif
@@ -135,16 +137,6 @@ static const cairn_migrate_task_t movable[] = {{MOVER_ID, mover_task}};
  * state fits. 8-byte aligned. */
 static uint64_t heap[(4u * MIGBENCH_STATE_BYTES + 8192u) / 8u];
 
-static int fail(const char *what, cairn_ret_t r)
-{
-    uart_puts("FAIL ");
-    uart_puts(what);
-    uart_putc(' ');
-    uart_put_dec(r);
-    uart_putc('\n');
-    return 1;
-}
-
 int main(void)
 {
     cairn_port_init();
@@ -153,9 +145,9 @@ int main(void)
     cairn_sched_init();
     cairn_ret_t r = cairn_net_init();
     if (r != CAIRN_OK)
-        return fail("cairn_net_init", r);
+        return app_fail("cairn_net_init", r);
     if ((r = cairn_app_start(&bench_app, 0)) != CAIRN_OK)
-        return fail("cairn_app_start", r);
+        return app_fail("cairn_app_start", r);
     uint32_t two_rounds_us = 2u * BUS_SLOT_US * cairn_bus_modules();
     const cairn_migrate_config_t cfg = {
         .tasks = movable,
@@ -166,8 +158,8 @@ int main(void)
         .done = done,
     };
     if ((r = cairn_migrate_start(&cfg)) != CAIRN_OK)
-        return fail("cairn_migrate_start", r);
+        return app_fail("cairn_migrate_start", r);
     if ((r = cairn_net_start()) != CAIRN_OK)
-        return fail("cairn_net_start", r);
+        return app_fail("cairn_net_start", r);
     cairn_run();
 }

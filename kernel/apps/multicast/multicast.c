@@ -26,6 +26,8 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_fail.h"
+
 #ifndef MULTICAST_ROUNDS
 #define MULTICAST_ROUNDS 4
 #endif
@@ -114,16 +116,6 @@ static const cairn_app_desc_t multicast_app = {
 
 static uint64_t heap[1024];
 
-static int fail(const char *what, cairn_ret_t r)
-{
-    uart_puts("FAIL ");
-    uart_puts(what);
-    uart_putc(' ');
-    uart_put_dec(r);
-    uart_putc('\n');
-    return 1;
-}
-
 int main(void)
 {
     cairn_port_init();
@@ -132,10 +124,10 @@ int main(void)
     cairn_sched_init();
     cairn_ret_t r = cairn_net_init();
     if (r != CAIRN_OK)
-        return fail("cairn_net_init", r);
+        return app_fail("cairn_net_init", r);
     if ((r = cairn_app_start(&multicast_app, 0)) != CAIRN_OK)
-        return fail("cairn_app_start", r);
+        return app_fail("cairn_app_start", r);
     if ((r = cairn_net_start()) != CAIRN_OK)
-        return fail("cairn_net_start", r);
+        return app_fail("cairn_net_start", r);
     cairn_run();
 }

@@ -42,6 +42,8 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_fail.h"
+
 #define TRACE_PORT 0x41000000u
 #define MARK(phase, rep, edge) (0xBE000000u | ((uint32_t)(phase) << 16) | ((uint32_t)(rep) << 8) | (edge))
 #define REPS 3
@@ -134,21 +136,11 @@ __attribute__((naked)) static cairn_ret_t probe(void *state, cairn_msg_t *msg)
 
 static uint64_t heap[512];
 
-static int fail(const char *what, cairn_ret_t r)
-{
-    uart_puts("FAIL ");
-    uart_puts(what);
-    uart_putc(' ');
-    uart_put_dec(r);
-    uart_putc('\n');
-    return 1;
-}
-
 #define TRY(what, call)                                                                           \
     do {                                                                                          \
         cairn_ret_t r_ = (call);                                                                  \
         if (r_ != CAIRN_OK)                                                                       \
-            return fail(what, r_);                                                                \
+            return app_fail(what, r_);                                                                \
     } while (0)
 
 int main(void)

@@ -33,6 +33,8 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_fail.h"
+
 #ifndef PIPELINE_SAMPLES
 #define PIPELINE_SAMPLES 8
 #endif
@@ -149,16 +151,6 @@ static const cairn_app_desc_t pipeline_app = {CAIRN_PROGRAMS(programs), CAIRN_TA
 
 static uint64_t heap[1024]; /* 8 KiB, 8-byte aligned */
 
-static int fail(const char *what, cairn_ret_t r)
-{
-    uart_puts("FAIL ");
-    uart_puts(what);
-    uart_putc(' ');
-    uart_put_dec(r);
-    uart_putc('\n');
-    return 1;
-}
-
 int main(void)
 {
     cairn_port_init();
@@ -168,11 +160,11 @@ int main(void)
     /* Alone (no bus) every task must be here: the description says so or app_start fails. */
     cairn_ret_t net = cairn_net_init();
     if (net != CAIRN_OK && net != CAIRN_ENOROUTE)
-        return fail("cairn_net_init", net);
+        return app_fail("cairn_net_init", net);
     cairn_ret_t r = cairn_app_start(&pipeline_app, 0);
     if (r != CAIRN_OK)
-        return fail("cairn_app_start", r);
+        return app_fail("cairn_app_start", r);
     if (net == CAIRN_OK && (r = cairn_net_start()) != CAIRN_OK)
-        return fail("cairn_net_start", r);
+        return app_fail("cairn_net_start", r);
     cairn_run();
 }

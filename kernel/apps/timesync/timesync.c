@@ -35,6 +35,8 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_fail.h"
+
 #ifndef TIMESYNC_FREE
 #define TIMESYNC_FREE 0
 #endif
@@ -153,16 +155,6 @@ static cairn_ret_t marker_task(void *state, cairn_msg_t *msg)
 
 static uint64_t heap[512];
 
-static int fail(const char *what, cairn_ret_t r)
-{
-    uart_puts("FAIL ");
-    uart_puts(what);
-    uart_putc(' ');
-    uart_put_dec(r);
-    uart_putc('\n');
-    return 1;
-}
-
 int main(void)
 {
     cairn_port_init();
@@ -171,7 +163,7 @@ int main(void)
     cairn_sched_init();
     cairn_ret_t r = cairn_net_init();
     if (r != CAIRN_OK)
-        return fail("cairn_net_init", r);
+        return app_fail("cairn_net_init", r);
     const struct cairn_sleep_table *sleep = arch_sleep_table();
     cairn_timesync_config_t cfg = {
         .master = TIMESYNC_FREE ? cairn_net_address() : MASTER,
@@ -185,12 +177,12 @@ int main(void)
         .rx_latency_ns = sleep->states[sleep->count - 1u].wakeup_us * 1000u,
     };
     if ((r = cairn_timesync_init(&cfg)) != CAIRN_OK)
-        return fail("cairn_timesync_init", r);
+        return app_fail("cairn_timesync_init", r);
     if ((r = cairn_task_create(MARKER_TASK, marker_task, &marker, 1, 0, 0, 0)) != CAIRN_OK)
-        return fail("cairn_task_create", r);
+        return app_fail("cairn_task_create", r);
     if ((r = cairn_net_start()) != CAIRN_OK)
-        return fail("cairn_net_start", r);
+        return app_fail("cairn_net_start", r);
     if ((r = cairn_task_init(MARKER_TASK, 0, 0)) != CAIRN_OK)
-        return fail("cairn_task_init", r);
+        return app_fail("cairn_task_init", r);
     cairn_run();
 }
