@@ -103,9 +103,8 @@ impl Observer<Board> for Attached {
     }
 
     fn sleep_ends(m: &mut Core<Board>, since: u64) {
-        let now = m.cycles;
-        m.idle.begin(since);
-        m.idle.end(now);
+        let slept = m.cycles - since;
+        m.idle.record(slept);
     }
 
     fn sleeps(m: &mut Core<Board>, from: u64, to: u64, deep: bool) {

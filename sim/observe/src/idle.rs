@@ -4,31 +4,20 @@
 
 #[derive(Clone, Debug, Default)]
 pub struct IdleStats {
-    /// Cycle at which the current sleep began.
-    pub since: Option<u64>,
     pub periods: u64,
     pub sum: u64,
     pub sum_sq: u128,
 }
 
 impl IdleStats {
-    pub fn begin(&mut self, now: u64) {
-        if self.since.is_none() {
-            self.since = Some(now);
-        }
-    }
-
-    /// The sleep ends at `now`; returns its length. A sleep of zero cycles (the wake-up event
-    /// was due the moment the core went to sleep) is not an idle period.
-    pub fn end(&mut self, now: u64) -> u64 {
-        let Some(s) = self.since.take() else { return 0 };
-        let d = now - s;
-        if d > 0 {
+    /// A sleep of `cycles` ended (the core knows when it began). A sleep of zero cycles (the
+    /// wake-up event was due the moment the core went to sleep) is not an idle period.
+    pub fn record(&mut self, cycles: u64) {
+        if cycles > 0 {
             self.periods += 1;
-            self.sum += d;
-            self.sum_sq += d as u128 * d as u128;
+            self.sum += cycles;
+            self.sum_sq += cycles as u128 * cycles as u128;
         }
-        d
     }
 
     /// (mean, population standard deviation) of closed periods in seconds.
@@ -54,13 +43,9 @@ mod tests {
     fn mean_and_stddev_of_periods() {
         let mut s = IdleStats::default();
         for (from, to) in [(0, 100), (200, 500), (600, 800)] {
-            s.begin(from);
-            s.begin(from + 1); // already asleep: the period keeps its start
-            s.end(to);
+            s.record(to - from);
         }
-        assert_eq!(s.end(900), 0, "not asleep: nothing");
-        s.begin(950);
-        assert_eq!(s.end(950), 0, "a zero-cycle sleep is not a period");
+        s.record(0); // a zero-cycle sleep is not a period
         assert_eq!((s.periods, s.sum), (3, 600));
         let (mean, sd) = s.mean_stddev_s(100);
         assert!((mean - 2.0).abs() < 1e-12);
