@@ -187,7 +187,6 @@ impl<S: Bus> Core<S> {
             resume_from: None,
             sys,
         };
-        m.exc = ExcState::default();
         S::reset_devices(&mut m);
         m
     }
