@@ -29,7 +29,9 @@ DEVICE = repo_root() / "experiments" / "devices" / "migration.toml"
 PROCESSORS = ("slow", "fast", "sensor")
 HOMES = {1: 2, 2: 0, 3: 1}  #: kernel/apps/migration: task ID -> the module it starts on
 FINAL_LINE = "fast: logger: 40 samples, 0 out of order"
-MAX_TIME = "400ms"
+#: long enough for the pipeline to finish under the heaviest fair loss drawn (two or three rules
+#: to 50 % each: a message then takes several 12.8 ms retransmission periods)
+MAX_TIME = "5s"
 #: frame kinds (first payload byte): DATA, DACK, NOTASK, the migrators' frames (docs/migration.md)
 KINDS = (0x14, 0x15, 0x16, 0x17)
 MIG_WORDS = range(0x10, 0x1A)
@@ -48,6 +50,13 @@ class Scenario:
     def kinds(self) -> list[str]:
         return [str(r["action"]) for r in self.rule_dicts()]
 
+    def fair(self) -> bool:
+        """Whether its losses are fair: a frame sent again and again gets through in the end
+        (docs/migration.md, "Fault campaign"). A drop or corruption of every N-th frame is
+        not: it can lock onto a protocol's own rhythm (every 2nd frame against a request and
+        its answer loses every answer), so only safety is checked under it."""
+        return not any(r["action"] in ("drop", "corrupt") and "every" in r for r in self.rule_dicts())
+
 
 @dataclasses.dataclass(frozen=True)
 class Result:
@@ -57,6 +66,7 @@ class Result:
     violations: tuple[str, ...]
     exit_code: int
     excused: int
+    fair: bool = True  #: liveness checked too (see Scenario.fair)
 
 
 def _toml_value(v: Any) -> str:
@@ -158,6 +168,10 @@ def check(sc: Scenario) -> Result:
     tr, code, out = run_device(sc.rule_dicts(), sc.seed)
     c = net_trace.check_migration(tr, HOMES)
     v = list(c.violations)
+    if not sc.fair():
+        return Result(sc.seed, tuple(sc.kinds()), tuple(c.outcomes[k] for k in sorted(c.outcomes)),
+                      tuple(v), code, c.excused, fair=False)
+    v += c.stalls
     if not tr.restarts and FINAL_LINE not in out.splitlines():
         # (the other modules may go on resending a message whose DACK was lost to a logger
         # that has exited: the run then reaches the time limit after the final line)
@@ -189,6 +203,8 @@ def summary(results: list[Result]) -> list[str]:
     lines.append("migrations: " + ", ".join(f"{o} {outcomes[o]}" for o in
                                             ("moved", "resumed", "killed", "lost", "unfinished")))
     lines.append(f"messages lost with a restarted module (allowed): {sum(r.excused for r in results)}")
+    lines.append(f"scenarios with periodic loss (safety checked, not progress): "
+                 f"{sum(1 for r in results if not r.fair)}")
     return lines
 
 

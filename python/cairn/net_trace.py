@@ -270,11 +270,21 @@ class MigrationCheck:
     """What the trace says about a run's migrations, and every invariant it breaks."""
 
     violations: list[str] = field(default_factory=list)
+    #: what did not finish by the end of the run: a module still frozen, a message never
+    #: accepted (a loss, or one its sender still holds): under fair loss these are violations
+    stalls: list[str] = field(default_factory=list)
     #: per migration (source << 8 | counter): moved, resumed, killed, lost (the task with its
     #: module), or unfinished
     outcomes: dict[int, str] = field(default_factory=dict)
     excused: int = 0  #: messages lost with a module that was reset or powered off holding them
     messages: int = 0  #: numbered messages sent
+
+
+ERR_RX_NO_TASK = 7  #: CAIRN_NET_ERR_RX_NO_TASK (cairn/net.h): a = kind, b = module << 8 | task
+
+
+def task_of_err(w: Word) -> int:
+    return w.b & 0xFF
 
 
 def _epoch(restarts: list[tuple[int, int]], pid: int, ps: int) -> int:
@@ -352,6 +362,13 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
                 c.violations.append(f"message {src}.{e}:{seq} to task {task} accepted on module {m} "
                                     f"while the task lives on {live[task]} ({ps} ps)")
             got.append(seq)
+        elif code == EV_NET_ERR and task_of_err(w) in homes and w.a == ERR_RX_NO_TASK:
+            # A sender dropped its oldest message to the task on NOTASK: allowed only when
+            # the task was lost with a module that held it.
+            t = task_of_err(w)
+            if not lost_at[t]:
+                c.violations.append(f"module {m} dropped a message to task {t} on NOTASK while it "
+                                    f"lives on {live.get(t)} ({ps} ps)")
         elif code == EV_START and task in homes and w.b not in (PORT_INIT, PORT_SERIALIZE, PORT_DESERIALIZE):
             if live.get(task) != m:
                 c.violations.append(f"task {task} ran on module {m} while it lives on {live.get(task)} ({ps} ps)")
@@ -378,17 +395,21 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
                 c.outcomes[mig] = "moved"
             elif phase == "resumed":
                 frozen_src.pop(task, None)
+                frozen.pop((m, mig), None)  # the source's freeze ends here; its result may still be on its way
                 c.outcomes[mig] = "resumed"
             elif phase == "killed":
                 if live.get(task) == m:
                     live[task] = None
                 frozen_src.pop(task, None)
+                frozen.pop((m, mig), None)
                 c.outcomes[mig] = "killed"
+            elif phase == "freed":
+                frozen.pop((m, mig), None)
             elif phase == "unfrozen":
                 frozen.pop((m, mig), None)
                 staged[task].discard(m)
     for (m, mig), task in sorted(frozen.items()):
-        c.violations.append(f"module {m} never left migration {mig >> 8}.{mig & 0xFF} of task {task}")
+        c.stalls.append(f"module {m} never left migration {mig >> 8}.{mig & 0xFF} of task {task}")
     for mig, o in c.outcomes.items():
         if o == "unfinished" and any(lost_at.values()):
             c.outcomes[mig] = "lost"
@@ -404,7 +425,7 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
             if tail and (sender_gone or holder_gone):
                 c.excused += 1
             else:
-                c.violations.append(f"message {src}.{e}:{seq} to task {task} sent at {ps} ps never accepted")
+                c.stalls.append(f"message {src}.{e}:{seq} to task {task} sent at {ps} ps never accepted")
     return c
 
 

@@ -33,8 +33,8 @@ def test_the_checker_reports_a_doctored_trace() -> None:
     twice = dataclasses.replace(tr, words=words[: acc[5] + 1] + [words[acc[5]]] + words[acc[5] + 1:])
     assert any("accepted twice" in v for v in net_trace.check_migration(twice, fault_campaign.HOMES).violations)
     missing = dataclasses.replace(tr, words=[w for i, w in enumerate(words) if i != acc[5]])
-    v = net_trace.check_migration(missing, fault_campaign.HOMES).violations
-    assert any("never accepted" in x for x in v) and any("out of order" in x for x in v)
+    c = net_trace.check_migration(missing, fault_campaign.HOMES)
+    assert any("never accepted" in x for x in c.stalls) and any("out of order" in x for x in c.violations)
     # The filter's handler starting on the slow module after it moved to the fast one.
     commit = next(w for w in words if w.code == net_trace.EV_MIG_COMMITTED)
     ghost = net_trace.Word(1, commit.ps + 1, net_trace.EV_START, 2, 16)
@@ -44,7 +44,23 @@ def test_the_checker_reports_a_doctored_trace() -> None:
     # A module that froze and never unfroze.
     unfrozen = [i for i, w in enumerate(words) if w.code == 0x17]
     stuck = dataclasses.replace(tr, words=[w for i, w in enumerate(words) if i != unfrozen[0]])
-    assert any("never left" in x for x in net_trace.check_migration(stuck, fault_campaign.HOMES).violations)
+    assert any("never left" in x for x in net_trace.check_migration(stuck, fault_campaign.HOMES).stalls)
+    # A sender dropping a message on NOTASK while no module holding the task was restarted.
+    notask = net_trace.Word(3, commit.ps + 1, net_trace.EV_NET_ERR, net_trace.ERR_RX_NO_TASK, 0x100 | 2)
+    dropped = dataclasses.replace(tr, words=sorted(words + [notask], key=lambda w: (w.ps, w.pid)))
+    assert any("dropped a message to task 2 on NOTASK" in x
+               for x in net_trace.check_migration(dropped, fault_campaign.HOMES).violations)
+
+
+def test_progress_is_checked_only_under_fair_loss() -> None:
+    periodic = fault_campaign.Scenario(1, ((("action", "drop"), ("every", 2)),))
+    random_loss = fault_campaign.Scenario(1, ((("action", "drop"), ("probability", 0.3)),))
+    delayed = fault_campaign.Scenario(1, ((("action", "delay"), ("every", 2), ("delay", "20us")),))
+    assert not periodic.fair() and random_loss.fair() and delayed.fair()
+    # Every 2nd frame lost stalls the pipeline (each DATA and its DACK are two frames), which
+    # the checker reports as stalls; under periodic loss they are not violations.
+    r = fault_campaign.check(periodic)
+    assert not r.fair and r.violations == ()
 
 
 @pytest.mark.xfail(strict=True, reason="the campaign finds violations not fixed yet (the scenarios below)")
@@ -64,7 +80,7 @@ FIXED = sorted(fault_campaign.KEPT.glob("fixed-*.toml"))
 
 
 def test_the_kept_scenarios_are_there() -> None:
-    assert len(FOUND) >= 4 and len(FIXED) >= 2
+    assert len(FOUND) >= 3 and len(FIXED) >= 8
 
 
 @pytest.mark.parametrize("path", FIXED, ids=lambda p: p.stem)

@@ -383,6 +383,46 @@ static void apply(uint8_t src, uint8_t outcome)
         frame(src, F_RESULT_ACK, -1, -1, -1);
 }
 
+/* This module takes part in migration (mig_src, mig_ctr) of task to dest: frozen. */
+static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source)
+{
+    free_blob();
+    __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
+    MIG.role = MIG_PARTICIPANT;
+    MIG.phase = PH_FROZEN;
+    MIG.mig_src = mig_src;
+    MIG.mig_ctr = mig_ctr;
+    MIG.task = task;
+    MIG.dest = dest;
+    MIG.source = source;
+    MIG.outcome = 0;
+    MIG.parts = 0;
+    MIG.answer = 0xFF;
+    MIG.staged = false;
+    MIG.stats.frozen++;
+    trace(CAIRN_EV_MIG_FROZEN);
+    arm(query_period());
+}
+
+/* A QUERY about a migration to this module that it has no record of (it was reset, or the
+ * FREEZE never came). T live here says where it is; otherwise this module joins the
+ * migration frozen and asks S in turn, which answers with the outcome or NOMIG. */
+static void query_as_destination(uint8_t src, const uint8_t *f, bool busy)
+{
+    cairn_task_id_t task = f[3];
+    if (task < 1 || task > CAIRN_MAX_TASKS)
+        return;
+    if (cairn__tcb(task) && !cairn__remote_is(task)) {
+        send(src, (const uint8_t[]){F_RESULT, f[1], f[2], CAIRN_MIG_MOVED, task,
+                                    cairn_net.address}, 6);
+        return;
+    }
+    if (busy)
+        return; /* one migration at a time: the asker asks again */
+    join(f[1], f[2], task, f[4], f[1]);
+    frame(MIG.source, F_QUERY, MIG.task, MIG.dest, -1);
+}
+
 static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     uint8_t kind = f[0];
@@ -401,23 +441,8 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         }
         if (cairn__tcb(f[3]) && !cairn__remote_is(f[3]))
             return; /* the task lives here: this module is the source of another story */
-        free_blob();
-        __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
-        MIG.role = MIG_PARTICIPANT;
-        MIG.phase = PH_FROZEN;
-        MIG.mig_src = f[1];
-        MIG.mig_ctr = f[2];
-        MIG.task = f[3];
-        MIG.dest = f[4];
-        MIG.source = src;
-        MIG.outcome = 0;
-        MIG.parts = 0;
-        MIG.answer = 0xFF;
-        MIG.staged = false;
-        MIG.stats.frozen++;
-        trace(CAIRN_EV_MIG_FROZEN);
+        join(f[1], f[2], f[3], f[4], src);
         frame(src, F_FREEZE_ACK, 0, -1, -1);
-        arm(query_period());
         return;
     }
     dest_here = MIG.role == MIG_PARTICIPANT && MIG.dest == cairn_net.address;
@@ -503,11 +528,18 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         return;
     }
     if (kind == F_NOMIG && this_mig(f) && src == MIG.source && dest_here && MIG.phase != PH_SETTLED) {
-        unfreeze(); /* S was reset before it committed */
+        /* S was reset before it committed: it never will; T, if anywhere, is there. The
+         * outcome is recorded so that the others' QUERY gets it from here. */
+        MIG.outcome = CAIRN_MIG_RESUMED;
+        unfreeze();
         return;
     }
-    if (kind == F_QUERY && this_mig(f) && MIG.outcome)
-        result_to(src);
+    if (kind == F_QUERY && this_mig(f)) {
+        if (MIG.outcome)
+            result_to(src);
+    } else if (kind == F_QUERY && len >= 5 && f[4] == cairn_net.address) {
+        query_as_destination(src, f, busy);
+    }
 }
 
 static void participant_timer(void)
@@ -516,9 +548,9 @@ static void participant_timer(void)
         (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
         return;
     }
-    frame(MIG.source, F_QUERY, -1, -1, -1);
+    frame(MIG.source, F_QUERY, MIG.task, MIG.dest, -1);
     if (MIG.dest != cairn_net.address)
-        frame(MIG.dest, F_QUERY, -1, -1, -1);
+        frame(MIG.dest, F_QUERY, MIG.task, MIG.dest, -1);
     MIG.stats.retransmits++;
 }
 

@@ -279,6 +279,7 @@ impl Bus {
                 next_input += 1;
             }
             self.apply_power_changes(start);
+            self.wake_stalled(start, &mut out);
             let owner = self.params.order[(self.next_slot % n) as usize];
             if !self.a_head_can_go() {
                 // Nothing can go before the next request or power change: jump to its slot,
@@ -303,6 +304,27 @@ impl Bus {
         }
         self.inputs.drain(..next_input);
         out
+    }
+
+    /// A unicast frame held back by a powered-off module's full FIFO powers that module on,
+    /// as one that lands does (the CPLD, always powered, sees its address): otherwise the
+    /// module would never drain its FIFO and the sender would wait for ever.
+    fn wake_stalled(&mut self, start: u64, out: &mut Vec<(u64, usize, Output)>) {
+        for p in 0..self.queues.len() {
+            let Some(f) = self.queues[p].front() else { continue };
+            if f.power.is_some() || f.dst == BROADCAST {
+                continue;
+            }
+            let Some(r) = self.index_of(f.dst) else { continue };
+            let waking = self.power_changes.iter().any(|&(_, q, on)| q == r && on);
+            if self.powered[r] || waking || self.rx_held[r] < self.params.rx_fifo {
+                continue;
+            }
+            let at = start + self.params.wire_ps(0) + self.params.latency_ps;
+            self.power_changes.push((at, r, true));
+            self.power_changes.sort_by_key(|(t, p, _)| (*t, *p));
+            out.push((at, r, Output::PowerOn));
+        }
     }
 
     fn count_stalls(&mut self, from: u64, to: u64) {
@@ -544,6 +566,28 @@ mod tests {
         let out = bus.advance(30_000_000);
         assert!(out.iter().any(|o| o.1 == 2 && o.2 == Output::PowerOn));
         assert!(out.iter().any(|o| o.1 == 2 && matches!(o.2, Output::Frame(_))));
+    }
+
+    #[test]
+    fn a_unicast_held_by_a_powered_off_modules_full_fifo_wakes_it() {
+        let mut bus = Bus::new(params(2), vec![0, 1], vec![true, true], &[], 0);
+        for _ in 0..3 {
+            bus.request(0, 0, send(1, 4));
+        }
+        let out = bus.advance(50_000_000);
+        assert_eq!(out.iter().filter(|o| matches!(o.2, Output::Frame(_))).count(), 2);
+        assert!(!out.iter().any(|o| o.2 == Output::PowerOn));
+        // Module 1 powers itself off with its FIFO full; the third frame still waits.
+        bus.note_power(50_000_000, 1, false);
+        let out = bus.advance(100_000_000);
+        let wake: Vec<u64> = out.iter().filter(|o| o.1 == 1 && o.2 == Output::PowerOn).map(|o| o.0).collect();
+        assert_eq!(wake.len(), 1, "{out:?}");
+        assert!(wake[0] > 50_000_000);
+        // Once it runs and pops, the frame goes.
+        bus.request(wake[0] + 1, 1, Request::Pop);
+        let out = bus.advance(200_000_000);
+        assert_eq!(out.iter().filter(|o| matches!(o.2, Output::Frame(_))).count(), 1);
+        assert!(!out.iter().any(|o| o.2 == Output::PowerOn));
     }
 
     #[test]
