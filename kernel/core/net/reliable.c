@@ -113,10 +113,11 @@ cairn_ret_t cairn__rel_forward(cairn_msg_t *m, uint8_t module)
     REL.stats.numbered++;
     if (++REL.stats.pending > REL.stats.pending_peak)
         REL.stats.pending_peak = REL.stats.pending;
+    /* Before the frame can leave: a fast receiver may take it before this module goes on. */
+    CAIRN_TRACE(CAIRN_EV_NET_REL_SEND, task, (uint32_t)cairn_net.address << 8 | seq);
     if (first)
         kick(task);
     arch_irq_restore(irq);
-    CAIRN_TRACE(CAIRN_EV_NET_REL_SEND, task, (uint32_t)cairn_net.address << 8 | seq);
     if (arm)
         (void)cairn_timer_set(CAIRN_TASK_NET, CAIRN_RELIABLE_TIMER, REL.period, true);
     cairn__release(m); /* copied */
