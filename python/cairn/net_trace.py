@@ -323,6 +323,7 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
     rx_last: dict[tuple[int, int, int], int] = {}
     sent: dict[tuple[int, int, int], list[tuple[int, int]]] = {}  #: stream -> [(seq, ps)]
     accepted: dict[tuple[int, int, int], list[int]] = {}
+    lives: dict[tuple[int, int, int, int], list[int]] = {}  #: accepted, per life of the receiver
     for ps, _, m, ev in events:
         if ev is None:  # module m restarted: its kernel, tasks and tables start again
             for task in homes:
@@ -352,12 +353,19 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
             while e > 0 and seq not in {s for s, _ in sent.get((src, e, task), [])}:
                 e -= 1  # a frame of the sender's previous incarnation, still on its way
                 seq = _unwrap(rx_last, (src, e, task), w.b & 0xFF)
+            # Per life of the receiving task (a restart of a module holding it starts a new
+            # one): each number once, in order; a new life starts at most one number back
+            # (the message whose DACK the earlier life could not send is taken again).
+            life = sum(1 for t in lost_at[task] if t <= ps)
             got = accepted.setdefault((src, e, task), [])
-            if seq in got:
+            mine = lives.setdefault((src, e, task, life), [])
+            last = got[-1] if got else 0
+            if seq in mine:
                 c.violations.append(f"message {src}.{e}:{seq} to task {task} accepted twice (module {m}, {ps} ps)")
-            elif seq != (got[-1] if got else 0) + 1:
+            elif (mine and seq != mine[-1] + 1) or (not mine and not last - 1 <= seq - 1 <= last):
                 c.violations.append(f"message {src}.{e}:{seq} to task {task} accepted out of order after "
-                                    f"{got[-1] if got else 0} (module {m}, {ps} ps)")
+                                    f"{last} (module {m}, {ps} ps)")
+            mine.append(seq)
             if task in live and live[task] != m:
                 c.violations.append(f"message {src}.{e}:{seq} to task {task} accepted on module {m} "
                                     f"while the task lives on {live[task]} ({ps} ps)")
@@ -422,7 +430,7 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
             tail = all(s not in got_set for s, _ in msgs if s > seq)
             sender_gone = _epoch(restarts, src, 1 << 62) > e
             holder_gone = bool(lost_at.get(task))
-            if tail and (sender_gone or holder_gone):
+            if (tail and (sender_gone or holder_gone)) or any(t > ps for t in lost_at.get(task, [])):
                 c.excused += 1
             else:
                 c.stalls.append(f"message {src}.{e}:{seq} to task {task} sent at {ps} ps never accepted")

@@ -52,6 +52,7 @@ struct module {
     unsigned rx_read;
     int32_t rtc_ppb;
     uint32_t rtc_hz, rtc_start;
+    uint8_t boots; /* cairn_bus_init calls: one per boot of the module's kernel */
 };
 
 static struct {
@@ -305,7 +306,13 @@ bool cairn_bus_init(void)
     m->enabled = true;
     m->txdone = false;
     m->err = 0;
+    m->boots = m->boots == 255u ? 1u : (uint8_t)(m->boots + 1u);
     return true;
+}
+
+uint8_t cairn_bus_boot_epoch(void)
+{
+    return cur()->boots;
 }
 
 uint8_t cairn_bus_address(void)

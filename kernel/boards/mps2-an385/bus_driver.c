@@ -25,8 +25,34 @@ CAIRN_IRQ_MESSAGE(irq26_handler, CAIRN_IRQ_BUS_ERR, CAIRN_TASK_NET, CAIRN_NET_PO
 
 _Static_assert(CAIRN_NET_BROADCAST == CAIRN_BUS_BROADCAST, "broadcast address");
 
+/* The boot counter lives in SRAM the reset handler does not clear: a reset and a power-on
+ * from the bus keep it (cairn-sim keeps SRAM; so does a real part across a reset). A
+ * counter that is not valid (first power-up, or SRAM lost) starts from the RTC, which runs
+ * whatever the module's power, so that it differs from the lost one but for bad luck. */
+#define EPOCH_VALID 0xCA1E0000u
+
+static uint32_t boot_record __attribute__((section(".noinit")));
+static uint8_t boot_epoch;
+
+static void count_boot(void)
+{
+    uint32_t r = boot_record;
+    uint8_t e = (r & 0xFFFF0000u) == EPOCH_VALID && (r & 0xFFu) == ((~r >> 8) & 0xFFu)
+                    ? (uint8_t)r
+                    : (uint8_t)cairn_bus_rtc();
+    e = e == 255u ? 1u : (uint8_t)(e + 1u);
+    boot_record = EPOCH_VALID | (uint32_t)(uint8_t)~e << 8 | e;
+    boot_epoch = e;
+}
+
+uint8_t cairn_bus_boot_epoch(void)
+{
+    return boot_epoch;
+}
+
 bool cairn_bus_init(void)
 {
+    count_boot();
     CAIRN_BUS_IRQ_EN = 0;
     NVIC_ICER = LINES;
     NVIC_ICPR = LINES;

@@ -85,7 +85,7 @@ static void transmit_token(const cairn_msg_t *m, uint8_t module)
     uint32_t h[3];
     const void *p;
     unsigned n;
-    if (!cairn__rel_frame(m, h, &p, &n))
+    if (!cairn__rel_frame(m, module, h, &p, &n))
         return;
     uint32_t seq = cairn_net.seq++;
     h[1] |= (seq & 0xFFFFu) << 16;
@@ -331,7 +331,7 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint32_t *hw
     bool data = h[0] == CAIRN_NET_KIND_DATA;
     if (h[0] == CAIRN_NET_KIND_DACK || h[0] == CAIRN_NET_KIND_NOTASK || h[0] == CAIRN_NET_KIND_MIG) {
         if (h[1] != src || CAIRN_NET_HEADER + plen != len || plen > CAIRN_MIG_FRAME_MAX ||
-            (h[0] != CAIRN_NET_KIND_MIG && plen))
+            (h[0] != CAIRN_NET_KIND_MIG && plen != 1u))
             return CAIRN_NET_ERR_RX_BAD;
         cairn_bus_rx_read(*payload, plen); /* the caller's buffer */
         return 0;
@@ -339,7 +339,7 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint32_t *hw
     if ((!mcast && !data && h[0] != CAIRN_NET_KIND_MSG) || h[1] != src ||
         CAIRN_NET_HEADER + plen != len || (!mcast && !cairn__in_port_ok(h[3])))
         return CAIRN_NET_ERR_RX_BAD;
-    if (data && !cairn_net.rel)
+    if (data && (!cairn_net.rel || plen < CAIRN_REL_TRAILER))
         return CAIRN_NET_ERR_RX_BAD;
     if (!mcast && !data && !cairn__tcb_inline(h[2]))
         return CAIRN_NET_ERR_RX_NO_TASK;
@@ -388,7 +388,7 @@ static void receive(uint8_t src, unsigned len, bool corrupt)
         if (h[0] == CAIRN_NET_KIND_MIG)
             cairn__mig_rx(src, ts, len - CAIRN_NET_HEADER);
         else
-            cairn__rel_control(h[0], src, h[2], h[4]);
+            cairn__rel_control(h[0], src, h[2], h[4], ts[0]);
         return;
     }
     cairn_net.ts.service_fresh = false;
@@ -416,7 +416,15 @@ static void receive(uint8_t src, unsigned len, bool corrupt)
     } else if (h[0] == CAIRN_NET_KIND_DATA) { /* reliable layer hook */
         m->dst = h[2];
         m->port = h[3];
-        r = cairn__rel_receive(&f, src, h[4]); /* releases what it did not deliver */
+        m->len = (uint16_t)(m->len - CAIRN_REL_TRAILER);
+        const uint8_t *epochs = (const uint8_t *)p + m->len;
+        uint8_t to_epoch = epochs[0], from_epoch = epochs[1];
+        if (!m->len) {
+            cairn_free(p); /* the trailer alone */
+            m->payload = 0;
+            m->flags = CAIRN_MSG_REMOTE;
+        }
+        r = cairn__rel_receive(&f, src, h[4], to_epoch, from_epoch); /* releases what it did not deliver */
     } else {
         m->dst = h[2];
         m->port = h[3];

@@ -17,8 +17,9 @@ void cairn__mig_rx(uint8_t src, const uint8_t *payload, unsigned len);
 void cairn__rel_deliver_local(cairn_task_id_t task);
 /* The messages kept for task may go again (unfrozen). */
 void cairn__rel_resume(cairn_task_id_t task);
-/* The last numbers task accepted, one per module. */
+/* The last numbers task accepted, one per module, and those modules' epochs then. */
 uint8_t *cairn__rel_table(cairn_task_id_t task);
+uint8_t *cairn__rel_epochs(cairn_task_id_t task);
 
 /* The migrator's timer: the bus manager's timer 2. */
 #define CAIRN_MIG_TIMER 2u

@@ -102,13 +102,16 @@ void cairn__timesync_rx(uint8_t src, const uint8_t *payload, unsigned len);
 cairn_ret_t cairn__timesync_period_msg(const cairn_msg_t *msg);
 
 /* Reliable remote messages (reliable.c), called by the bus manager: a message to remote
- * task m->dst on module (when the layer is on); the frame a TX token stands for (false:
- * nothing to send any more); a received DATA frame (f->msg filled; 0, or CAIRN_EFULL
- * when the scheduler refused it); a DACK or NOTASK; the retransmission timer. */
+ * task m->dst on module (when the layer is on); the frame a TX token stands for, going to
+ * module (false: nothing to send any more); a received DATA frame (f->msg filled, without
+ * the trailer whose epochs follow; 0, or CAIRN_EFULL when the scheduler refused it); a DACK
+ * or NOTASK with the answering module's epoch; the retransmission timer. */
 cairn_ret_t cairn__rel_forward(cairn_msg_t *m, uint8_t module);
-bool cairn__rel_frame(const cairn_msg_t *token, uint32_t *h, const void **payload, unsigned *len);
-cairn_ret_t cairn__rel_receive(cairn_frame_t *f, uint8_t src, uint8_t seq);
-void cairn__rel_control(uint8_t kind, uint8_t src, cairn_task_id_t task, uint8_t seq);
+bool cairn__rel_frame(const cairn_msg_t *token, uint8_t module, uint32_t *h, const void **payload,
+                      unsigned *len);
+cairn_ret_t cairn__rel_receive(cairn_frame_t *f, uint8_t src, uint8_t seq, uint8_t to_epoch,
+                               uint8_t from_epoch);
+void cairn__rel_control(uint8_t kind, uint8_t src, cairn_task_id_t task, uint8_t seq, uint8_t epoch);
 void cairn__rel_timer(void);
 /* The kernel is about to sleep: the acknowledged messages' blocks are freed. */
 void cairn__rel_idle(void);

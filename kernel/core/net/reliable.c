@@ -7,6 +7,10 @@
  * is on its way. Frames leave through the bus manager's TX buffer as tokens (no payload,
  * CAIRN_MSG_NET_TOKEN): the frame is built when the controller takes it, from the head at
  * that moment, to the module the task's route names then, so a message follows its task.
+ * Numbers run 1..255 and wrap to 1: 0 in a table or a DACK means "none yet".
+ *
+ * Restarts (cairn/reliable.h): DATA ends with the receiver's epoch as known here and this
+ * module's; DACK and NOTASK carry the answering module's epoch.
  *
  * Receiving: a DATA frame is accepted when its number is the next one of the task's table
  * for the sending module and the scheduler takes it; every DATA frame is answered with a
@@ -19,9 +23,14 @@
 
 #define REL (*cairn_net.rel)
 
-static void *payload_of(cairn_rel_msg_t *e)
+static uint8_t *payload_of(cairn_rel_msg_t *e)
 {
-    return e + 1;
+    return (uint8_t *)(e + 1);
+}
+
+static uint8_t after(uint8_t seq)
+{
+    return seq == 255u ? 1u : (uint8_t)(seq + 1u);
 }
 
 /* A token for frame kind about task to module, into the TX buffer (or on the wire). */
@@ -86,7 +95,7 @@ cairn_ret_t cairn__rel_forward(cairn_msg_t *m, uint8_t module)
         cairn__net_error(CAIRN_NET_ERR_TOO_LONG, module, task);
         return CAIRN_EINVAL;
     }
-    cairn_rel_msg_t *e = cairn_malloc(sizeof *e + m->len);
+    cairn_rel_msg_t *e = cairn_malloc(sizeof *e + m->len + CAIRN_REL_TRAILER);
     if (!e) {
         REL.stats.no_memory++;
         cairn__net_error(CAIRN_NET_ERR_TX_FULL, module, task);
@@ -102,7 +111,7 @@ cairn_ret_t cairn__rel_forward(cairn_msg_t *m, uint8_t module)
     /* A task sends here, and the bus manager, which preempts it, frees acknowledged
      * messages: the list and the counters change with interrupts masked. */
     uint32_t irq = arch_irq_save();
-    e->seq = ++REL.tx_seq[task];
+    e->seq = REL.tx_seq[task] = after(REL.tx_seq[task]);
     cairn_rel_msg_t **link = &REL.pending[task];
     while (*link)
         link = &(*link)->next;
@@ -124,13 +133,14 @@ cairn_ret_t cairn__rel_forward(cairn_msg_t *m, uint8_t module)
     return CAIRN_OK;
 }
 
-bool cairn__rel_frame(const cairn_msg_t *t, uint32_t *h, const void **payload, unsigned *len)
+bool cairn__rel_frame(const cairn_msg_t *t, uint8_t module, uint32_t *h, const void **payload,
+                      unsigned *len)
 {
     uint8_t kind = t->port;
     cairn_task_id_t task = t->dst;
     uint32_t seq = t->src, port = 0, src = 0;
-    *payload = 0;
-    *len = 0;
+    *payload = &REL.epoch; /* DACK, NOTASK: who answers */
+    *len = 1;
     if (kind == CAIRN_NET_KIND_DATA) {
         REL.token[task] = false;
         cairn_rel_msg_t *e = REL.pending[task];
@@ -139,8 +149,11 @@ bool cairn__rel_frame(const cairn_msg_t *t, uint32_t *h, const void **payload, u
         seq = e->seq;
         port = e->port;
         src = e->src;
-        *payload = payload_of(e);
-        *len = e->len;
+        uint8_t *p = payload_of(e);
+        p[e->len] = REL.peer_epoch[module % CAIRN_NET_MODULES];
+        p[e->len + 1u] = REL.epoch;
+        *payload = p;
+        *len = e->len + CAIRN_REL_TRAILER;
     } else if (kind == CAIRN_NET_KIND_MIG) {
         return cairn__mig_frame(t, h, payload, len);
     }
@@ -162,18 +175,42 @@ uint8_t *cairn__rel_table(cairn_task_id_t task)
     return REL.rx_seq[task];
 }
 
-cairn_ret_t cairn__rel_receive(cairn_frame_t *f, uint8_t src, uint8_t seq)
+uint8_t *cairn__rel_epochs(cairn_task_id_t task)
+{
+    return REL.rx_epoch[task];
+}
+
+cairn_ret_t cairn__rel_receive(cairn_frame_t *f, uint8_t src, uint8_t seq, uint8_t to_epoch,
+                               uint8_t from_epoch)
 {
     cairn_task_id_t task = f->msg.dst;
     uint8_t *last = table(task, src);
+    uint8_t *epoch = &REL.rx_epoch[task][src % CAIRN_NET_MODULES];
     bool here = cairn__tcb(task) && !cairn__remote_is(task);
     cairn_ret_t r = CAIRN_OK;
+    bool older_sender = *epoch && from_epoch != *epoch && (int8_t)(from_epoch - *epoch) < 0;
+    if (to_epoch != REL.epoch || older_sender) {
+        /* For an earlier life of this module (or the sender does not know this one yet), or
+         * from an earlier life of the sender's: never taken. The first is answered, so that
+         * the sender learns this epoch (with what its present life got here: nothing when
+         * its epoch is not the table's); the second has nobody to answer. */
+        REL.stats.stale++;
+        if (!older_sender)
+            token(CAIRN_NET_KIND_DACK, task, from_epoch == *epoch ? *last : 0, src);
+        cairn__release(&f->msg);
+        return CAIRN_OK;
+    }
+    if (from_epoch != *epoch) {
+        /* The sender's first frame here, or it restarted: its numbers start again. */
+        *epoch = from_epoch;
+        *last = 0;
+    }
     if (cairn__mig_refuse(task, src)) {
         /* Frozen here: the sender was told FREEZE and keeps the message. */
     } else if (!here) {
         REL.stats.notask_tx++;
         token(CAIRN_NET_KIND_NOTASK, task, seq, src);
-    } else if (seq != (uint8_t)(*last + 1u)) {
+    } else if (*last != 0 && seq != after(*last)) {
         if ((int8_t)(seq - *last) <= 0)
             REL.stats.duplicates++;
         else
@@ -215,14 +252,32 @@ void cairn__rel_idle(void)
     }
 }
 
-void cairn__rel_control(uint8_t kind, uint8_t src, cairn_task_id_t task, uint8_t seq)
+/* Module src's epoch is now `epoch`: the messages refused for want of it go at once. A
+ * message sent to a restarted module's earlier life is sent again to the new one: if the
+ * earlier life took it, that life's effects are gone with it (at most once per life of the
+ * receiving task, docs/migration.md). */
+static void learn_epoch(uint8_t src, uint8_t epoch)
 {
-    if (task < 1 || task > CAIRN_MAX_TASKS || !cairn_net.rel)
+    uint8_t *known = &REL.peer_epoch[src % CAIRN_NET_MODULES];
+    if (!epoch || *known == epoch)
         return;
+    *known = epoch;
+    for (cairn_task_id_t t = 1; t <= CAIRN_MAX_TASKS; t++)
+        if (REL.pending[t])
+            kick(t);
+}
+
+void cairn__rel_control(uint8_t kind, uint8_t src, cairn_task_id_t task, uint8_t seq, uint8_t epoch)
+{
+    if (task > CAIRN_MAX_TASKS || !cairn_net.rel)
+        return;
+    learn_epoch(src, epoch);
+    if (task == CAIRN_TASK_NONE)
+        return; /* a module's hello */
     cairn_rel_msg_t *e;
     bool popped = false;
     if (kind == CAIRN_NET_KIND_DACK) {
-        while ((e = REL.pending[task]) != 0 && (int8_t)(seq - e->seq) >= 0) {
+        while (seq && (e = REL.pending[task]) != 0 && (int8_t)(seq - e->seq) >= 0) {
             pop(task);
             REL.stats.acked++;
             popped = true;
@@ -274,11 +329,16 @@ cairn_ret_t cairn_net_reliable_start(uint32_t retransmit_ticks)
             return CAIRN_ENOMEM;
         cairn_heap_set_owner(r, CAIRN_TASK_NONE);
         __builtin_memset(r, 0, sizeof *r);
+        r->epoch = cairn_bus_boot_epoch();
         cairn_net.rel = r;
     }
     REL.on = true;
     REL.period = retransmit_ticks;
     cairn__net_reliable_ops();
+    /* Hello: a DACK for no task tells every module this one's epoch, so that a first
+     * message need not be refused to learn it, and a peer that knew an earlier life of
+     * this module drops at once what it had sent there. */
+    token(CAIRN_NET_KIND_DACK, CAIRN_TASK_NONE, 0, CAIRN_NET_BROADCAST);
     return CAIRN_OK;
 }
 

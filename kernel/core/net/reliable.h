@@ -26,8 +26,13 @@ typedef struct cairn_rel_state {
     cairn_rel_msg_t *pending[CAIRN_MAX_TASKS + 1];
     cairn_rel_msg_t *acked; /* acknowledged, freed at the next idle */
     bool token[CAIRN_MAX_TASKS + 1];
-    /* Per local task: the last number accepted from each module. */
+    /* Per local task: the last number accepted from each module (0: none yet) and that
+     * module's epoch then. Both travel with a migrating task. */
     uint8_t rx_seq[CAIRN_MAX_TASKS + 1][CAIRN_NET_MODULES];
+    uint8_t rx_epoch[CAIRN_MAX_TASKS + 1][CAIRN_NET_MODULES];
+    /* This module's epoch, and each peer's as its last DACK or NOTASK said (0: unknown). */
+    uint8_t epoch;
+    uint8_t peer_epoch[CAIRN_NET_MODULES];
     cairn_reliable_stats_t stats;
 } cairn_rel_state_t;
 

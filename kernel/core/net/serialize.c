@@ -4,7 +4,8 @@
  *
  *   id, priority, flags, number of output ports; the routes (task, port) each;
  *   memberships: count, then (group, port) each;
- *   the sequence table: count, then one byte per module;
+ *   the sequence table: count, then the last number accepted from each module, then
+ *   each module's epoch then (the reliable layer's rx_seq and rx_epoch);
  *   timers: count, then (n, flags: 1 periodic, 2 global clock; period u32; deadline u64);
  *   queued messages: count, then (port, source task, sequence, length u16, payload);
  *   the block the task's SERIALIZE handler gave: length u16, bytes.
@@ -13,6 +14,7 @@
  * synchronisation runs here, else in this module's hardware counter ticks (flag 2 clear).
  */
 #include "serialize.h"
+#include "migrator.h"
 
 #include "cairn/arch_timer.h"
 #include "cairn/mem.h"
@@ -110,6 +112,7 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
         }
     put(w, CAIRN_NET_MODULES, 1);
     put_bytes(w, seq, CAIRN_NET_MODULES);
+    put_bytes(w, cairn__rel_epochs(id), CAIRN_NET_MODULES);
     uint64_t now;
     bool global = cairn__mig_clock(&now);
     uint32_t rem[CAIRN_TIMERS_PER_TASK], per[CAIRN_TIMERS_PER_TASK];

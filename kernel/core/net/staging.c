@@ -19,7 +19,7 @@ struct parsed {
     cairn_task_id_t id;
     cairn_prio_t prio;
     uint8_t flags, num_out, members, modules, timers, messages;
-    const uint8_t *routes, *member, *seq, *timer;
+    const uint8_t *routes, *member, *seq, *epoch, *timer;
     unsigned messages_at;
     const uint8_t *state;
     unsigned state_len;
@@ -39,6 +39,7 @@ static bool parse(struct parsed *p)
     p->member = cairn__mig_get_bytes(&r, 2u * p->members);
     p->modules = (uint8_t)cairn__mig_get(&r, 1);
     p->seq = cairn__mig_get_bytes(&r, p->modules);
+    p->epoch = cairn__mig_get_bytes(&r, p->modules);
     p->timers = (uint8_t)cairn__mig_get(&r, 1);
     p->timer = cairn__mig_get_bytes(&r, TIMER_BYTES * p->timers);
     p->messages = (uint8_t)cairn__mig_get(&r, 1);
@@ -180,9 +181,11 @@ bool cairn__mig_commit(void)
     cairn_heap_set_owner(s->state, p.id);
     for (unsigned i = 0; i < p.members; i++)
         (void)cairn_group_join(p.member[2 * i], p.id, p.member[2 * i + 1]);
-    uint8_t *seq = cairn__rel_table(p.id);
-    for (unsigned i = 0; i < CAIRN_NET_MODULES; i++)
+    uint8_t *seq = cairn__rel_table(p.id), *epoch = cairn__rel_epochs(p.id);
+    for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
         seq[i] = i < p.modules ? p.seq[i] : 0;
+        epoch[i] = i < p.modules ? p.epoch[i] : 0;
+    }
     /* DESERIALIZE first, then the moved messages in their order, then the timers that
      * expired on the way, then the messages this module's tasks sent meanwhile. */
     cairn_frame_t f;

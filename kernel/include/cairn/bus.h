@@ -34,6 +34,10 @@ void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void 
 uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
                               const void *payload, unsigned len, uint64_t (*stamp)(void));
 
+/* A number of this boot of the module, never 0, one more (mod 255) than the previous
+ * boot's: the reliable layer tells a restarted peer's frames from its earlier life's. */
+uint8_t cairn_bus_boot_epoch(void);
+
 /* The module's real-time clock: 32.768 kHz ticks (at its crystal's true rate). */
 uint32_t cairn_bus_rtc(void);
 

@@ -8,6 +8,15 @@
  * dropped and acknowledged again, a frame beyond a gap is dropped. A module without the
  * task answers NOTASK. Multicast stays an unreliable broadcast.
  *
+ * Restarts: every module numbers its boots (cairn_bus_boot_epoch). A DATA frame ends with
+ * two bytes, the receiver's epoch as the sender knows it (0: not yet) and the sender's; a
+ * DACK or NOTASK carries the answering module's epoch as its one payload byte. A receiver
+ * accepts only DATA addressed to its own epoch (a frame for its earlier life is refused and
+ * answered, so the sender learns the epoch), and starts a table entry again when a sender's
+ * epoch is newer; an entry that has taken nothing yet takes any number. A message whose
+ * DACK the receiver's earlier life could not send is taken again by the new life: at most
+ * once per life of the receiving task (what the earlier life did died with it).
+ *
  * Without cairn_net_reliable_start the bus manager sends plain messages (docs/distributed.md).
  */
 #ifndef CAIRN_RELIABLE_H
@@ -16,9 +25,11 @@
 #include "cairn/types.h"
 
 /* Frame kinds of the reliable layer (the kind byte of the bus frame's header). */
-#define CAIRN_NET_KIND_DATA 0x14u   /* a numbered message: header byte 4 = its number */
-#define CAIRN_NET_KIND_DACK 0x15u   /* every number up to byte 4 accepted for task byte 2 */
+#define CAIRN_NET_KIND_DATA 0x14u   /* a numbered message: header byte 4 = its number (1..255) */
+#define CAIRN_NET_KIND_DACK 0x15u   /* every number up to byte 4 accepted for task byte 2 (0: none) */
 #define CAIRN_NET_KIND_NOTASK 0x16u /* task byte 2 is not on this module (byte 4: the number) */
+/* The bytes a DATA frame carries after the message's payload (the two epochs). */
+#define CAIRN_REL_TRAILER 2u
 
 /* Modules whose numbers a module keeps (the per-task tables' width). */
 #ifndef CAIRN_NET_MODULES
@@ -46,6 +57,7 @@ typedef struct cairn_reliable_stats {
     uint32_t notask_tx;  /* NOTASK answered */
     uint32_t notask_rx;  /* messages dropped on a NOTASK from the task's module */
     uint32_t no_memory;  /* sends refused: no heap to keep the message */
+    uint32_t stale;      /* DATA refused: addressed to an earlier life of this module or from one of the sender's */
     uint16_t pending;    /* messages kept now */
     uint16_t pending_peak;
 } cairn_reliable_stats_t;

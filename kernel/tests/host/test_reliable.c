@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ktest.h"
+#include "cairn/bus.h"
 
 #define MODULES 3
 #define ARENA (16 * 1024)
@@ -278,33 +279,134 @@ static void test_frames_delayed_behind_later_ones_keep_the_order(void **state)
     no_leak();
 }
 
+static uint8_t epoch_of(unsigned m)
+{
+    unsigned back = cairn_simbus_selected();
+    cairn_simbus_select(m);
+    uint8_t e = cairn_bus_boot_epoch();
+    cairn_simbus_select(back);
+    return e;
+}
+
+/* A DATA frame for RECEIVER (module 1) as module 2 would send it: number seq, payload c, the
+ * epochs given. */
+static void inject_data(uint8_t seq, char c, uint8_t to_epoch, uint8_t from_epoch)
+{
+    uint8_t f[CAIRN_NET_HEADER + 1 + CAIRN_REL_TRAILER] = {
+        CAIRN_NET_KIND_DATA, 2, RECEIVER, CAIRN_PORT(0), seq, 9, 0, 0, 1 + CAIRN_REL_TRAILER, 0,
+        (uint8_t)c, to_epoch, from_epoch};
+    cairn_simbus_inject(1, 2, f, sizeof f);
+}
+
 static void test_a_data_frame_beyond_a_gap_is_dropped_unacknowledged(void **state)
 {
     (void)state;
     pipeline();
-    /* DATA number 2 from module 2 while RECEIVER accepted none from it yet. */
-    uint8_t f[CAIRN_NET_HEADER + 1] = {CAIRN_NET_KIND_DATA, 2, RECEIVER, CAIRN_PORT(0), 2, 9, 0, 0, 1, 0, 'x'};
-    cairn_simbus_inject(1, 2, f, sizeof f);
-    unsigned frames = cairn_simbus_wire_count();
+    uint8_t to = epoch_of(1), from = epoch_of(2);
+    inject_data(1, 'a', to, from); /* the first from module 2: any number starts its entry */
     cairn_simbus_run();
-    assert_log("");
+    assert_log("R:0 a");
+    /* Number 3 while 2 is missing: dropped, answered with the last number accepted. */
+    unsigned frames = cairn_simbus_wire_count();
+    inject_data(3, 'c', to, from);
+    cairn_simbus_run();
+    assert_log("R:0 a");
     assert_int_equal(rstats(1).gaps, 1);
-    /* Answered with a DACK of number 0 (nothing accepted): it acknowledges nothing. */
     assert_int_equal(cairn_simbus_wire_count(), frames + 1);
     const struct cairn_simbus_wire *w = cairn_simbus_wire(frames);
     assert_int_equal(w->head[0], CAIRN_NET_KIND_DACK);
-    assert_int_equal(w->head[4], 0);
+    assert_int_equal(w->head[4], 1);
     assert_int_equal(w->dst, 2);
-    /* Number 1 is accepted, then number 2 when it comes again. */
-    f[4] = 1;
-    f[10] = 'a';
-    cairn_simbus_inject(1, 2, f, sizeof f);
-    f[4] = 2;
-    f[10] = 'b';
-    cairn_simbus_inject(1, 2, f, sizeof f);
+    /* Number 2, then 3 when it comes again. */
+    inject_data(2, 'b', to, from);
+    inject_data(3, 'c', to, from);
     cairn_simbus_run();
-    assert_log("R:0 a R:0 b");
-    assert_int_equal(rstats(1).accepted, 2);
+    assert_log("R:0 a R:0 b R:0 c");
+    assert_int_equal(rstats(1).accepted, 3);
+}
+
+/* Module m boots again: its kernel, bus manager and reliable layer start from nothing (a
+ * reset), with RECEIVER again on module 1. */
+static void restart(unsigned m)
+{
+    cairn_simbus_select(m);
+    cairn_heap_init(arena[m], ARENA);
+    assert_int_equal(cairn_sched_init(), CAIRN_OK);
+    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    assert_int_equal(cairn_net_reliable_start(1000), CAIRN_OK);
+    if (m == 1)
+        rec_task(RECEIVER, &R, 3, 0);
+    assert_int_equal(cairn_net_start(), CAIRN_OK);
+    cairn_simbus_run();
+    cairn_simbus_select(0);
+}
+
+static enum cairn_simbus_fate drop_all_dacks(const struct cairn_simbus_wire *w)
+{
+    return w->head[0] == CAIRN_NET_KIND_DACK ? CAIRN_SIMBUS_DROP : CAIRN_SIMBUS_PASS;
+}
+
+/* The receiver restarts after taking a message whose DACK was lost: its new life takes that
+ * message again (the earlier life's effects died with it) and what follows, in order, once;
+ * a late copy addressed to the earlier life is refused. */
+static void test_a_restarted_receiver_takes_each_message_once_per_life(void **state)
+{
+    (void)state;
+    pipeline();
+    send_texts(2);
+    settle();
+    assert_log("R:0 m00 R:0 m01");
+    uint8_t old = epoch_of(1);
+    cairn_simbus_filter(drop_all_dacks);
+    send_texts(3); /* m00 again: number 3 */
+    cairn_simbus_run();
+    assert_log("R:0 m00 R:0 m01 R:0 m00");
+    cairn_simbus_filter(0);
+    klog_reset();
+    restart(1);
+    assert_int_not_equal(epoch_of(1), old);
+    /* Module 1's hello told module 0 its new epoch: number 3 goes again, then 4 and 5. */
+    settle();
+    assert_log("R:INIT R:0 m00 R:0 m01 R:0 m02");
+    assert_int_equal(rstats(1).accepted, 3);
+    /* A copy of number 3 addressed to the earlier life: refused, not taken. */
+    inject_data(3, 'x', old, epoch_of(2));
+    cairn_simbus_run();
+    assert_log("R:INIT R:0 m00 R:0 m01 R:0 m02");
+    assert_true(rstats(1).stale >= 1);
+    assert_int_equal(rstats(0).pending, 0);
+}
+
+/* The sender restarts: its numbers start at 1 again under a newer epoch, which the receiver
+ * takes as a new life; a late frame of the sender's earlier life is refused unanswered. */
+static void test_a_restarted_senders_numbers_start_again(void **state)
+{
+    (void)state;
+    pipeline();
+    send_texts(3);
+    settle();
+    klog_reset();
+    uint8_t old = epoch_of(0);
+    restart(0);
+    S = (struct rec){.name = "S"};
+    rec_task(SENDER, &S, 2, 1);
+    assert_int_equal(cairn_task_create_remote(RECEIVER, 3, 1), CAIRN_OK);
+    assert_int_equal(cairn_route_set(SENDER, 0, RECEIVER, CAIRN_PORT(0)), CAIRN_OK);
+    cairn_simbus_run();
+    klog_reset();
+    send_texts(2);
+    settle();
+    assert_log("R:0 m00 R:0 m01");
+    assert_int_equal(rstats(1).accepted, 5);
+    /* Number 3 of the earlier life (from module 0, epoch old): refused, no answer. */
+    unsigned frames = cairn_simbus_wire_count();
+    uint8_t f[CAIRN_NET_HEADER + 1 + CAIRN_REL_TRAILER] = {
+        CAIRN_NET_KIND_DATA, 0, RECEIVER, CAIRN_PORT(0), 3, SENDER, 0, 0, 1 + CAIRN_REL_TRAILER, 0,
+        'x', epoch_of(1), old};
+    cairn_simbus_inject(1, 0, f, sizeof f);
+    cairn_simbus_run();
+    assert_log("R:0 m00 R:0 m01");
+    assert_int_equal(cairn_simbus_wire_count(), frames);
 }
 
 static void test_notask_from_the_tasks_module_drops_the_message(void **state)
@@ -323,7 +425,7 @@ static void test_notask_from_the_tasks_module_drops_the_message(void **state)
     assert_int_equal(rstats(0).pending, 0);
     /* A NOTASK from a module the route does not name (a stale one) changes nothing. */
     send_texts(1);
-    uint8_t f[CAIRN_NET_HEADER] = {CAIRN_NET_KIND_NOTASK, 1, GHOST, 0, 3, 0, 0, 0, 0, 0};
+    uint8_t f[CAIRN_NET_HEADER + 1] = {CAIRN_NET_KIND_NOTASK, 1, GHOST, 0, 3, 0, 0, 0, 1, 0, epoch_of(1)};
     cairn_simbus_inject(0, 1, f, sizeof f);
     cairn_simbus_service();
     assert_int_equal(rstats(0).notask_rx, 2);
@@ -342,6 +444,8 @@ int main(void)
         RTEST(test_frames_delayed_behind_later_ones_keep_the_order),
         RTEST(test_a_data_frame_beyond_a_gap_is_dropped_unacknowledged),
         RTEST(test_notask_from_the_tasks_module_drops_the_message),
+        RTEST(test_a_restarted_receiver_takes_each_message_once_per_life),
+        RTEST(test_a_restarted_senders_numbers_start_again),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
