@@ -15,8 +15,11 @@
 
 /* ---- task control block ------------------------------------------------------ */
 
-/* TCB flags; bit 0 is CAIRN_TASK_MOVABLE (from cairn_task_create). */
-#define TCB_INIT_SENT 0x10u /* INIT was sent (cairn_task_init) */
+/* TCB flags. The armv6m fast paths write READY | ON_STACK over the whole byte when they
+ * put a task on the stack (one MOVS, no load: their cycle budget has no room for more), so
+ * no flag below READY may matter once READY is set: INIT_SENT counts only before INIT is
+ * handled, and whether a task may migrate is kept in cairn_k.movable, not here. */
+#define TCB_INIT_SENT 0x10u /* INIT was sent (cairn_task_init), not yet handled */
 #define TCB_READY 0x20u     /* INIT was handled: messages are no longer buffered */
 #define TCB_ON_STACK 0x40u  /* its handler is on the stack: its messages wait */
 #define TCB_KILLING 0x80u   /* being killed: removed when its handler returns */
@@ -105,9 +108,18 @@ typedef struct cairn_kernel {
     } members[CAIRN_MCAST_ENTRIES];
     uint32_t groups_used;
     const struct cairn_net_ops *net;
+    uint32_t movable; /* bit id: task id may migrate (CAIRN_TASK_MOVABLE at its creation) */
 } cairn_kernel_t;
 
+_Static_assert(CAIRN_MAX_TASKS < 32, "cairn_k.movable has a bit per task ID");
+
 extern cairn_kernel_t cairn_k;
+
+/* Whether task id was created movable (CAIRN_TASK_MOVABLE). */
+static inline bool cairn__movable(cairn_task_id_t id)
+{
+    return id < 32u && ((cairn_k.movable >> id) & 1u);
+}
 
 /* Offsets the armv6m assembly uses (checked below on 32-bit targets). */
 #define CAIRN_K_HEAP 0

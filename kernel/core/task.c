@@ -22,7 +22,11 @@ cairn_ret_t cairn_task_create(cairn_task_id_t id, cairn_handler_t handler, void 
     t->handler = handler;
     t->prio = prio;
     t->id = id;
-    t->flags = flags & CAIRN_TASK_MOVABLE;
+    t->flags = 0;
+    if (flags & CAIRN_TASK_MOVABLE)
+        cairn_k.movable |= 1u << id;
+    else
+        cairn_k.movable &= ~(1u << id);
     t->num_out = num_out;
     /* CAIRN_ROUTE_NONE is all zero. */
     if (routes)
@@ -73,7 +77,7 @@ cairn_ret_t cairn_task_init(cairn_task_id_t id, const void *init, size_t len)
     f.msg.port = CAIRN_PORT_INIT;
     cairn_tcb_t *t = cairn__tcb(id);
     cairn_ret_t r = CAIRN_EINVAL;
-    if (t && !(t->flags & (TCB_INIT_SENT | TCB_KILLING)) && len <= CAIRN_MSG_MAX_LEN) {
+    if (t && !(t->flags & (TCB_INIT_SENT | TCB_READY | TCB_KILLING)) && len <= CAIRN_MSG_MAX_LEN) {
         t->flags |= TCB_INIT_SENT;
         r = cairn__deliver(&f);
         if (r != CAIRN_OK)
@@ -92,6 +96,7 @@ void cairn__task_remove(cairn_tcb_t *t)
     cairn__groups_forget(id);
     cairn_timer_cancel_all(id);
     cairn_k.tasks[id] = 0;
+    cairn_k.movable &= ~(1u << id);
     cairn__irq_bindings_refresh(id, 0);
     cairn_heap_free_all(id);
     cairn_free(t);

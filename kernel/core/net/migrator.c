@@ -235,7 +235,7 @@ static void request(cairn_task_id_t task, uint8_t dest)
 {
     cairn_tcb_t *t = cairn__tcb(task);
     bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
-    if (!t || !(t->flags & CAIRN_TASK_MOVABLE) || busy || dest == cairn_net.address ||
+    if (!t || !cairn__movable(task) || busy || dest == cairn_net.address ||
         dest >= cairn_bus_modules() || (t->flags & TCB_KILLING)) {
         MIG.stats.refused++;
         return;

@@ -95,7 +95,7 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
     cairn_task_id_t id = t->id;
     put(w, id, 1);
     put(w, t->prio, 1);
-    put(w, t->flags & CAIRN_TASK_MOVABLE, 1);
+    put(w, cairn__movable(id) ? CAIRN_TASK_MOVABLE : 0, 1);
     put(w, t->num_out, 1);
     for (unsigned i = 0; i < t->num_out; i++) {
         put(w, t->routes[i].task, 1);

@@ -179,6 +179,11 @@ int main(void)
     check_str("from idle: HIGH, TOP through the general path, then MID", seq_get(), "H< T H> M");
     check_eq_hex("HIGH runs in Thread mode (IPSR)", high_ipsr, 0);
     check_eq("cairn_current_task() is HIGH inside HIGH", high_current, HIGH);
+    /* The fast paths mark a task on the stack without losing its other flags: INIT was
+     * sent, so a second cairn_task_init is refused. */
+    check_eq("HIGH (the interrupt's fast path) keeps INIT sent", (uint32_t)cairn_task_init(HIGH, 0, 0),
+             (uint32_t)CAIRN_EINVAL);
+    check_eq("TOP keeps INIT sent", (uint32_t)cairn_task_init(TOP, 0, 0), (uint32_t)CAIRN_EINVAL);
 
     run(LOW, CAIRN_PORT(0));
     check_str("IRQ 24 preempts a busy LOW", seq_get(), "L< H< T H> M L>");
