@@ -18,50 +18,53 @@ from __future__ import annotations
 import heapq
 import math
 from fractions import Fraction
-from typing import Iterator, Sequence
+from typing import Sequence
 
-from .demand import Interference, Work, busy_period, dbf, rbf
+from .demand import Interference, Work, busy_period
 from .overheads import ZERO, Overheads
 from .task import Task, by_period, implicit_deadlines
-
-
-def _check_points(work: Sequence[Work], higher: Sequence[Interference],
-                  start: int, limit: int) -> Iterator[int]:
-    """Window lengths in [start, limit] where dbf or rbf_hp steps up, in increasing order."""
-    heap: list[tuple[int, int]] = []
-    for _, d, t in work:
-        heap.append((d, t))
-    for _, t in higher:
-        first = (max(0, start - 1) // t) * t + 1  # ⌈ℓ/T⌉ steps at ℓ = mT + 1
-        heap.append((first, t))
-    heapq.heapify(heap)
-    last = -1
-    while heap and heap[0][0] <= limit:
-        point, step = heapq.heappop(heap)
-        heapq.heappush(heap, (point + step, step))
-        if point >= start and point != last:
-            last = point
-            yield point
 
 
 def demand_test(work: Sequence[Work], higher: Sequence[Interference] = (),
                 blocking: Sequence[tuple[int, int]] = ()) -> bool:
     """Processor-demand test of EDF ``work`` under preempting ``higher`` work.
-    ``blocking`` is (deadline, blocking term) per task."""
-    total = sum((Fraction(c, t) for c, _, t in work), Fraction(0))
-    total += sum((Fraction(c, t) for c, t in higher), Fraction(0))
-    if total > 1:
-        return False
+    ``blocking`` is (deadline, blocking term) per task.
+
+    The left-hand side only steps up where dbf does (ℓ = D_i + mT_i) or rbf_hp does
+    (ℓ = mT_h + 1 in whole cycles), so those are the only window lengths checked, in
+    increasing order with a running total, up to the synchronous busy period."""
     if not work:
         return True
+    u = sum(c / t for c, _, t in work) + sum(c / t for c, t in higher)
+    if u > 1 + 1e-9:
+        return False
+    if u > 1 - 1e-9:  # decide U = 1 exactly
+        exact = sum((Fraction(c, t) for c, _, t in work), Fraction(0))
+        if exact + sum((Fraction(c, t) for c, t in higher), Fraction(0)) > 1:
+            return False
     b_max = max((b for _, b in blocking), default=0)
     limit = busy_period([(c, t) for c, _, t in work] + list(higher), b_max)
     if limit is None:
         return False
-    blocks = sorted(blocking)
-    for length in _check_points(work, higher, min(d for _, d, _ in work), limit):
-        b = max((bl for d, bl in blocks if d <= length), default=0)
-        if dbf(work, length) + rbf(higher, length) + b > length:
+    # B(ℓ) = max{B_i : D_i ≤ ℓ}, as (deadline, running max) steps.
+    steps: list[tuple[int, int]] = []
+    for d, b in sorted(blocking):
+        if b > (steps[-1][1] if steps else 0):
+            steps.append((d, b))
+    start = min(d for _, d, _ in work)
+    events = [(d, t, c) for c, d, t in work] + [(1, t, c) for c, t in higher]
+    heapq.heapify(events)
+    total, b_now, b_next = 0, 0, 0
+    while events and events[0][0] <= limit:
+        point = events[0][0]
+        while events and events[0][0] == point:
+            _, step, cost = events[0]
+            total += cost
+            heapq.heapreplace(events, (point + step, step, cost))
+        while b_next < len(steps) and steps[b_next][0] <= point:
+            b_now = steps[b_next][1]
+            b_next += 1
+        if point >= start and total + b_now > point:
             return False
     return True
 
