@@ -57,10 +57,13 @@ def test_csd_single_queues_cost_what_edf_and_rm_cost() -> None:
 
 
 def test_csd_breaks_down_no_earlier_than_edf_or_rm_or_fewer_queues() -> None:
-    for w in workloads(6, 6, seed=4, divisor=4):
+    better = 0
+    for w in workloads(4, 10, seed=4, divisor=8):
         b = {p: breakdown(w, POLICIES[p], OVERHEADS, steps=10) for p in POLICIES}
         assert b["CSD-2"] >= max(b["RM"], b["EDF"])
         assert b["CSD-3"] >= b["CSD-2"]
+        better += b["CSD-2"] > max(b["RM"], b["EDF"])
+    assert better > 0  # CSD's point: on some workloads it beats both
 
 
 def test_more_overhead_never_helps() -> None:

@@ -5,6 +5,7 @@ Work is given as (wcet, deadline, period) triples in cycles, already carrying it
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Iterable, Sequence
 
 Work = tuple[int, int, int]  # (wcet, deadline, period)
@@ -25,7 +26,7 @@ def dbf(work: Iterable[Work], length: int) -> int:
 def busy_period(work: Sequence[Interference], extra: int = 0) -> int | None:
     """Length of the synchronous busy period: the least w > 0 with w = extra + Σ ⌈w/T⌉·C;
     None when the utilisation exceeds 1 (it never ends)."""
-    if sum(c * 1.0 / t for c, t in work) > 1.0 + 1e-12:
+    if sum((Fraction(c, t) for c, t in work), Fraction(0)) > 1:
         return None
     w = extra + sum(c for c, _ in work)
     if w == 0:

@@ -24,6 +24,7 @@ misspelt key cannot silently count as free. Keys:
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Mapping
@@ -84,7 +85,7 @@ class Overheads:
     def tick_interference(self) -> tuple[int, int] | None:
         """The timer tick as (cost, period) of a highest-priority interrupt, or None."""
         period = int(self.get("tick_period"))
-        cost = int(round(self.get("tick")))
+        cost = math.ceil(self.get("tick"))
         if period <= 0 or cost == 0:
             return None
         return cost, period
