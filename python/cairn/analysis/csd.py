@@ -67,6 +67,10 @@ def csd_schedulable_with(tasks: Sequence[Task], allocation: Allocation,
     qs = queues(tasks, allocation)
     costs = per_job_costs([len(q) for q in qs], overheads)
     tick = overheads.tick_interference()
+    # Cheap rejection first: the search tries many allocations whose costs alone overload.
+    load = sum((t.wcet + math.ceil(cost)) / t.period for q, cost in zip(qs, costs) for t in q)
+    if load + (tick[0] / tick[1] if tick else 0.0) > 1 + 1e-9:
+        return False
     above: list[Interference] = [tick] if tick else []
     for q, cost in zip(qs[:-1], costs[:-1]):
         extra = math.ceil(cost)
