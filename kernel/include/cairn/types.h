@@ -25,6 +25,7 @@ typedef int cairn_ret_t;
 #define CAIRN_ENOROUTE -4 /* the output port is not connected, or the destination is gone */
 #define CAIRN_EBUSY -5    /* the ID is taken, or the call is not allowed right now */
 #define CAIRN_EDOWN -6    /* the destination module is powered off (docs/distributed.md) */
+#define CAIRN_EAGAIN -7   /* raced with a writer: try again (a state message read, cairn/statemsg.h) */
 
 #define CAIRN_TASK_NONE ((cairn_task_id_t)0)
 
