@@ -73,10 +73,11 @@ def test_hello_8_on_qemu() -> None:
     assert stamps == sorted(stamps) and stamps[0] >= PERIOD_US, result.describe()
 
 
-@pytest.mark.parametrize("name", ["preempt", "irq_message"])
+@pytest.mark.parametrize("name", ["preempt", "irq_message", "statemsg"])
 def test_armv6m_preemption(name: str) -> None:
-    """kernel/tests/armv6m/preempt.c (PendSV dispatch) and irq_message.c (interrupts bound to
-    messages, the fast path into the handler): cairn-sim and QEMU print the same transcript."""
+    """kernel/tests/armv6m/preempt.c (PendSV dispatch), irq_message.c (interrupts bound to
+    messages, the fast path into the handler) and statemsg.c (a state message read while a
+    higher-priority writer preempts the reader): cairn-sim and QEMU print the same transcript."""
     elf = _elf(f"kernel-{name}.elf")
     sim = run_sim(elf, timeout=120)
     assert not sim.timed_out and sim.status == 0, sim.describe()
