@@ -14,13 +14,41 @@ void *memmove(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 
+/* Four words a turn with LDM/STM while at least 16 bytes are left (*n >= 16 on entry):
+ * 14 cycles per 16 bytes, where a C loop (GCC -Os spills its registers) takes about 30.
+ * Large copies are a migrating task's state, copied at each end of the bus. */
+static inline void copy16(uint32_t **d, const uint32_t **s, size_t *n)
+{
+    uint32_t *dp = *d;
+    const uint32_t *sp = *s;
+    size_t left = *n;
+    __asm__ volatile("1:\n\t"
+                     "ldmia %[s]!, {r3, r4, r5, r6}\n\t"
+                     "stmia %[d]!, {r3, r4, r5, r6}\n\t"
+                     "subs %[n], %[n], #16\n\t"
+                     "cmp %[n], #16\n\t"
+                     "bhs 1b\n\t"
+                     : [d] "+l"(dp), [s] "+l"(sp), [n] "+l"(left)
+                     :
+                     : "r3", "r4", "r5", "r6", "cc", "memory");
+    *d = dp;
+    *s = sp;
+    *n = left;
+}
+
 NO_LIBCALL void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
     uint8_t *d = dst;
     const uint8_t *s = src;
     if ((((uintptr_t)d | (uintptr_t)s) & 3u) == 0) {
-        for (; n >= 4; n -= 4, d += 4, s += 4)
-            *(uint32_t *)(void *)d = *(const uint32_t *)(const void *)s;
+        uint32_t *dw = (uint32_t *)(void *)d;
+        const uint32_t *sw = (const uint32_t *)(const void *)s;
+        if (n >= 16)
+            copy16(&dw, &sw, &n);
+        for (; n >= 4; n -= 4)
+            *dw++ = *sw++;
+        d = (uint8_t *)dw;
+        s = (const uint8_t *)sw;
     }
     while (n--)
         *d++ = *s++;

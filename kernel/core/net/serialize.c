@@ -7,7 +7,8 @@
  *   the sequence table: count, then one byte per module;
  *   timers: count, then (n, flags: 1 periodic, 2 global clock; period u32; deadline u64);
  *   queued messages: count, then (port, source task, sequence, length u16, payload);
- *   the block the task's SERIALIZE handler gave: length u16, bytes.
+ *   the block the task's SERIALIZE handler gave: length u16, zero bytes up to a multiple
+ *   of 4 from the start, bytes (word-aligned in the blob: copied by words at both ends).
  *
  * Numbers are little-endian. A deadline is in the global clock's units when time
  * synchronisation runs here, else in this module's hardware counter ticks (flag 2 clear).
@@ -146,6 +147,7 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
         w->buf[count_at] = (uint8_t)msgs;
     arch_irq_restore(s);
     put(w, state_len, 2);
+    put(w, 0, (0u - w->len) & 3u);
     put_bytes(w, state, state_len);
     return msgs;
 }
