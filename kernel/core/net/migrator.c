@@ -274,6 +274,17 @@ static void request(cairn_task_id_t task, uint8_t dest)
         MIG.stats.refused++;
         return;
     }
+    if (t->flags & TCB_ON_STACK) {
+        /* T is running, or its dispatch has begun (its frame pushed, the handler not yet
+         * called): frozen now, it would start that handler frozen. The REQUEST waits until
+         * T is off the stack, so that T stops between two messages: a quarter of a
+         * retransmission period, long enough for the handler to end (a tick would keep
+         * the bus manager, which outranks T, busy with this timer). */
+        MIG.deferred_task = task;
+        MIG.deferred_dest = dest;
+        arm(MIG.cfg.retransmit_ticks / 4u);
+        return;
+    }
     __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
     MIG.role = MIG_SOURCE;
     MIG.phase = PH_FREEZING;
@@ -656,6 +667,14 @@ void cairn__mig_timer(void)
 {
     if (!on())
         return;
+    if (MIG.deferred_task) {
+        cairn_task_id_t task = MIG.deferred_task;
+        uint32_t taken = MIG.stats.requests;
+        MIG.deferred_task = 0;
+        request(task, MIG.deferred_dest);
+        if (MIG.deferred_task || MIG.stats.requests != taken)
+            return; /* deferred again, or taken: the timer is armed for what follows */
+    }
     if (MIG.role == MIG_SOURCE)
         source_timer();
     else if (MIG.role == MIG_PARTICIPANT)

@@ -29,8 +29,8 @@ enum {
 #define MIG_PART ((CAIRN_MIG_FRAME_MAX - MIG_PART_HEAD) & ~3u)
 /* STATE parts in flight: the source sends up to MIG_WINDOW parts beyond the last one the
  * destination acknowledged; the destination acknowledges every MIG_ACK_EVERY parts. */
-#define MIG_WINDOW 4u
-#define MIG_ACK_EVERY 2u
+#define MIG_WINDOW 6u
+#define MIG_ACK_EVERY 3u
 /* A TX token whose task byte has this bit names a STATE part (its index below it), built
  * from the blob when the bus takes it; any other names an outbox slot. */
 #define MIG_TOKEN_PART 0x80u
@@ -55,6 +55,9 @@ typedef struct cairn_mig_state {
     uint8_t role, phase, outcome;
     uint8_t mig_src, mig_ctr; /* the migration: its source and counter */
     uint8_t counter;          /* this module's migration counter */
+    /* A REQUEST that came while its task was on the stack: taken at the next timer tick. */
+    cairn_task_id_t deferred_task;
+    uint8_t deferred_dest;
     cairn_task_id_t task;
     uint8_t dest, source;
     uint8_t tries;

@@ -20,13 +20,20 @@
 #include "cairn/timer.h"
 #include "cairn/timesync.h"
 
-static void put(struct cairn_mig_writer *w, uint64_t v, unsigned bytes)
+/* 32 bits at most: a 64-bit shift is a library call per byte on the M0+. */
+static void put(struct cairn_mig_writer *w, uint32_t v, unsigned bytes)
 {
     for (unsigned i = 0; i < bytes; i++) {
         if (w->len < w->cap)
             w->buf[w->len] = (uint8_t)(v >> (8 * i));
         w->len++;
     }
+}
+
+static void put64(struct cairn_mig_writer *w, uint64_t v)
+{
+    put(w, (uint32_t)v, 4);
+    put(w, (uint32_t)(v >> 32), 4);
 }
 
 /* One copy, not a put() per byte: the task's block is most of a large serialised task. */
@@ -111,8 +118,8 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
         }
     put(w, CAIRN_NET_MODULES, 1);
     put_bytes(w, seq, CAIRN_NET_MODULES);
-    uint64_t now;
-    bool global = cairn__mig_clock(&now);
+    uint64_t now = 0;
+    bool global = false;
     uint32_t rem[CAIRN_TIMERS_PER_TASK], per[CAIRN_TIMERS_PER_TASK];
     unsigned timers = 0, running = 0;
     for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
@@ -121,13 +128,15 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
             timers++;
         }
     put(w, timers, 1);
+    if (timers) /* the clock only for deadlines: reading it costs 64-bit arithmetic */
+        global = cairn__mig_clock(&now);
     for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++) {
         if (!(running & 1u << k))
             continue;
         put(w, k, 1);
         put(w, (per[k] ? 1u : 0u) | (global ? 2u : 0u), 1);
         put(w, per[k], 4);
-        put(w, now + cairn__mig_ticks_to_clock(rem[k], global, hw_hz), 8);
+        put64(w, now + cairn__mig_ticks_to_clock(rem[k], global, hw_hz));
     }
     /* The queued messages, in queue order (interrupts masked: the queue cannot move). */
     uint32_t s = arch_irq_save();
