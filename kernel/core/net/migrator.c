@@ -167,16 +167,15 @@ static void serialise(void)
     arch_irq_restore(s);
     cairn__call(t, &f);
     MIG.in_serialize = false;
-    /* A first pass with no room counts the bytes: the blob is as long as this task needs,
-     * not the longest a task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
-    struct cairn_mig_writer size = {.buf = 0, .cap = 0};
-    (void)cairn__mig_write(&size, t, cairn__rel_table(MIG.task), MIG.handed, MIG.handed_len,
-                           MIG.cfg.hw_hz);
-    uint8_t *blob = size.len <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size.len) : 0;
+    /* The bytes counted first: the blob is as long as this task needs, not the longest a
+     * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
+    unsigned size = cairn__mig_size(t, MIG.handed_len);
+    uint8_t *blob = size <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size) : 0;
     if (blob) {
         cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
-        /* A message queued for T between the passes makes it too long: T resumes. */
-        struct cairn_mig_writer w = {.buf = blob, .cap = size.len};
+        /* A message queued for T between the count and the write makes it too long: T
+         * resumes. */
+        struct cairn_mig_writer w = {.buf = blob, .cap = size};
         MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
                                                MIG.handed_len, MIG.cfg.hw_hz);
         if (w.len > w.cap) {

@@ -95,6 +95,24 @@ uint32_t cairn__mig_clock_to_ticks(uint64_t units, bool global, uint32_t hw_hz)
     return t > CAIRN_TIMER_MAX_TICKS ? CAIRN_TIMER_MAX_TICKS : (uint32_t)t;
 }
 
+/* Fields, not bytes, counted: what cairn__mig_write writes, without the clock or the copies.
+ * A message queued for t afterwards makes the write longer; the caller checks. */
+unsigned cairn__mig_size(const cairn_tcb_t *t, unsigned state_len)
+{
+    cairn_task_id_t id = t->id;
+    unsigned n = 4u + 2u * t->num_out + 1u + 1u + CAIRN_NET_MODULES + 1u + 1u + 2u;
+    for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
+        n += cairn_k.members[i].group && cairn_k.members[i].task == id ? 2u : 0u;
+    uint32_t rem, per;
+    for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
+        n += cairn__timer_query(id, (uint8_t)k, &rem, &per) == CAIRN_OK ? 14u : 0u;
+    uint32_t s = arch_irq_save();
+    for (const cairn_msg_t *m = cairn_k.queue; m; m = m->next)
+        n += m->dst == id ? 5u + m->len : 0u;
+    arch_irq_restore(s);
+    return n + ((0u - n) & 3u) + state_len;
+}
+
 unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
                           const void *state, unsigned state_len, uint32_t hw_hz)
 {
