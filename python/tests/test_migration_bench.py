@@ -1,8 +1,8 @@
 """The migration benchmark (python/cairn/bench/migration.py, docs/migration.md): one movable
 task moved once between two 8 MHz modules, latency and freeze time from the simulator's
 trace. The figures are exact cycles, the same on every run, and grow with the state; the
-issue's targets (base <= 5,000 cycles, <= 10 cycles per byte) are asserted as strict xfails
-while they are not met, so this file fails the day they are."""
+issue's targets (base <= 5,000 cycles, <= 10 cycles per byte) are asserted; the base's as a
+strict xfail while it is not met, so this file fails the day it is."""
 
 from __future__ import annotations
 
@@ -58,15 +58,13 @@ def test_fit_is_exact_on_a_line() -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="each migration frame is handled by the bus managers' general "
-                   "path (a few thousand cycles per frame at 8 MHz); freeze, STATE and commit are "
-                   "three round trips before the first byte counts")
+                   "path (a few thousand cycles per frame at 8 MHz), and an empty task's move is five "
+                   "of them one after another (FREEZE, FREEZE_ACK, STATE, DESERIALIZED, the commit) "
+                   "plus the serialisation")
 def test_base_target(runs: dict[int, mig.Migration]) -> None:
     assert runs[SMALL].latency <= mig.BASE_CYCLES_MAX
 
 
-@pytest.mark.xfail(strict=True, reason="59-byte STATE parts, one acknowledged round trip each "
-                   "(docs/migration.md, Implementation): the per-frame handling, not the bus, "
-                   "sets the cost per byte")
 def test_per_byte_target(runs: dict[int, mig.Migration]) -> None:
     per_byte = (runs[LARGE].latency - runs[SMALL].latency) / (LARGE - SMALL)
     assert per_byte <= mig.PER_BYTE_CYCLES_MAX

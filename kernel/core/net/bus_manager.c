@@ -333,7 +333,15 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint32_t *hw
         if (h[1] != src || CAIRN_NET_HEADER + plen != len || plen > CAIRN_MIG_FRAME_MAX ||
             (h[0] != CAIRN_NET_KIND_MIG && plen != 1u))
             return CAIRN_NET_ERR_RX_BAD;
-        cairn_bus_rx_read(*payload, plen); /* the caller's buffer */
+        /* The caller's buffer holds a frame's head; a STATE part goes from the controller
+         * straight into the migrator's blob, or is left in the controller (popped unread). */
+        unsigned head = plen < CAIRN_MIG_HEAD_MAX ? plen : CAIRN_MIG_HEAD_MAX;
+        cairn_bus_rx_read(*payload, head);
+        if (plen > head) {
+            uint8_t *rest = cairn__mig_rx_place(src, *payload, plen);
+            if (rest)
+                cairn_bus_rx_read(rest, plen - head);
+        }
         return 0;
     }
     if ((!mcast && !data && h[0] != CAIRN_NET_KIND_MSG) || h[1] != src ||
@@ -363,7 +371,10 @@ static void receive(uint8_t src, unsigned len, bool corrupt)
     uint32_t hw[3];
     const uint8_t *h = (const uint8_t *)hw;
     hw[0] = 0; /* the task byte of an error word when the header was not read */
-    uint8_t ts[CAIRN_MIG_FRAME_MAX]; /* a TIMESYNC or migration frame's payload */
+    /* A TIMESYNC frame's payload or a migration frame's head (word-aligned). */
+    uint32_t tw[(CAIRN_MIG_HEAD_MAX > CAIRN_TIMESYNC_PAYLOAD ? CAIRN_MIG_HEAD_MAX
+                                                             : CAIRN_TIMESYNC_PAYLOAD) / 4u];
+    uint8_t *ts = (uint8_t *)tw;
     void *p = ts;
     unsigned err = take_frame(src, len, corrupt, hw, &p);
     cairn_bus_rx_pop();

@@ -18,8 +18,11 @@
 
 #define MIG (*cairn_net.mig)
 
-/* A STATE frame numbers its parts in one byte; blob_len is 16 bits. */
-_Static_assert((CAIRN_MIG_STATE_MAX + MIG_PART - 1u) / MIG_PART <= 255u, "STATE parts");
+/* A STATE frame numbers its parts in one byte (and its token in seven bits); blob_len is
+ * 16 bits; a migration frame fits the bus's largest. */
+_Static_assert((CAIRN_MIG_STATE_MAX + MIG_PART - 1u) / MIG_PART < MIG_TOKEN_PART, "STATE parts");
+_Static_assert(CAIRN_MIG_FRAME_MAX <= CAIRN_NET_MAX_PAYLOAD, "migration frame");
+_Static_assert(MIG_PART_HEAD == CAIRN_MIG_HEAD_MAX && MIG_SMALL_MAX <= CAIRN_MIG_HEAD_MAX, "heads");
 _Static_assert(CAIRN_MIG_STATE_MAX <= 0xFFFFu, "blob_len");
 
 static bool on(void)
@@ -41,35 +44,70 @@ static uint32_t all_others(void)
 
 /* ---- sending ------------------------------------------------------------------------------ */
 
+static bool submit(uint8_t module, uint8_t token)
+{
+    cairn_msg_t t = {0};
+    t.dst = CAIRN_TASK_NET;
+    t.port = CAIRN_NET_KIND_MIG;
+    t.src = token;
+    t.prio = CAIRN_PRIO_MAX;
+    t.flags = CAIRN_MSG_NET_TOKEN;
+    return cairn__net_submit_token(&t, module) == CAIRN_OK;
+}
+
 static void send(uint8_t module, const uint8_t *data, unsigned len)
 {
+    if (len > MIG_SMALL_MAX)
+        return;
     for (unsigned i = 0; i < MIG_OUTBOX; i++) {
         struct cairn_mig_out *o = &MIG.out[i];
         if (o->len)
             continue;
         __builtin_memcpy(o->data, data, len);
         o->len = (uint8_t)len;
-        cairn_msg_t t = {0};
-        t.dst = CAIRN_TASK_NET;
-        t.port = CAIRN_NET_KIND_MIG;
-        t.src = (cairn_task_id_t)i;
-        t.prio = CAIRN_PRIO_MAX;
-        t.flags = CAIRN_MSG_NET_TOKEN;
-        if (cairn__net_submit_token(&t, module) != CAIRN_OK)
+        if (!submit(module, (uint8_t)i))
             o->len = 0;
         return;
     }
 }
 
+static uint8_t parts(void)
+{
+    return (uint8_t)((MIG.blob_len + MIG_PART - 1u) / MIG_PART);
+}
+
+/* STATE part `index`, built when the bus takes it (the caller copies it into the controller
+ * at once): one copy of the bytes, word by word, and none while the part waits. */
+static bool part_frame(unsigned index, const void **payload, unsigned *len)
+{
+    if (MIG.role != MIG_SOURCE || MIG.phase != PH_TRANSFER || !MIG.blob || index >= MIG.count)
+        return false; /* a stale token: the transfer ended meanwhile */
+    unsigned at = index * MIG_PART;
+    unsigned n = MIG.blob_len - at < MIG_PART ? MIG.blob_len - at : MIG_PART;
+    uint8_t *f = (uint8_t *)MIG.part_frame;
+    MIG.part_frame[0] = F_STATE | (uint32_t)MIG.mig_src << 8 | (uint32_t)MIG.mig_ctr << 16 |
+                        (uint32_t)index << 24;
+    MIG.part_frame[1] = MIG.count;
+    __builtin_memcpy(f + MIG_PART_HEAD, MIG.blob + at, n);
+    *payload = f;
+    *len = MIG_PART_HEAD + n;
+    return true;
+}
+
 bool cairn__mig_frame(const cairn_msg_t *t, uint32_t *h, const void **payload, unsigned *len)
 {
-    struct cairn_mig_out *o = &MIG.out[t->src % MIG_OUTBOX];
-    if (!o->len)
-        return false;
-    /* The slot is free again once the bytes are in the controller: the caller copies. */
-    *payload = o->data;
-    *len = o->len;
-    o->len = 0;
+    if (t->src & MIG_TOKEN_PART) {
+        if (!part_frame(t->src & ~MIG_TOKEN_PART, payload, len))
+            return false;
+    } else {
+        struct cairn_mig_out *o = &MIG.out[t->src % MIG_OUTBOX];
+        if (!o->len)
+            return false;
+        /* The slot is free again once the bytes are in the controller: the caller copies. */
+        *payload = o->data;
+        *len = o->len;
+        o->len = 0;
+    }
     h[0] = CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16;
     h[1] = 0;
     h[2] = *len;
@@ -129,16 +167,15 @@ static void serialise(void)
     arch_irq_restore(s);
     cairn__call(t, &f);
     MIG.in_serialize = false;
-    /* A first pass with no room counts the bytes: the blob is as long as this task needs,
-     * not the longest a task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
-    struct cairn_mig_writer size = {.buf = 0, .cap = 0};
-    (void)cairn__mig_write(&size, t, cairn__rel_table(MIG.task), MIG.handed, MIG.handed_len,
-                           MIG.cfg.hw_hz);
-    uint8_t *blob = size.len <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size.len) : 0;
+    /* The bytes counted first: the blob is as long as this task needs, not the longest a
+     * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
+    unsigned size = cairn__mig_size(t, MIG.handed_len);
+    uint8_t *blob = size <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size) : 0;
     if (blob) {
         cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
-        /* A message queued for T between the passes makes it too long: T resumes. */
-        struct cairn_mig_writer w = {.buf = blob, .cap = size.len};
+        /* A message queued for T between the count and the write makes it too long: T
+         * resumes. */
+        struct cairn_mig_writer w = {.buf = blob, .cap = size};
         MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
                                                MIG.handed_len, MIG.cfg.hw_hz);
         if (w.len > w.cap) {
@@ -159,18 +196,12 @@ static void serialise(void)
 
 static void source_done(void);
 
-static uint8_t parts(void)
+/* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token
+ * the bus manager cannot queue loses its part, which the timer sends again. */
+static void send_parts(void)
 {
-    return (uint8_t)((MIG.blob_len + MIG_PART - 1u) / MIG_PART);
-}
-
-static void send_part(void)
-{
-    uint8_t f[CAIRN_MIG_FRAME_MAX] = {F_STATE, MIG.mig_src, MIG.mig_ctr, MIG.part, parts()};
-    unsigned at = MIG.part * MIG_PART;
-    unsigned n = MIG.blob_len - at < MIG_PART ? MIG.blob_len - at : MIG_PART;
-    __builtin_memcpy(f + 5, MIG.blob + at, n);
-    send(MIG.dest, f, 5 + n);
+    while (MIG.sent < MIG.count && MIG.sent < MIG.acked + MIG_WINDOW)
+        (void)submit(MIG.dest, (uint8_t)(MIG_TOKEN_PART | MIG.sent++));
 }
 
 static void free_blob(void)
@@ -217,9 +248,11 @@ static void try_transfer(void)
         return;
     }
     MIG.phase = PH_TRANSFER;
-    MIG.part = 0;
+    MIG.acked = 0;
+    MIG.sent = 0;
+    MIG.count = parts();
     MIG.tries = 0;
-    send_part();
+    send_parts();
 }
 
 static void source_done(void)
@@ -238,6 +271,17 @@ static void request(cairn_task_id_t task, uint8_t dest)
     if (!t || !cairn__movable(task) || busy || dest == cairn_net.address ||
         dest >= cairn_bus_modules() || (t->flags & TCB_KILLING)) {
         MIG.stats.refused++;
+        return;
+    }
+    if (t->flags & TCB_ON_STACK) {
+        /* T is running, or its dispatch has begun (its frame pushed, the handler not yet
+         * called): frozen now, it would start that handler frozen. The REQUEST waits until
+         * T is off the stack, so that T stops between two messages: a quarter of a
+         * retransmission period, long enough for the handler to end (a tick would keep
+         * the bus manager, which outranks T, busy with this timer). */
+        MIG.deferred_task = task;
+        MIG.deferred_dest = dest;
+        arm(MIG.cfg.retransmit_ticks / 4u);
         return;
     }
     __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
@@ -273,10 +317,13 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
         MIG.answered |= 1u << src;
         try_transfer();
     } else if (kind == F_STATE_ACK && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4 &&
-               f[3] == MIG.part && MIG.part + 1u < parts()) {
-        MIG.part++;
+               f[3] > MIG.acked && f[3] < MIG.count) {
+        /* Cumulative: the destination has parts 0 .. f[3] - 1. */
+        MIG.acked = f[3];
+        if (MIG.sent < MIG.acked)
+            MIG.sent = MIG.acked;
         MIG.tries = 0;
-        send_part();
+        send_parts();
     } else if (kind == F_DESERIALIZED && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4) {
         if (!f[3]) {
             resume();
@@ -328,10 +375,12 @@ static void source_timer(void)
         try_transfer();
         break;
     case PH_TRANSFER:
-        if (++MIG.tries > MIG.cfg.tries)
+        if (++MIG.tries > MIG.cfg.tries) {
             resume();
-        else
-            send_part();
+        } else {
+            MIG.sent = MIG.acked; /* again from the first part not acknowledged */
+            send_parts();
+        }
         break;
     case PH_COMMITTING:
         result_to(MIG.dest); /* never gives up: D alone knows whether T runs there */
@@ -446,7 +495,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         return;
     }
     dest_here = MIG.role == MIG_PARTICIPANT && MIG.dest == cairn_net.address;
-    if (kind == F_STATE && len >= 5) {
+    if (kind == F_STATE && len >= MIG_PART_HEAD) {
         if (!this_mig(f) || !dest_here || MIG.outcome) {
             /* No FREEZE on record: reset since (or no longer in it). */
             uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], 0};
@@ -454,21 +503,13 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
             return;
         }
         uint8_t index = f[3], count = f[4];
-        if (index == MIG.parts && MIG.answer == 0xFF) {
-            if (index == 0) {
-                free_blob();
-                /* Room for every part the source announced, within the longest task. */
-                unsigned room = (unsigned)count * MIG_PART;
-                MIG.blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
-                MIG.blob = count ? cairn_malloc(MIG.blob_cap) : 0;
-                if (MIG.blob)
-                    cairn_heap_set_owner(MIG.blob, CAIRN_TASK_NONE);
-            }
-            if (!MIG.blob || MIG.blob_len + (len - 5) > MIG.blob_cap) {
+        bool accepted = index == MIG.parts && MIG.answer == 0xFF;
+        if (accepted) {
+            /* cairn__mig_rx_place put the bytes in the blob, or found no room for them. */
+            if (!MIG.placed) {
                 MIG.answer = 0;
             } else {
-                __builtin_memcpy(MIG.blob + MIG.blob_len, f + 5, len - 5);
-                MIG.blob_len = (uint16_t)(MIG.blob_len + (len - 5));
+                MIG.blob_len = (uint16_t)(MIG.blob_len + (len - MIG_PART_HEAD));
                 MIG.parts++;
             }
             if (MIG.answer == 0xFF && MIG.parts == count) {
@@ -483,10 +524,13 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
                 }
             }
         }
-        if (MIG.answer != 0xFF && (index + 1u == count || MIG.answer == 0))
+        /* Every part once the answer is known gets it; a part in order is acknowledged every
+         * MIG_ACK_EVERY parts (the source's window is wider), a repeated or out-of-order one
+         * at once with what this module has (cumulative), and changes nothing. */
+        if (MIG.answer != 0xFF)
             frame(src, F_DESERIALIZED, MIG.answer, -1, -1);
-        else if (index < MIG.parts)
-            frame(src, F_STATE_ACK, index, -1, -1); /* a repeated part gets the same answer */
+        else if (!accepted || MIG.parts % MIG_ACK_EVERY == 0)
+            frame(src, F_STATE_ACK, MIG.parts, -1, -1);
         return;
     }
     if (kind == F_RESULT && len >= 6) {
@@ -556,6 +600,32 @@ static void participant_timer(void)
 
 /* ---- the bus manager's hooks ------------------------------------------------------------------ */
 
+static void mig_dispatch(uint8_t src, const uint8_t *f, unsigned len);
+
+uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
+{
+    if (!on())
+        return 0;
+    MIG.placed = false;
+    if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART ||
+        f[0] != F_STATE || !this_mig(f) || MIG.dest != cairn_net.address || MIG.outcome ||
+        f[3] != MIG.parts || MIG.answer != 0xFF)
+        return 0;
+    if (f[3] == 0) {
+        free_blob();
+        /* Room for every part the source announced, within the longest task. */
+        unsigned room = (unsigned)f[4] * MIG_PART;
+        MIG.blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
+        MIG.blob = f[4] ? cairn_malloc(MIG.blob_cap) : 0;
+        if (MIG.blob)
+            cairn_heap_set_owner(MIG.blob, CAIRN_TASK_NONE);
+    }
+    if (!MIG.blob || MIG.blob_len + (len - MIG_PART_HEAD) > MIG.blob_cap)
+        return 0;
+    MIG.placed = true;
+    return MIG.blob + MIG.blob_len;
+}
+
 void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     if (!on() || !len || src >= 32) {
@@ -564,6 +634,12 @@ void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
         return;
     }
     MIG.stats.frames_rx++;
+    mig_dispatch(src, f, len);
+    MIG.placed = false; /* it belonged to this frame */
+}
+
+static void mig_dispatch(uint8_t src, const uint8_t *f, unsigned len)
+{
     if (f[0] == F_REQUEST) {
         if (len >= 3 && f[1] >= 1 && f[1] <= CAIRN_MAX_TASKS && f[2] < cairn_bus_modules()) {
             cairn_msg_t m = {.payload = f + 1, .len = 2};
@@ -590,6 +666,14 @@ void cairn__mig_timer(void)
 {
     if (!on())
         return;
+    if (MIG.deferred_task) {
+        cairn_task_id_t task = MIG.deferred_task;
+        uint32_t taken = MIG.stats.requests;
+        MIG.deferred_task = 0;
+        request(task, MIG.deferred_dest);
+        if (MIG.deferred_task || MIG.stats.requests != taken)
+            return; /* deferred again, or taken: the timer is armed for what follows */
+    }
     if (MIG.role == MIG_SOURCE)
         source_timer();
     else if (MIG.role == MIG_PARTICIPANT)

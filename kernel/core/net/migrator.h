@@ -11,7 +11,15 @@ bool cairn__mig_holds(cairn_task_id_t task);
 bool cairn__mig_refuse(cairn_task_id_t task, uint8_t src);
 /* The frame a migrator token stands for (see cairn__rel_frame). */
 bool cairn__mig_frame(const cairn_msg_t *token, uint32_t *h, const void **payload, unsigned *len);
-/* A migration frame from module src. */
+/* The bytes of a migration frame the bus manager reads before it asks where the rest goes
+ * (a STATE part's head); a multiple of 4. */
+#define CAIRN_MIG_HEAD_MAX 8u
+/* A migration frame of len bytes from module src whose head (the first CAIRN_MIG_HEAD_MAX)
+ * is read: where its other bytes go (a STATE part in order: into the blob), or NULL when
+ * they are not needed (they stay unread). */
+uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *head, unsigned len);
+/* A migration frame from module src; only its head is in payload when it is longer than
+ * CAIRN_MIG_HEAD_MAX (the rest went where cairn__mig_rx_place said). */
 void cairn__mig_rx(uint8_t src, const uint8_t *payload, unsigned len);
 /* The reliable layer's messages kept for task, delivered here in order (the task moved in). */
 void cairn__rel_deliver_local(cairn_task_id_t task);

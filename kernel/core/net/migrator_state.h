@@ -22,12 +22,23 @@ enum {
 };
 
 #define MIG_OUTBOX 8u
-#define MIG_PART (CAIRN_MIG_FRAME_MAX - 5u)
+/* Every frame but STATE: kind, mig and up to three bytes. */
+#define MIG_SMALL_MAX 6u
+/* A STATE frame: kind, mig, index, count, three zero bytes, then the part. */
+#define MIG_PART_HEAD 8u
+#define MIG_PART ((CAIRN_MIG_FRAME_MAX - MIG_PART_HEAD) & ~3u)
+/* STATE parts in flight: the source sends up to MIG_WINDOW parts beyond the last one the
+ * destination acknowledged; the destination acknowledges every MIG_ACK_EVERY parts. */
+#define MIG_WINDOW 6u
+#define MIG_ACK_EVERY 3u
+/* A TX token whose task byte has this bit names a STATE part (its index below it), built
+ * from the blob when the bus takes it; any other names an outbox slot. */
+#define MIG_TOKEN_PART 0x80u
 
-/* A frame waiting for the bus (a TX token names its slot). */
+/* A small frame waiting for the bus (a TX token names its slot). */
 struct cairn_mig_out {
     uint8_t len; /* 0: a free slot */
-    uint8_t data[CAIRN_MIG_FRAME_MAX];
+    uint8_t data[MIG_SMALL_MAX];
 };
 
 /* What a staged copy holds beyond the serialised bytes: the blocks its commit needs,
@@ -44,6 +55,9 @@ typedef struct cairn_mig_state {
     uint8_t role, phase, outcome;
     uint8_t mig_src, mig_ctr; /* the migration: its source and counter */
     uint8_t counter;          /* this module's migration counter */
+    /* A REQUEST that came while its task was on the stack: taken at the next timer tick. */
+    cairn_task_id_t deferred_task;
+    uint8_t deferred_dest;
     cairn_task_id_t task;
     uint8_t dest, source;
     uint8_t tries;
@@ -55,7 +69,10 @@ typedef struct cairn_mig_state {
     void *handed;      /* the block T's SERIALIZE handler gave */
     uint16_t handed_len;
     bool in_serialize;
-    uint8_t part;      /* TRANSFER: the part on its way */
+    uint8_t acked;     /* TRANSFER: parts the destination has, in order */
+    uint8_t sent;      /* TRANSFER: the next part to send */
+    uint8_t count;     /* TRANSFER: the blob's parts (a division, computed once) */
+    bool placed;       /* destination: the frame being handled put its part in the blob */
     /* Both: the serialised task (source: built; destination: received). */
     uint8_t *blob;
     uint16_t blob_len;
@@ -65,6 +82,7 @@ typedef struct cairn_mig_state {
     struct cairn_mig_stage stage;
     bool staged;
     struct cairn_mig_out out[MIG_OUTBOX];
+    uint32_t part_frame[(CAIRN_MIG_FRAME_MAX + 3u) / 4u]; /* the STATE frame being sent */
     cairn_migrate_stats_t stats;
 } cairn_mig_state_t;
 

@@ -8,7 +8,8 @@
  *   each module's epoch then (the reliable layer's rx_seq and rx_epoch);
  *   timers: count, then (n, flags: 1 periodic, 2 global clock; period u32; deadline u64);
  *   queued messages: count, then (port, source task, sequence, length u16, payload);
- *   the block the task's SERIALIZE handler gave: length u16, bytes.
+ *   the block the task's SERIALIZE handler gave: length u16, zero bytes up to a multiple
+ *   of 4 from the start, bytes (word-aligned in the blob: copied by words at both ends).
  *
  * Numbers are little-endian. A deadline is in the global clock's units when time
  * synchronisation runs here, else in this module's hardware counter ticks (flag 2 clear).
@@ -21,13 +22,20 @@
 #include "cairn/timer.h"
 #include "cairn/timesync.h"
 
-static void put(struct cairn_mig_writer *w, uint64_t v, unsigned bytes)
+/* 32 bits at most: a 64-bit shift is a library call per byte on the M0+. */
+static void put(struct cairn_mig_writer *w, uint32_t v, unsigned bytes)
 {
     for (unsigned i = 0; i < bytes; i++) {
         if (w->len < w->cap)
             w->buf[w->len] = (uint8_t)(v >> (8 * i));
         w->len++;
     }
+}
+
+static void put64(struct cairn_mig_writer *w, uint64_t v)
+{
+    put(w, (uint32_t)v, 4);
+    put(w, (uint32_t)(v >> 32), 4);
 }
 
 /* One copy, not a put() per byte: the task's block is most of a large serialised task. */
@@ -89,6 +97,26 @@ uint32_t cairn__mig_clock_to_ticks(uint64_t units, bool global, uint32_t hw_hz)
     return t > CAIRN_TIMER_MAX_TICKS ? CAIRN_TIMER_MAX_TICKS : (uint32_t)t;
 }
 
+/* Fields, not bytes, counted: what cairn__mig_write writes, without the clock or the copies.
+ * A message queued for t afterwards makes the write longer; the caller checks. */
+unsigned cairn__mig_size(const cairn_tcb_t *t, unsigned state_len)
+{
+    cairn_task_id_t id = t->id;
+    /* head, routes, membership count, the table (count, numbers, epochs), timer count,
+     * message count, state length */
+    unsigned n = 4u + 2u * t->num_out + 1u + 1u + 2u * CAIRN_NET_MODULES + 1u + 1u + 2u;
+    for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
+        n += cairn_k.members[i].group && cairn_k.members[i].task == id ? 2u : 0u;
+    uint32_t rem, per;
+    for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
+        n += cairn__timer_query(id, (uint8_t)k, &rem, &per) == CAIRN_OK ? 14u : 0u;
+    uint32_t s = arch_irq_save();
+    for (const cairn_msg_t *m = cairn_k.queue; m; m = m->next)
+        n += m->dst == id ? 5u + m->len : 0u;
+    arch_irq_restore(s);
+    return n + ((0u - n) & 3u) + state_len;
+}
+
 unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
                           const void *state, unsigned state_len, uint32_t hw_hz)
 {
@@ -113,8 +141,8 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
     put(w, CAIRN_NET_MODULES, 1);
     put_bytes(w, seq, CAIRN_NET_MODULES);
     put_bytes(w, cairn__rel_epochs(id), CAIRN_NET_MODULES);
-    uint64_t now;
-    bool global = cairn__mig_clock(&now);
+    uint64_t now = 0;
+    bool global = false;
     uint32_t rem[CAIRN_TIMERS_PER_TASK], per[CAIRN_TIMERS_PER_TASK];
     unsigned timers = 0, running = 0;
     for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
@@ -123,13 +151,15 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
             timers++;
         }
     put(w, timers, 1);
+    if (timers) /* the clock only for deadlines: reading it costs 64-bit arithmetic */
+        global = cairn__mig_clock(&now);
     for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++) {
         if (!(running & 1u << k))
             continue;
         put(w, k, 1);
         put(w, (per[k] ? 1u : 0u) | (global ? 2u : 0u), 1);
         put(w, per[k], 4);
-        put(w, now + cairn__mig_ticks_to_clock(rem[k], global, hw_hz), 8);
+        put64(w, now + cairn__mig_ticks_to_clock(rem[k], global, hw_hz));
     }
     /* The queued messages, in queue order (interrupts masked: the queue cannot move). */
     uint32_t s = arch_irq_save();
@@ -149,6 +179,7 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
         w->buf[count_at] = (uint8_t)msgs;
     arch_irq_restore(s);
     put(w, state_len, 2);
+    put(w, 0, (0u - w->len) & 3u);
     put_bytes(w, state, state_len);
     return msgs;
 }

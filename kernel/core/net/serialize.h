@@ -19,6 +19,8 @@ struct cairn_mig_reader {
  * queued messages it holds. */
 unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
                           const void *state, unsigned state_len, uint32_t hw_hz);
+/* The length cairn__mig_write would write now. */
+unsigned cairn__mig_size(const cairn_tcb_t *t, unsigned state_len);
 uint64_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes);
 const uint8_t *cairn__mig_get_bytes(struct cairn_mig_reader *r, unsigned n);
 

@@ -49,6 +49,7 @@ static bool parse(struct parsed *p)
         (void)cairn__mig_get_bytes(&r, (unsigned)cairn__mig_get(&r, 2));
     }
     p->state_len = (unsigned)cairn__mig_get(&r, 2);
+    (void)cairn__mig_get_bytes(&r, (0u - r.pos) & 3u);
     p->state = cairn__mig_get_bytes(&r, p->state_len);
     return !r.bad && r.pos == r.len && p->id == MIG.task && p->id >= 1 &&
            p->id <= CAIRN_MAX_TASKS && p->prio <= CAIRN_PRIO_MAX && p->timers <= CAIRN_TIMERS_PER_TASK;

@@ -19,8 +19,10 @@
 
 /* The bus frame kind of the task migrators' frames (payload: the migration frame). */
 #define CAIRN_NET_KIND_MIG 0x17u
-/* The longest migration frame's payload (a STATE part carries 5 bytes less). */
-#define CAIRN_MIG_FRAME_MAX 64u
+/* The longest migration frame's payload: the bus's largest frame less the bus header
+ * (CAIRN_NET_MAX_PAYLOAD). A STATE part carries 8 bytes of header and a multiple of 4
+ * bytes of the serialised task, so that its bytes stay word-aligned end to end. */
+#define CAIRN_MIG_FRAME_MAX 246u
 /* The longest serialised task (the kernel's part and the handler's block together). The
  * blobs are allocated at the size a migration needs, so a larger limit costs no memory. */
 #ifndef CAIRN_MIG_STATE_MAX

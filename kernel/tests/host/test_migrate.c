@@ -4,7 +4,8 @@
  * sends to it throughout. A successful move with messages queued at the source and sent
  * during the migration (each handled once, in order, at the destination); a failed
  * de-serialisation (RESUMED: every module as before, no heap leaked); lost FREEZE_ACK and
- * STATE frames sent again; a destination reset before the commit (RESUMED); a timer that
+ * STATE frames sent again; a state of many STATE parts whose window loses, repeats and
+ * delays one part each (moved intact); a destination reset before the commit (RESUMED); a timer that
  * expires during the migration fires once, on arrival. The test fires the bus managers'
  * timers itself (a TIMEOUT message): the host's virtual timers belong to one process.
  */
@@ -31,6 +32,14 @@ struct tstate {
     uint32_t timer_ticks; /* timer 0 at INIT (0: none) */
 };
 static struct tstate t_initial;
+/* Bytes of a pattern after the count in T's serialised block: a state of several STATE parts. */
+static unsigned t_extra;
+static unsigned t_extra_bad;
+
+static uint8_t extra_byte(unsigned i)
+{
+    return (uint8_t)(i * 7u + 1u);
+}
 
 static cairn_ret_t t_handler(void *state, cairn_msg_t *msg)
 {
@@ -42,15 +51,20 @@ static cairn_ret_t t_handler(void *state, cairn_msg_t *msg)
             assert_int_equal(cairn_timer_start(0, s->timer_ticks, false), CAIRN_OK);
         break;
     case CAIRN_PORT_SERIALIZE: {
-        struct tstate *b = cairn_malloc(sizeof *b);
+        uint8_t *b = cairn_malloc(sizeof *s + t_extra);
         assert_non_null(b);
-        *b = *s;
-        assert_int_equal(cairn_migrate_state(b, sizeof *b), CAIRN_OK);
+        __builtin_memcpy(b, s, sizeof *s);
+        for (unsigned i = 0; i < t_extra; i++)
+            b[sizeof *s + i] = extra_byte(i);
+        assert_int_equal(cairn_migrate_state(b, sizeof *s + t_extra), CAIRN_OK);
         klog("T@%u:ser", here);
         break;
     }
     case CAIRN_PORT_DESERIALIZE:
         assert_ptr_equal(msg->payload, state);
+        assert_int_equal(msg->len, sizeof *s + t_extra);
+        for (unsigned i = 0; i < t_extra; i++)
+            t_extra_bad += ((const uint8_t *)state)[sizeof *s + i] != extra_byte(i);
         klog("T@%u:deser(%u)", here, (unsigned)s->handled);
         break;
     case CAIRN_PORT_TIMEOUT0:
@@ -156,6 +170,7 @@ static int setup(void **state)
     for (unsigned m = 0; m < MODULES; m++)
         handler_known[m] = true;
     t_initial = (struct tstate){0};
+    t_extra = t_extra_bad = 0;
     done_outcome = 0;
     cairn_trace_host_reset();
     klog_reset();
@@ -366,6 +381,50 @@ static void test_a_lost_freeze_ack_and_state_frame_are_sent_again(void **state)
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
 }
 
+static unsigned state_frames, state_dropped, state_duplicated, state_delayed;
+
+/* Of T's STATE parts (in flight together): the 2nd dropped, the 4th duplicated, the 6th
+ * delayed behind the next frame, each once. */
+static enum cairn_simbus_fate upset_the_window(const struct cairn_simbus_wire *w)
+{
+    if (w->head[0] != CAIRN_NET_KIND_MIG || w->first != 4)
+        return CAIRN_SIMBUS_PASS;
+    switch (++state_frames) {
+    case 2:
+        state_dropped++;
+        return CAIRN_SIMBUS_DROP;
+    case 4:
+        state_duplicated++;
+        return CAIRN_SIMBUS_DUPLICATE;
+    case 6:
+        state_delayed++;
+        return CAIRN_SIMBUS_DELAY;
+    default:
+        return CAIRN_SIMBUS_PASS;
+    }
+}
+
+static void test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_part(void **state)
+{
+    (void)state;
+    t_extra = 2000; /* 9 parts of 236 bytes, more than the window */
+    start_all(1000);
+    state_frames = state_dropped = state_duplicated = state_delayed = 0;
+    cairn_simbus_filter(upset_the_window);
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    (void)settle();
+    assert_int_equal(state_dropped, 1);
+    assert_int_equal(state_duplicated, 1);
+    assert_int_equal(state_delayed, 1);
+    assert_true(state_frames > 9); /* the lost part and those after it sent again */
+    assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2");
+    assert_int_equal(t_extra_bad, 0);
+    assert_true(live_on(1));
+    routes_name(1, -1, 1);
+    assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
+    assert_int_equal(words(CAIRN_EV_MIG_STAGED), 1);
+}
+
 static bool staged_answer_seen;
 
 static enum cairn_simbus_fate drop_deserialized(const struct cairn_simbus_wire *w)
@@ -436,6 +495,7 @@ int main(void)
         MTEST(test_a_move_delivers_every_message_once_in_order_at_the_destination),
         MTEST(test_a_failed_deserialisation_resumes_with_every_module_as_before),
         MTEST(test_a_lost_freeze_ack_and_state_frame_are_sent_again),
+        MTEST(test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_part),
         MTEST(test_a_destination_reset_before_the_commit_resumes),
         MTEST(test_a_timer_that_expires_during_the_migration_fires_once_on_arrival),
     };

@@ -38,8 +38,9 @@ PS_PER_CYCLE = 1_000_000_000_000 // CLOCK_HZ
 #: the issue's targets (CoMOS on mPlatform: about 3.5 ms + 13 µs per byte)
 BASE_CYCLES_MAX = 5000
 PER_BYTE_CYCLES_MAX = 10.0
-#: the payload of one STATE frame (CAIRN_MIG_FRAME_MAX less the part's 5-byte header)
-STATE_PART_BYTES = 59
+#: the serialised bytes one STATE frame carries (CAIRN_MIG_FRAME_MAX, 246, less the part's
+#: 8-byte header, rounded down to a multiple of 4: MIG_PART in migrator_state.h)
+STATE_PART_BYTES = 236
 
 
 class MigrationBenchError(RuntimeError):
@@ -121,8 +122,10 @@ def run(state_bytes: int, modules: int, sim: Path | None = None) -> Migration:
 def _state_bytes_serialised(state_bytes: int) -> int:
     """The serialised task's length (kernel/core/net/serialize.c) for the bench's task: id,
     priority, flags, ports (0 routes), memberships (none), the sequence table (count and 8
-    bytes), timers (none), queued messages (none), the block's length and its bytes."""
-    return 4 + 1 + 1 + 8 + 1 + 1 + 2 + state_bytes
+    bytes), timers (none), queued messages (none), the block's length, zeros up to a multiple
+    of 4, and its bytes."""
+    head = 4 + 1 + 1 + 8 + 1 + 1 + 2
+    return head + (-head % 4) + state_bytes
 
 
 def measure(sizes: tuple[int, ...] = SIZES, module_counts: tuple[int, ...] = MODULE_COUNTS,
