@@ -1,25 +1,42 @@
 /*
  * Cairn OS state messages (cairn/statemsg.h; docs/statemsg.md).
  *
- * Invariant: slot count % depth holds the latest whole value; the writer only ever writes
- * slot (count + 1) % depth, and counts the write after the last byte is in. A read of slot
- * c % depth (c = count when it began) is whole unless the writer came round to that slot
- * again, which takes `depth` completed writes: on one processor a write cannot be half done
- * when the reader looks at the count at the end of its copy (a writer that preempts the
- * reader runs to its end first; one that the reader preempted was writing another slot).
+ * Invariant: the slot pos names holds the latest whole value; the writer only ever writes
+ * the slot after it, and publishes the write (count and slot in one store of pos) after the
+ * last byte is in. A read of the slot named at its start is whole unless the writer came
+ * round to that slot again, which takes `depth` completed writes: on one processor a write
+ * cannot be half done when the reader looks at pos at the end of its copy (a writer that
+ * preempts the reader runs to its end first; one that the reader preempted was writing
+ * another slot).
  */
 #include "cairn/statemsg.h"
 
 #include "cairn/arch.h"
 
-static uint16_t stride(const cairn_statemsg_t *sm)
+#define WRITES(pos) ((pos) >> 8)
+#define SLOT(pos) ((pos) & 0xFFu)
+
+/* Inlined into the read, whose cost is the point of a state message (a call each would
+ * cost more than the copy of a small value). */
+#define INLINE static inline __attribute__((always_inline))
+
+INLINE uint8_t *slot(const cairn_statemsg_t *sm, uint32_t index)
 {
-    return (uint16_t)((sm->size + 3u) & ~3u);
+    return sm->slots + ((sm->size + 3u) & ~3u) * index;
 }
 
-static uint8_t *slot(const cairn_statemsg_t *sm, uint32_t count)
+/* Words when both ends are aligned and the size is whole words (the common case for a
+ * struct of readings), bytes otherwise. */
+INLINE void copy(void *dst, const void *src, unsigned n)
 {
-    return sm->slots + (size_t)stride(sm) * (count % sm->depth);
+    if ((((uintptr_t)dst | (uintptr_t)src | n) & 3u) == 0) {
+        uint32_t *d = dst;
+        const uint32_t *s = src;
+        for (unsigned i = 0; i < n / 4u; i++)
+            d[i] = s[i];
+    } else {
+        __builtin_memcpy(dst, src, n);
+    }
 }
 
 uint8_t cairn_statemsg_depth(uint32_t writer_period, uint32_t writer_deadline, uint32_t read_max)
@@ -42,7 +59,7 @@ cairn_ret_t cairn_statemsg_init(cairn_statemsg_t *sm, void *buf, uint16_t size, 
     sm->slots = buf;
     sm->size = size;
     sm->depth = depth;
-    sm->count = 0;
+    sm->pos = 0;
     if (initial)
         __builtin_memcpy(sm->slots, initial, size);
     else
@@ -52,55 +69,66 @@ cairn_ret_t cairn_statemsg_init(cairn_statemsg_t *sm, void *buf, uint16_t size, 
 
 void cairn_statemsg_write(cairn_statemsg_t *sm, const void *value)
 {
-    uint32_t next = sm->count + 1u;
+    uint32_t pos = sm->pos;
+    uint32_t next = SLOT(pos) + 1u == sm->depth ? 0 : SLOT(pos) + 1u;
     if (sm->depth == 1) {
         /* One aligned store writes the whole value: no reader can see half of it. */
         uint32_t w = 0;
         __builtin_memcpy(&w, value, sm->size);
         __atomic_store_n((uint32_t *)(void *)sm->slots, w, __ATOMIC_RELAXED);
     } else {
-        __builtin_memcpy(slot(sm, next), value, sm->size);
+        copy(slot(sm, next), value, sm->size);
     }
-    /* The bytes before the count: a reader that sees the new count sees the whole value. */
+    /* The bytes before pos: a reader that sees the new pos sees the whole value. */
     __atomic_signal_fence(__ATOMIC_RELEASE);
-    sm->count = next;
+    sm->pos = (WRITES(pos) + 1u) << 8 | next;
 }
 
-const void *cairn_statemsg_read_begin(const cairn_statemsg_t *sm, uint32_t *count)
+INLINE const void *begin(const cairn_statemsg_t *sm, uint32_t *token)
 {
-    uint32_t c = sm->count;
+    uint32_t pos = sm->pos;
     __atomic_signal_fence(__ATOMIC_ACQUIRE);
-    *count = c;
-    return slot(sm, c);
+    *token = pos;
+    return slot(sm, SLOT(pos));
 }
 
-bool cairn_statemsg_read_end(const cairn_statemsg_t *sm, uint32_t count)
+INLINE bool end(const cairn_statemsg_t *sm, uint32_t token)
 {
     __atomic_signal_fence(__ATOMIC_ACQUIRE);
-    return sm->depth == 1 || sm->count - count < sm->depth;
+    return sm->depth == 1 || ((WRITES(sm->pos) - WRITES(token)) & 0xFFFFFFu) < sm->depth;
+}
+
+const void *cairn_statemsg_read_begin(const cairn_statemsg_t *sm, uint32_t *token)
+{
+    return begin(sm, token);
+}
+
+bool cairn_statemsg_read_end(const cairn_statemsg_t *sm, uint32_t token)
+{
+    return end(sm, token);
 }
 
 cairn_ret_t cairn_statemsg_read(const cairn_statemsg_t *sm, void *out)
 {
-    uint32_t c;
-    const void *p = cairn_statemsg_read_begin(sm, &c);
+    uint32_t token;
+    const void *p = begin(sm, &token);
     if (sm->depth == 1) {
         uint32_t w = __atomic_load_n((const uint32_t *)p, __ATOMIC_RELAXED);
         __builtin_memcpy(out, &w, sm->size);
         return CAIRN_OK;
     }
-    __builtin_memcpy(out, p, sm->size);
-    return cairn_statemsg_read_end(sm, c) ? CAIRN_OK : CAIRN_EAGAIN;
+    copy(out, p, sm->size);
+    return end(sm, token) ? CAIRN_OK : CAIRN_EAGAIN;
 }
 
 void cairn_statemsg_read_atomic(const cairn_statemsg_t *sm, void *out)
 {
     uint32_t s = arch_irq_save();
-    __builtin_memcpy(out, slot(sm, sm->count), sm->size);
+    copy(out, slot(sm, SLOT(sm->pos)), sm->size);
     arch_irq_restore(s);
 }
 
 uint32_t cairn_statemsg_writes(const cairn_statemsg_t *sm)
 {
-    return sm->count;
+    return WRITES(sm->pos);
 }

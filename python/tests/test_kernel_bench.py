@@ -59,3 +59,15 @@ def test_kernel_sizes_from_link_map() -> None:
     objs = sorted((build_dir() / "obj" / "fw").glob("core/*.o"))
     # Every kernel/core object contributes code (the bench keeps the whole kernel).
     assert {f"core/{o.name}" for o in objs} <= set(sizes["per_object"]), sizes["per_object"].keys()
+
+
+def test_a_state_message_read_costs_less_than_a_message() -> None:
+    """EMERALDS's point, measured: a reader takes the latest value for less than a message to
+    it costs (send -> a 9-instruction handler -> back), and the slow reader's masked copy
+    for no more than the checked one."""
+    figures, _, _ = kernel.measure(str(sim_binary()), _elf("kernel-bench-notrace.elf"))
+    read, atomic = figures["statemsg_read16_cycles"], figures["statemsg_read16_atomic_cycles"]
+    assert 0 < read < figures["send_preempt_roundtrip_cycles"], figures
+    assert 0 < atomic <= read, figures
+    assert 0 < figures["statemsg_write16_cycles"] < figures["send_preempt_roundtrip_cycles"], figures
+

@@ -36,6 +36,9 @@
  *   8 irq_isr     as 3 with IRQ_SOFT2, whose ordinary ISR does cairn_isr_enter,
  *                 cairn_send_from(DRV, out 2 -> PROBE), cairn_isr_exit: queued, then PendSV
  *                 -> trampoline -> cairn_dispatch -> PROBE (the general interrupt path)
+ *   9 sm_write    main: cairn_statemsg_write of a 16-byte value (depth 3), call -> return
+ *  10 sm_read     main: cairn_statemsg_read of it, call -> return
+ *  11 sm_atomic   main: cairn_statemsg_read_atomic of it (the slow reader's copy)
  * Then it prints sizeof of the TCB and message types and ends with the transcript's PASS.
  */
 #include <stddef.h>
@@ -56,7 +59,10 @@
 #define TIMER_TICKS 5000u
 
 enum { DRV = 1, LOW = 2, PROBE = 3 };
-enum { PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR };
+enum {
+    PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR,
+    PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC
+};
 
 static const uint32_t payload = 0x12345678u; /* static: passed by reference, never copied */
 static volatile uint32_t probe_runs, low_runs;
@@ -112,6 +118,24 @@ static __attribute__((noinline)) void timed_memset16(void *buf, uint32_t w0, uin
                      : [p] "l"(TRACE_PORT), [m0] "l"(w0), [m1] "l"(w1)
                      : "r3", "r12", "lr", "memory", "cc");
 }
+
+/* A state message call fn(sm, buf) between the markers. */
+#define TIMED_STATEMSG(name, fn)                                                                   \
+    static __attribute__((noinline)) void name(cairn_statemsg_t *sm, void *buf, uint32_t w0,       \
+                                               uint32_t w1)                                        \
+    {                                                                                              \
+        register uint32_t r0 __asm__("r0") = (uint32_t)sm;                                         \
+        register uint32_t r1 __asm__("r1") = (uint32_t)buf;                                        \
+        __asm__ volatile("str %[m0], [%[p]]\n\t"                                                   \
+                         "bl  " #fn "\n\t"                                                        \
+                         "str %[m1], [%[p]]\n\t"                                                   \
+                         : "+l"(r0), "+l"(r1)                                                      \
+                         : [p] "l"(TRACE_PORT), [m0] "l"(w0), [m1] "l"(w1)                         \
+                         : "r2", "r3", "r12", "lr", "memory", "cc");                               \
+    }
+TIMED_STATEMSG(timed_sm_write, cairn_statemsg_write)
+TIMED_STATEMSG(timed_sm_read, cairn_statemsg_read)
+TIMED_STATEMSG(timed_sm_atomic, cairn_statemsg_read_atomic)
 
 static __attribute__((noinline)) void timed_irq(uint32_t irq, uint32_t w0, uint32_t w1)
 {
@@ -272,6 +296,18 @@ int main(void)
     static uint32_t buf[4];
     for (uint32_t r = 0; r < REPS; r++)
         timed_memset16(buf, MARK(PH_MEMSET, r, 0), MARK(PH_MEMSET, r, 1));
+
+    static _Alignas(4) uint8_t sm_slots[CAIRN_STATEMSG_BYTES(16, 3)];
+    static uint32_t sm_value[4] = {1, 2, 3, 4}, sm_out[4];
+    static cairn_statemsg_t sm;
+    check_eq("state message", (uint32_t)cairn_statemsg_init(&sm, sm_slots, 16, 3, 0), 0);
+    for (uint32_t r = 0; r < REPS; r++) {
+        sm_value[0] = r;
+        timed_sm_write(&sm, sm_value, MARK(PH_SM_WRITE, r, 0), MARK(PH_SM_WRITE, r, 1));
+        timed_sm_read(&sm, sm_out, MARK(PH_SM_READ, r, 0), MARK(PH_SM_READ, r, 1));
+        check_eq("state message read", sm_out[0], r);
+        timed_sm_atomic(&sm, sm_out, MARK(PH_SM_ATOMIC, r, 0), MARK(PH_SM_ATOMIC, r, 1));
+    }
 
     say_size("tcb_bytes", sizeof(cairn_tcb_t));
     say_size("route_bytes", sizeof(cairn_route_t));

@@ -12,6 +12,7 @@
 #include "cairn/net.h"
 #include "cairn/reliable.h"
 #include "cairn/sched.h"
+#include "cairn/statemsg.h"
 #include "cairn/task.h"
 #include "cairn/timer.h"
 #include "cairn/trace.h"

@@ -21,10 +21,12 @@
 #include "cairn/types.h"
 
 typedef struct cairn_statemsg {
-    uint8_t *slots;          /* depth slots of size bytes */
+    uint8_t *slots; /* depth slots of size bytes, each starting word-aligned */
     uint16_t size;
     uint8_t depth;
-    volatile uint32_t count; /* writes completed; the latest value is in slot count % depth */
+    /* writes completed (mod 2^24) << 8 | the slot of the latest value: one word, so that a
+     * reader gets both with one load (and no division: the M0+ has none) */
+    volatile uint32_t pos;
 } cairn_statemsg_t;
 
 /* Slots of a value of size bytes (words: a slot starts word-aligned) for depth slots. */
@@ -52,16 +54,16 @@ void cairn_statemsg_write(cairn_statemsg_t *sm, const void *value);
  * depth is too small for this reader (read again, or use cairn_statemsg_read_atomic). */
 cairn_ret_t cairn_statemsg_read(const cairn_statemsg_t *sm, void *out);
 
-/* The same in place: the latest slot, and the write count to hand to read_end. */
-const void *cairn_statemsg_read_begin(const cairn_statemsg_t *sm, uint32_t *count);
+/* The same in place: the latest slot, and a token to hand to read_end. */
+const void *cairn_statemsg_read_begin(const cairn_statemsg_t *sm, uint32_t *token);
 /* Whether the slot read_begin gave is still whole (see cairn_statemsg_read). */
-bool cairn_statemsg_read_end(const cairn_statemsg_t *sm, uint32_t count);
+bool cairn_statemsg_read_end(const cairn_statemsg_t *sm, uint32_t token);
 
 /* A slow reader: the copy made with interrupts masked, so no write can come in between;
  * always whole, at the cost of the masked time. */
 void cairn_statemsg_read_atomic(const cairn_statemsg_t *sm, void *out);
 
-/* Writes completed so far. */
+/* Writes completed so far (modulo 2^24). */
 uint32_t cairn_statemsg_writes(const cairn_statemsg_t *sm);
 
 #endif /* CAIRN_STATEMSG_H */

@@ -37,7 +37,8 @@ IRQ_SOFT0, IRQ_SOFT1, IRQ_SOFT2 = 24, 25, 26
 TIMER_IRQ = 8
 REPS = 3
 
-PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR = range(9)
+(PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR,
+ PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC) = range(12)
 
 KERNEL_EVENTS = {
     1: "SEND", 2: "START", 3: "END", 4: "ALLOC", 5: "FREE", 6: "TIMER", 7: "IRQ_ENTER",
@@ -59,7 +60,7 @@ TARGETS = {
 #: multicast groups and the sleep-state choice.
 SERVICE_OBJECTS = frozenset({
     "core/heap.o", "core/slab.o", "core/vtimer.o", "arch/armv6m/timer.o", "core/app.o",
-    "core/mcast.o", "core/sleep.o",
+    "core/mcast.o", "core/sleep.o", "core/statemsg.o",
 })  # fmt: skip
 
 
@@ -198,6 +199,7 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
         timer_entry.append(entry - wakes[-1])
     alloc = [b - a - empty for a, b in span(PH_ALLOC)]
     memset16 = [b - a - empty for a, b in span(PH_MEMSET)]
+    sm = {ph: [b - a - empty for a, b in span(ph)] for ph in (PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC)}
 
     figures = {
         "send_enqueue_cycles": _one(enqueue, "send_enqueue"),
@@ -213,6 +215,9 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
         "alloc_free_cycles": _one(alloc, "alloc_free"),
         "marker_overhead_cycles": empty,
         "memset16_cycles": _one(memset16, "memset16"),
+        "statemsg_write16_cycles": _one(sm[PH_SM_WRITE], "statemsg write"),
+        "statemsg_read16_cycles": _one(sm[PH_SM_READ], "statemsg read"),
+        "statemsg_read16_atomic_cycles": _one(sm[PH_SM_ATOMIC], "statemsg atomic read"),
     }
     a0, _ = span(PH_IRQ)[0]
     t0 = span(PH_TIMER)[0][0]
@@ -351,9 +356,13 @@ METHOD = {
                        "byte loop), call -> return; GCC zeroes a compound literal with a memset "
                        "call, which is why the kernel's message and frame paths fill their "
                        "structs field by field (cairn__msg_new)",
+    "statemsg_cycles": "main: cairn_statemsg_write, cairn_statemsg_read and cairn_statemsg_read_atomic "
+                       "(the slow reader's copy, interrupts masked) of a 16-byte value in 3 slots, "
+                       "each call -> return; a reader's cost against a message's "
+                       "(send_preempt_cycles: send -> handler)",
     "kernel_core_text_bytes": "kernel_text_bytes without the services (SERVICE_OBJECTS: heap, slab, "
                               "virtual timers and their hardware timer, application manager, multicast, "
-                              "sleep-state choice): the message scheduler, tasks, routes, payload ownership, "
+                              "sleep-state choice, state messages): the message scheduler, tasks, routes, payload ownership, "
                               "interrupts, the idle loop and the port's interrupt, idle and fast paths",
     "kernel_sizes": "sum of the input sections of kernel/core/*.o and kernel/arch/armv6m/*.o in the "
                     "link map of build/fw/kernel-bench.elf after --gc-sections (text = .text* + "
@@ -452,11 +461,16 @@ def main(argv: list[str] | None = None) -> int:
           f"{f['irq_isr_to_handler_beyond_entry_cycles']} [{tf['irq_isr_to_handler_beyond_entry_cycles']}]")
     print(f"  timer_to_handler_cycles {f['timer_to_handler_cycles']:6d} [{tf['timer_to_handler_cycles']}]")
     print(f"  alloc_free_cycles       {f['alloc_free_cycles']:6d} [{tf['alloc_free_cycles']}]")
+    print(f"  state message, 16 bytes: write {f['statemsg_write16_cycles']}, read "
+          f"{f['statemsg_read16_cycles']}, slow reader's read {f['statemsg_read16_atomic_cycles']} "
+          f"(a message: send -> handler {f['send_preempt_cycles']}, send -> handler -> back "
+          f"{f['send_preempt_roundtrip_cycles']})")
     print(f"  (diagnostic: memset of 16 bytes {f['memset16_cycles']} cycles)")
     print("kernel sizes (bytes, kernel/core + kernel/arch/armv6m as linked):")
     print(f"  kernel core text {core_text} (target 'kernel core <= 4096': {met('kernel_core_text_met')}); "
           f"everything linked {t['text']} (<= 4096: {met('kernel_text_met')}) = core + services "
-          f"{t['text'] - core_text} (heap, slab, timers, app manager, multicast, sleep choice)")
+          f"{t['text'] - core_text} (heap, slab, timers, app manager, multicast, sleep choice, "
+          f"state messages)")
     print(f"  data {t['data']}, bss {t['bss']} (static RAM {static_ram}, target <= 256: "
           f"{met('kernel_static_ram_met')})")
     print(f"  tcb {sizeofs['tcb_bytes']} (target <= 16: {met('tcb_met')}), msg {sizeofs['msg_bytes']}")

@@ -66,12 +66,16 @@ def render_kernel(d: dict[str, Any]) -> list[str]:
         f"an ordinary ISR sending through PendSV {d['irq_isr_to_handler_beyond_entry_cycles']} beyond entry",
         f"  - timer expiry (from WFI) → TIMEOUT handler **{d['timer_to_handler_cycles']}** "
         f"[{tr['timer_to_handler_cycles']}]; `cairn_malloc` + `cairn_free` of 16 bytes "
-        f"**{d['alloc_free_cycles']}** [{tr['alloc_free_cycles']}]",
+        f"**{d['alloc_free_cycles']}** [{tr['alloc_free_cycles']}]; a 16-byte state message: write "
+        f"**{d['statemsg_write16_cycles']}**, read **{d['statemsg_read16_cycles']}**, the slow reader's "
+        f"read {d['statemsg_read16_atomic_cycles']} (a message to a 9-instruction handler, send → back: "
+        f"{d['send_preempt_roundtrip_cycles']})",
         f"- Kernel size (kernel/core + arch/armv6m, event log on): kernel core text "
         f"**{d['kernel_core_text_bytes']} B** (scheduler, messaging, tasks, routes, ownership, interrupts, idle, "
         f"port paths; target \"kernel core ≤ {t['kernel_text_bytes_max']}\": {met('kernel_core_text_met')}); "
         f"everything linked `kernel_text_bytes` **{d['kernel_text_bytes']} B** = core + services "
-        f"{d['kernel_services_text_bytes']} B (heap, slab, timers, app manager, multicast, sleep choice; "
+        f"{d['kernel_services_text_bytes']} B (heap, slab, timers, app manager, multicast, sleep choice, "
+        f"state messages; "
         f"≤ {t['kernel_text_bytes_max']}: {met('kernel_text_met')}); "
         f"data {d['kernel_data_bytes']} B, bss {d['kernel_bss_bytes']} B: static RAM "
         f"**{d['kernel_static_ram_bytes']} B** (target ≤ {t['kernel_static_ram_bytes_max']}: "
