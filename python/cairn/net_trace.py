@@ -198,11 +198,16 @@ class Phase:
 
 
 def _unwrap(last: dict[Any, int], key: tuple[int, ...], raw: int) -> int:
-    """raw (8 bits) as the number closest after the key's last one."""
+    """raw, a reliable number (1..255, then 1 again: 0 is never a message's), as the number
+    closest to the key's last one, counted 1, 2, 3 ... without wrapping."""
     prev = last.get(key, 0)
-    n = prev + ((raw - prev) & 0xFF)
-    if (raw - prev) & 0xFF >= 0x80:  # an older number (a duplicate): behind the last
-        n -= 0x100
+    if prev == 0:
+        n = raw
+    else:
+        d = (raw - ((prev - 1) % 255 + 1)) % 255
+        if d >= 128:  # an older number (a duplicate): behind the last
+            d -= 255
+        n = prev + d
     last[key] = max(prev, n)
     return n
 

@@ -92,3 +92,14 @@ def test_fixed_scenario(path: Path) -> None:
 def test_found_scenario(path: Path) -> None:
     r = fault_campaign.check(fault_campaign.load(path))
     assert r.violations == (), f"{path.name}: {r.violations[:3]}"
+
+
+def test_numbers_wrap_from_255_to_1() -> None:
+    """The reliable layer numbers 1..255 and wraps to 1 (0 means "none" in a DACK): the checker
+    counts on across the wrap, and a duplicate behind the wrap stays behind."""
+    last: dict[tuple[int, ...], int] = {}
+    raws = [(n - 1) % 255 + 1 for n in range(1, 601)]
+    assert [net_trace._unwrap(last, (0,), r) for r in raws] == list(range(1, 601))
+    assert net_trace._unwrap(last, (0,), raws[595]) == 596  # a late duplicate of 596
+    assert net_trace._unwrap(last, (1,), 255) == 255 and net_trace._unwrap(last, (1,), 1) == 256
+
