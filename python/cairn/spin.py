@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from cairn import docblock
 from cairn.paths import build_dir, repo_root
 
 MODEL = Path("kernel/spec/migration.pml")
@@ -176,10 +177,7 @@ def report(r: Result, out_dir: Path) -> None:
 
 
 def splice(doc: str, block: str) -> str:
-    start, end = doc.find(BEGIN), doc.find(END)
-    if start < 0 or end < start:
-        raise ValueError(f"{DOC} has no spin markers")
-    return doc[:start] + block + doc[end + len(END):]
+    return docblock.splice(doc, block, BEGIN, END, str(DOC))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cairn import net_trace
+from cairn import migration_walkthrough, net_trace
 from cairn.paths import firmware_dir, repo_root, sim_binary
 
 DEVICE = repo_root() / "experiments" / "devices" / "migration.toml"
@@ -87,3 +87,12 @@ def test_the_checker_finds_a_lost_a_duplicated_and_a_reordered_message(run: Run)
     swapped[a], swapped[b] = swapped[b], swapped[a]
     assert net_trace.migration_summary(dataclasses.replace(run.trace, words=swapped)).endswith(
         "0 lost, 0 duplicated, 2 reordered")
+
+
+def test_the_docs_walkthrough_is_a_fresh_run() -> None:
+    """docs/migration.md's traced migration is what the example prints today."""
+    doc = migration_walkthrough.DOC.read_text()
+    block = migration_walkthrough.render()
+    assert block in doc, "docs/migration.md is stale: run python -m cairn.migration_walkthrough --write"
+    assert "`committed`" in block and "0 lost, 0 duplicated, 0 reordered" in block
+
