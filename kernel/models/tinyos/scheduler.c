@@ -18,3 +18,21 @@ void tos_run_task(struct tos_sched *s)
     }
     model_irq_restore(irq);
 }
+
+void tos_run(struct tos_sched *s, volatile const bool *stop)
+{
+    for (;;) {
+        while (tos_run_next_task(s))
+            ;
+        uint32_t irq = model_irq_save();
+        if (*stop) {
+            model_irq_restore(irq);
+            return;
+        }
+        if (s->count == 0) {
+            s->sleeps++;
+            model_wait_for_interrupt();
+        }
+        model_irq_restore(irq);
+    }
+}

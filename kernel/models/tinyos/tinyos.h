@@ -41,6 +41,9 @@ bool tos_run_next_task(struct tos_sched *s);
 /* TOSH_run_task: run every queued task (and those they post), then sleep once if the
  * queue is still empty, deciding "empty" and sleeping with interrupts masked. */
 void tos_run_task(struct tos_sched *s);
+/* The scheduler loop: tos_run_task until a task or handler sets *stop (checked after
+ * the queue drains, before sleeping, so the last task's "stop" is never slept on). */
+void tos_run(struct tos_sched *s, volatile const bool *stop);
 uint32_t tos_queued(const struct tos_sched *s);
 
 /* ---- Timer service: one hardware timer, many virtual timers ---------------------- */

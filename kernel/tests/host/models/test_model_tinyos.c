@@ -117,6 +117,30 @@ static void no_sleep_with_work(void **state)
     assert_int_equal(s.sleeps, 1); /* only after both ran */
 }
 
+static volatile bool stop_flag;
+static void stopper(void *arg)
+{
+    note(arg);
+    stop_flag = true;
+}
+static void irq_posts_stopper(void)
+{
+    tos_post(&s, stopper, (void *)'s');
+}
+
+/* tos_run: the last task sets stop; the loop must return without sleeping on it. */
+static void run_returns_on_stop(void **state)
+{
+    (void)state;
+    stop_flag = false;
+    tos_post(&s, note, (void *)'a');
+    fake_interrupt = irq_posts_stopper; /* the one sleep's wake posts the stopper */
+    tos_run(&s, &stop_flag);
+    assert_string_equal(log_buf, "as");
+    assert_int_equal(s.sleeps, 1);
+    assert_int_equal(fake_waits_unmasked, 0);
+}
+
 static bool armed;
 static uint32_t armed_at;
 static void arm(void *ctx, bool on, uint32_t at)
@@ -178,6 +202,7 @@ int main(void)
         cmocka_unit_test_setup(task_posts_task, setup),
         cmocka_unit_test_setup(sleeps_only_when_empty_and_masked, setup),
         cmocka_unit_test_setup(no_sleep_with_work, setup),
+        cmocka_unit_test_setup(run_returns_on_stop, setup),
         cmocka_unit_test_setup(timers_multiplex, setup),
         cmocka_unit_test_setup(timer_lost_when_queue_full, setup),
     };
