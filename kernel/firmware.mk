@@ -342,6 +342,30 @@ $(FW_DEV_BUSY_ELFS): $(FW_OUT)/device-busy-%.elf: $(FW_OBJ)/tests/device/busy-%.
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# ---- The compared execution models (kernel/models/, docs/models.md) -------------------
+# build/fw/model-<m>.elf for m in tinyos coop nos limit: the model's sources (its
+# example.c included), the models' armv6m port, the shared workload, the transcript
+# helpers and the board. No Cairn kernel is linked: each model is the whole OS.
+FW_MODELS := tinyos coop nos limit
+FW_MODEL_DIR := $(FW_MK_DIR)/models
+FW_MODEL_COMMON_SRCS := $(FW_MODEL_DIR)/port/armv6m.c $(sort $(wildcard $(FW_MODEL_DIR)/example/*.c))
+FW_MODEL_SRCS := $(FW_MODEL_COMMON_SRCS) $(foreach m,$(FW_MODELS),$(sort $(wildcard $(FW_MODEL_DIR)/$(m)/*.c)))
+FW_MODEL_OBJS := $(call fw_obj,$(FW_MODEL_SRCS))
+FW_MODEL_COMMON_OBJS := $(call fw_obj,$(FW_MODEL_COMMON_SRCS))
+FW_MODEL_ELFS := $(FW_MODELS:%=$(FW_OUT)/model-%.elf)
+FW_MODEL_CFLAGS := $(foreach d,port example $(FW_MODELS),-I$(FW_MODEL_DIR)/$(d)) -I$(FW_MK_DIR)/arch/armv6m
+
+firmware: $(FW_MODEL_ELFS)
+
+$(FW_MODEL_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_MODEL_CFLAGS) -MMD -MP -c -o $@ $<
+
+.SECONDEXPANSION:
+$(FW_MODEL_ELFS): $(FW_OUT)/model-%.elf: $$(call fw_obj,$$(wildcard $(FW_MODEL_DIR)/%/*.c)) $(FW_MODEL_COMMON_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 firmware-qemu: $(FW_TEST_ELFS)
 	QEMU=$(FW_QEMU) FW_DIR=$(FW_OUT) $(FW_MK_DIR)/tests/sim/run-qemu.sh
 
@@ -352,7 +376,7 @@ firmware-clean:
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
-	$(FW_CKPT_OBJS:.o=.d)
+	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.
