@@ -13,7 +13,6 @@ numbered messages sent to the task while it moved.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from cairn import docblock, fault_campaign, net_trace
 from cairn.paths import repo_root
@@ -79,16 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.write or args.check):
         print(block)
         return 0
-    doc = DOC.read_text()
-    fresh = docblock.splice(doc, block, BEGIN, END, str(DOC))
-    if args.write:
-        DOC.write_text(fresh)
-    elif args.check:
-        if fresh != doc:
-            print("docs/migration.md's walkthrough is stale: run python -m cairn.migration_walkthrough --write",
-                  file=sys.stderr)
-            return 1
-    return 0
+    return docblock.write_or_check(DOC, block, BEGIN, END, args.write,
+                                   "python -m cairn.migration_walkthrough --write")
 
 
 if __name__ == "__main__":

@@ -106,17 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.write or args.check):
         print(tour)
         return 0
-    readme_path = root / "README.md"
-    readme = readme_path.read_text()
-    fresh = splice(readme, tour)
-    if args.write:
-        readme_path.write_text(fresh)
-        return 0
-    if fresh != readme:
-        print("README.md's tour differs from a fresh run: run `python -m cairn.tour --write`",
-              file=sys.stderr)
-        return 1
-    return 0
+    return docblock.write_or_check(root / "README.md", tour, BEGIN, END, args.write,
+                                   "`python -m cairn.tour --write`")
 
 
 if __name__ == "__main__":
