@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
