@@ -13,10 +13,12 @@
 void cairn_idle(void)
 {
     cairn_dispatch();
+    if (cairn_k.nthreads)
+        cairn__thread_resched(); /* a ready thread outranks an idle message level */
     uint32_t s = arch_irq_save();
     if (cairn_k.net)
         cairn_k.net->idle();
-    if (!cairn__pending_above(-1)) {
+    if (!cairn__pending_above(-1) && !(cairn_k.nthreads && cairn__thread_any_ready())) {
         uint32_t ticks = cairn_timer_next_expiry();
         const struct cairn_sleep_table *t = arch_sleep_table();
         unsigned i = cairn_sleep_choose(t, ticks);

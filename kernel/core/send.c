@@ -15,6 +15,15 @@ static cairn_ret_t send(cairn_frame_t *f, cairn_ret_t r)
     return r;
 }
 
+/* A thread's send is queued (its frame has the kernel's priority): the receiver
+ * may now outrank it. */
+static cairn_ret_t sent(cairn_ret_t r)
+{
+    if (cairn_k.in_thread && !cairn_k.isr_depth)
+        cairn__thread_resched();
+    return r;
+}
+
 cairn_ret_t cairn_send_from(cairn_task_id_t from, cairn_port_t out_port, const void *payload,
                             size_t len)
 {
@@ -27,12 +36,12 @@ cairn_ret_t cairn_send_from(cairn_task_id_t from, cairn_port_t out_port, const v
     f.msg.dst = r.task;
     f.msg.port = r.port;
     if (r.task == CAIRN_TASK_MCAST)
-        return cairn__mcast_send(&f);
+        return sent(cairn__mcast_send(&f));
     /* An unconnected port (task 0, which never exists) is dropped by the delivery,
      * logged with the output port. */
     if (r.task == CAIRN_TASK_NONE)
         f.msg.port = out_port;
-    return send(&f, CAIRN_OK);
+    return sent(send(&f, CAIRN_OK));
 }
 
 cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len)
@@ -56,5 +65,5 @@ cairn_ret_t cairn_post(cairn_task_id_t dst, cairn_port_t in_port, const void *pa
     f.msg.dst = dst;
     f.msg.port = in_port;
     bool ok = cairn__in_port_ok(in_port) && len <= CAIRN_MSG_MAX_LEN;
-    return send(&f, ok ? CAIRN_OK : CAIRN_EINVAL);
+    return sent(send(&f, ok ? CAIRN_OK : CAIRN_EINVAL));
 }
