@@ -232,6 +232,13 @@ static inline void cairn__pop(cairn_frame_t *f)
 /* Where the choice between the message level and the threads may have changed:
  * requests a switch when another context should run. */
 void cairn__thread_resched(void) __attribute__((weak));
+/* A send from the running thread: to (dst, port) with cairn_post's checks, or on
+ * output port `port` when dst is CAIRN_TASK_NONE. Queued, never run on the thread's
+ * stack; then the receiver may preempt the thread. */
+cairn_ret_t cairn__thread_send(cairn_task_id_t dst, cairn_port_t port, const void *payload,
+                               size_t len) __attribute__((weak));
+/* cairn_post without the thread case. */
+cairn_ret_t cairn__post(cairn_task_id_t dst, cairn_port_t in_port, const void *payload, size_t len);
 /* Whether a thread is ready (the idle loop must not sleep). */
 bool cairn__thread_any_ready(void) __attribute__((weak));
 

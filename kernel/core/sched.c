@@ -31,8 +31,6 @@ cairn_task_id_t cairn_current_task(void)
 {
     if (cairn_k.isr_depth || !cairn_k.top)
         return CAIRN_TASK_NONE;
-    if (cairn_k.in_thread) /* a thread's frame names it in msg.dst */
-        return cairn_k.top->msg.dst;
     return cairn__frame_task(cairn_k.top);
 }
 
@@ -147,8 +145,6 @@ void cairn_isr_exit(void)
     CAIRN_TRACE(CAIRN_EV_IRQ_EXIT, depth, 0);
     if (dispatch)
         arch_request_dispatch();
-    else if (depth == 0 && cairn_k.in_thread)
-        cairn__thread_resched(); /* the interrupt may have queued a message above the thread */
 }
 
 bool cairn_in_isr(void)

@@ -15,15 +15,6 @@ static cairn_ret_t send(cairn_frame_t *f, cairn_ret_t r)
     return r;
 }
 
-/* A thread's send is queued (its frame has the kernel's priority): the receiver
- * may now outrank it. */
-static cairn_ret_t sent(cairn_ret_t r)
-{
-    if (cairn_k.in_thread && !cairn_k.isr_depth)
-        cairn__thread_resched();
-    return r;
-}
-
 cairn_ret_t cairn_send_from(cairn_task_id_t from, cairn_port_t out_port, const void *payload,
                             size_t len)
 {
@@ -36,16 +27,19 @@ cairn_ret_t cairn_send_from(cairn_task_id_t from, cairn_port_t out_port, const v
     f.msg.dst = r.task;
     f.msg.port = r.port;
     if (r.task == CAIRN_TASK_MCAST)
-        return sent(cairn__mcast_send(&f));
+        return cairn__mcast_send(&f);
     /* An unconnected port (task 0, which never exists) is dropped by the delivery,
      * logged with the output port. */
     if (r.task == CAIRN_TASK_NONE)
         f.msg.port = out_port;
-    return sent(send(&f, CAIRN_OK));
+    return send(&f, CAIRN_OK);
 }
 
 cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len)
 {
+    /* A thread's frame has a TCB without output ports: its sends all come here. */
+    if (cairn_k.in_thread && !cairn_k.isr_depth)
+        return cairn__thread_send(CAIRN_TASK_NONE, out_port, payload, len);
     return cairn_send_from(cairn_current_task(), out_port, payload, len);
 }
 
@@ -60,10 +54,17 @@ cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 
 cairn_ret_t cairn_post(cairn_task_id_t dst, cairn_port_t in_port, const void *payload, size_t len)
 {
+    if (cairn_k.in_thread && !cairn_k.isr_depth)
+        return cairn__thread_send(dst, in_port, payload, len);
+    return cairn__post(dst, in_port, payload, len);
+}
+
+cairn_ret_t cairn__post(cairn_task_id_t dst, cairn_port_t in_port, const void *payload, size_t len)
+{
     cairn_frame_t f;
     cairn__msg_new(&f, cairn_current_task(), payload, len);
     f.msg.dst = dst;
     f.msg.port = in_port;
     bool ok = cairn__in_port_ok(in_port) && len <= CAIRN_MSG_MAX_LEN;
-    return sent(send(&f, ok ? CAIRN_OK : CAIRN_EINVAL));
+    return send(&f, ok ? CAIRN_OK : CAIRN_EINVAL);
 }

@@ -285,8 +285,10 @@ cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thre
     t->arg = arg;
     t->prio = prio;
     t->id = id;
-    t->frame.prio = PRIO_KERNEL;
-    t->frame.msg.dst = id;
+    t->shadow.prio = prio;
+    t->shadow.id = id;
+    t->frame.tcb = &t->shadow;
+    t->frame.prio = (cairn_prio_t)(prio ? prio - 1u : 0u);
     uint32_t s = arch_irq_save();
     cairn_thread_t **p = &ts.all;
     while (*p)
@@ -297,6 +299,21 @@ cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thre
     arch_irq_restore(s);
     cairn__thread_resched();
     return CAIRN_OK;
+}
+
+cairn_ret_t cairn__thread_send(cairn_task_id_t dst, cairn_port_t port, const void *payload,
+                               size_t len)
+{
+    /* The kernel's priority meanwhile: the delivery queues the message (no handler
+     * runs on this stack); the choice is made again afterwards. */
+    cairn_frame_t *f = cairn_k.top;
+    uint8_t prio = f->prio;
+    f->prio = PRIO_KERNEL;
+    cairn_ret_t r = dst == CAIRN_TASK_NONE ? cairn_send_from(ts.cur->id, port, payload, len)
+                                           : cairn__post(dst, port, payload, len);
+    f->prio = prio;
+    cairn__thread_resched();
+    return r;
 }
 
 _Noreturn void cairn__thread_entry(void)

@@ -29,9 +29,11 @@ typedef struct cairn_ctx {
 typedef struct cairn_thread {
     cairn_ctx_t ctx; /* first: the port's switch code */
     struct cairn_thread *next;
-    /* cairn_k.top while the thread runs: no TCB (so every send takes the general path,
-     * which queues it), the kernel's priority (so no handler runs on this stack), and
-     * msg.dst = the thread's ID (cairn_current_task). */
+    /* cairn_k.top while the thread runs. Its TCB is `shadow` (the thread's ID for
+     * cairn_current_task; no output ports, so the send fast path always falls back to
+     * the general path, which queues a thread's sends); its priority is one below
+     * the thread's, so an interrupt that leaves a message of the thread's priority or
+     * above queued requests a dispatch (PendSV) exactly as over a handler. */
     cairn_frame_t frame;
     cairn_msg_t box[CAIRN_THREAD_MAILBOX];
     cairn_msg_t held; /* the last message received: its heap payload is freed at the next */
@@ -48,6 +50,7 @@ typedef struct cairn_thread {
     uint8_t head, count; /* the mailbox ring */
     uint8_t timed_out;
     uint8_t slice_armed;
+    cairn_tcb_t shadow; /* last: a TCB has a flexible array of routes (none here) */
 } cairn_thread_t;
 
 /* ---- the core, for the ports ------------------------------------------------------- */

@@ -17,6 +17,10 @@
 /* As the armv6m trampoline does after its dispatch: a thread may outrank what is left. */
 static void dispatch(void)
 {
+    if (cairn_k.in_thread && !cairn_k.isr_depth) { /* PendSV over a thread: the switch */
+        cairn__thread_resched();
+        return;
+    }
     cairn_dispatch();
     if (cairn_k.nthreads)
         cairn__thread_resched();

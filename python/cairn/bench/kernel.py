@@ -57,10 +57,10 @@ TARGETS = {
 #: The kernel's services, as opposed to its core (the message scheduler, tasks, routes, payload
 #: ownership, interrupts, the idle loop and the port's interrupt, idle and fast paths): the heap
 #: and slab allocators, the virtual timers with their hardware timer, the application manager,
-#: multicast groups and the sleep-state choice.
+#: multicast groups, the sleep-state choice and thread tasks.
 SERVICE_OBJECTS = frozenset({
     "core/heap.o", "core/slab.o", "core/vtimer.o", "arch/armv6m/timer.o", "core/app.o",
-    "core/mcast.o", "core/sleep.o", "core/statemsg.o",
+    "core/mcast.o", "core/sleep.o", "core/statemsg.o", "core/thread.o", "arch/armv6m/thread.o",
 })  # fmt: skip
 
 
