@@ -17,6 +17,12 @@ void cairn_idle(void)
     if (cairn_k.net)
         cairn_k.net->idle();
     if (!cairn__pending_above(-1)) {
+        /* A ready thread outranks an idle message level: it runs instead. */
+        if (cairn_k.nthreads && cairn__thread_any_ready()) {
+            arch_irq_restore(s);
+            cairn__thread_resched();
+            return;
+        }
         uint32_t ticks = cairn_timer_next_expiry();
         const struct cairn_sleep_table *t = arch_sleep_table();
         unsigned i = cairn_sleep_choose(t, ticks);

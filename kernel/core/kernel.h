@@ -95,6 +95,8 @@ typedef struct cairn_kernel {
     cairn_msg_t *free;     /* free messages of the pool */
     cairn_frame_t *isr_top; /* the interrupted code's top while in an ISR */
     uint8_t isr_depth;     /* interrupt nesting (cairn_isr_enter) */
+    uint8_t in_thread;     /* a thread task runs (thread.c): top is its frame */
+    uint8_t nthreads;      /* threads created and not joined yet */
     cairn_sched_stats_t stats;
     /* By ID; tasks[CAIRN_TASK_NONE] and tasks[CAIRN_TASK_MCAST] stay NULL, so any
      * route's task byte indexes it safely. */
@@ -223,6 +225,22 @@ static inline void cairn__pop(cairn_frame_t *f)
 {
     cairn_k.top = f->below;
 }
+
+/* ---- thread tasks (thread.c: linked only when an application creates one, so the
+ * hooks are weak and called only while cairn_k.nthreads or in_thread says so) ---- */
+
+/* Where the choice between the message level and the threads may have changed:
+ * requests a switch when another context should run. */
+void cairn__thread_resched(void) __attribute__((weak));
+/* A send from the running thread: to (dst, port) with cairn_post's checks, or on
+ * output port `port` when dst is CAIRN_TASK_NONE. Queued, never run on the thread's
+ * stack; then the receiver may preempt the thread. */
+cairn_ret_t cairn__thread_send(cairn_task_id_t dst, cairn_port_t port, const void *payload,
+                               size_t len) __attribute__((weak));
+/* cairn_post without the thread case. */
+cairn_ret_t cairn__post(cairn_task_id_t dst, cairn_port_t in_port, const void *payload, size_t len);
+/* Whether a thread is ready (the idle loop must not sleep). */
+bool cairn__thread_any_ready(void) __attribute__((weak));
 
 /* ---- message pool and queue (msgq.c) ------------------------------------------ */
 

@@ -37,6 +37,9 @@ cairn_ret_t cairn_send_from(cairn_task_id_t from, cairn_port_t out_port, const v
 
 cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len)
 {
+    /* A thread's frame has a TCB without output ports: its sends all come here. */
+    if (cairn_k.in_thread && !cairn_k.isr_depth)
+        return cairn__thread_send(CAIRN_TASK_NONE, out_port, payload, len);
     return cairn_send_from(cairn_current_task(), out_port, payload, len);
 }
 
@@ -50,6 +53,13 @@ cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 #endif
 
 cairn_ret_t cairn_post(cairn_task_id_t dst, cairn_port_t in_port, const void *payload, size_t len)
+{
+    if (cairn_k.in_thread && !cairn_k.isr_depth)
+        return cairn__thread_send(dst, in_port, payload, len);
+    return cairn__post(dst, in_port, payload, len);
+}
+
+cairn_ret_t cairn__post(cairn_task_id_t dst, cairn_port_t in_port, const void *payload, size_t len)
 {
     cairn_frame_t f;
     cairn__msg_new(&f, cairn_current_task(), payload, len);

@@ -125,7 +125,8 @@ void cairn__task_finish(cairn_tcb_t *t, bool final_done)
 
 cairn_ret_t cairn_task_kill(cairn_task_id_t id)
 {
-    if (cairn_k.isr_depth)
+    /* A thread would run FINAL on its own stack. */
+    if (cairn_k.isr_depth || cairn_k.in_thread)
         return CAIRN_EBUSY;
     cairn_tcb_t *t = cairn__tcb(id);
     if (!t)

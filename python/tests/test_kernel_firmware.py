@@ -73,15 +73,31 @@ def test_hello_8_on_qemu() -> None:
     assert stamps == sorted(stamps) and stamps[0] >= PERIOD_US, result.describe()
 
 
-@pytest.mark.parametrize("name", ["preempt", "irq_message", "statemsg"])
+@pytest.mark.parametrize("name", ["preempt", "irq_message", "statemsg", "threads"])
 def test_armv6m_preemption(name: str) -> None:
     """kernel/tests/armv6m/preempt.c (PendSV dispatch), irq_message.c (interrupts bound to
-    messages, the fast path into the handler) and statemsg.c (a state message read while a
-    higher-priority writer preempts the reader): cairn-sim and QEMU print the same transcript."""
+    messages, the fast path into the handler), statemsg.c (a state message read while a
+    higher-priority writer preempts the reader) and threads.c (thread tasks beside a message
+    task: priorities, yields, round robin on a slice, an interrupt waking a blocked thread):
+    cairn-sim and QEMU print the same transcript."""
     elf = _elf(f"kernel-{name}.elf")
     sim = run_sim(elf, timeout=120)
     assert not sim.timed_out and sim.status == 0, sim.describe()
     assert "FAIL" not in sim.text() and sim.text().rstrip().endswith("PASS"), sim.describe()
     qemu = run_qemu(elf, timeout=60)
     assert not qemu.timed_out and qemu.status == 0, qemu.describe()
+    assert sim.stdout == qemu.stdout, f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"
+
+
+def test_armv6m_thread_stack_overflow_stops_the_module() -> None:
+    """kernel/tests/armv6m/thread_overflow.c: a thread recurses past its stack; the guard word
+    check at the next switch names it and stops the module with CAIRN_EXIT_STACK_OVERFLOW (92),
+    the same on cairn-sim and QEMU."""
+    elf = _elf("kernel-thread_overflow.elf")
+    sim = run_sim(elf, timeout=120)
+    assert not sim.timed_out and sim.status == 92, sim.describe()
+    assert sim.text().rstrip().endswith("FAIL thread stack overflow: deep"), sim.describe()
+    assert "the overflow was not caught" not in sim.text(), sim.describe()
+    qemu = run_qemu(elf, timeout=60)
+    assert not qemu.timed_out and qemu.status == 92, qemu.describe()
     assert sim.stdout == qemu.stdout, f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"

@@ -39,6 +39,10 @@
  *   9 sm_write    main: cairn_statemsg_write of a 16-byte value (depth 3), call -> return
  *  10 sm_read     main: cairn_statemsg_read of it, call -> return
  *  11 sm_atomic   main: cairn_statemsg_read_atomic of it (the slow reader's copy)
+ *  12 thread_switch  thread X (priority 1) marks, then cairn_thread_yield; thread Y (the
+ *                 same priority) marks right after its own cairn_thread_yield returns:
+ *                 the call, PendSV's choice and switch of r4-r11 and PSP, the return.
+ *                 Last, since the first thread moves the vector table to RAM
  * Then it prints sizeof of the TCB and message types and ends with the transcript's PASS.
  */
 #include <stddef.h>
@@ -61,7 +65,7 @@
 enum { DRV = 1, LOW = 2, PROBE = 3 };
 enum {
     PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR,
-    PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC
+    PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC, PH_THREAD_SWITCH
 };
 
 static const uint32_t payload = 0x12345678u; /* static: passed by reference, never copied */
@@ -223,6 +227,38 @@ void irq26_handler(void)
 
 static uint64_t heap[256];
 
+/* ---- thread switch --------------------------------------------------------------------- */
+
+static _Alignas(8) uint8_t stack_x[512], stack_y[512], stack_c[512];
+
+static void thread_x(void *arg)
+{
+    (void)arg;
+    cairn_thread_yield(); /* Y's first run, then Y's first yield back: not timed */
+    for (uint32_t r = 0; r < REPS; r++) {
+        *(volatile uint32_t *)TRACE_PORT = MARK(PH_THREAD_SWITCH, r, 0);
+        cairn_thread_yield();
+    }
+}
+
+static void thread_y(void *arg)
+{
+    (void)arg;
+    for (uint32_t r = 0; r < REPS; r++) {
+        cairn_thread_yield();
+        *(volatile uint32_t *)TRACE_PORT = MARK(PH_THREAD_SWITCH, r, 1);
+    }
+}
+
+/* Above X and Y: both exist before either runs. */
+static void thread_creator(void *arg)
+{
+    (void)arg;
+    cairn_thread_set_slice(0);
+    check_eq("thread X", (uint32_t)cairn_thread_create(5, "X", thread_x, 0, stack_x, sizeof stack_x, 1, 0, 0), 0);
+    check_eq("thread Y", (uint32_t)cairn_thread_create(6, "Y", thread_y, 0, stack_y, sizeof stack_y, 1, 0, 0), 0);
+}
+
 static void say_size(const char *what, uint32_t n)
 {
     uart_puts("# bench ");
@@ -308,6 +344,11 @@ int main(void)
         check_eq("state message read", sm_out[0], r);
         timed_sm_atomic(&sm, sm_out, MARK(PH_SM_ATOMIC, r, 0), MARK(PH_SM_ATOMIC, r, 1));
     }
+
+    check_eq("thread creator", (uint32_t)cairn_thread_create(4, "C", thread_creator, 0, stack_c, sizeof stack_c, 5, 0, 0), 0);
+    check_eq("join X", (uint32_t)cairn_thread_join(5, 0), 0);
+    check_eq("join Y", (uint32_t)cairn_thread_join(6, 0), 0);
+    check_eq("join C", (uint32_t)cairn_thread_join(4, 0), 0);
 
     say_size("tcb_bytes", sizeof(cairn_tcb_t));
     say_size("route_bytes", sizeof(cairn_route_t));

@@ -57,6 +57,17 @@ void cairn_host_set_sleep_table(const struct cairn_sleep_table *t);
 /* Zeroes the counts, clears the hook and restores the default sleep table. */
 void cairn_host_idle_reset(void);
 
+/* ---- thread tasks (thread.c) ------------------------------------------------------- */
+
+/* Runs a thread switch requested while interrupts were disabled (arch_irq_restore
+ * to depth 0 calls it, as the core takes a pended PendSV). */
+void cairn_host_thread_pending(void);
+/* Stack overflows arch_thread_overflow reported, and the last thread's name. */
+unsigned cairn_host_thread_overflows(void);
+const char *cairn_host_thread_overflow_name(void);
+/* Threads whose context records are in use (a joined thread's is free again). */
+unsigned cairn_host_thread_contexts(void);
+
 /* ---- simulated bus (simbus.c): several modules' kernels in one process ------------ */
 
 /*

@@ -25,5 +25,7 @@ bool host_timer_armed(uint32_t *deadline);
 bool host_timer_pending(void);
 /* Interrupts delivered since the reset. */
 unsigned host_timer_isr_count(void);
+/* Whether the timer interrupt is running now. */
+bool host_timer_in_isr(void);
 
 #endif /* CAIRN_HOST_HWTIMER_H */

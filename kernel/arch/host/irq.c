@@ -12,6 +12,20 @@
 #include "cairn/irq.h"
 #include "cairn/sched.h"
 
+#include "../../core/kernel.h"
+
+/* As the armv6m trampoline does after its dispatch: a thread may outrank what is left. */
+static void dispatch(void)
+{
+    if (cairn_k.in_thread && !cairn_k.isr_depth) { /* PendSV over a thread: the switch */
+        cairn__thread_resched();
+        return;
+    }
+    cairn_dispatch();
+    if (cairn_k.nthreads)
+        cairn__thread_resched();
+}
+
 static unsigned depth;
 static int dispatch_pending;
 
@@ -25,14 +39,16 @@ void arch_irq_restore(uint32_t state)
     depth = state;
     if (depth == 0 && dispatch_pending) {
         dispatch_pending = 0;
-        cairn_dispatch();
+        dispatch();
     }
+    if (depth == 0)
+        cairn_host_thread_pending();
 }
 
 void arch_request_dispatch(void)
 {
     if (depth == 0)
-        cairn_dispatch();
+        dispatch();
     else
         dispatch_pending = 1;
 }

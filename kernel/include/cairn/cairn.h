@@ -14,6 +14,7 @@
 #include "cairn/sched.h"
 #include "cairn/statemsg.h"
 #include "cairn/task.h"
+#include "cairn/thread.h"
 #include "cairn/timer.h"
 #include "cairn/trace.h"
 #include "cairn/types.h"

@@ -58,7 +58,7 @@ cairn_ret_t cairn_task_init(cairn_task_id_t id, const void *init, size_t len);
  * every route and multicast membership that points to it, and frees its ID.
  * A task that is on the stack (killing itself, or preempted) is removed when
  * its handler returns. CAIRN_EINVAL: no such task; CAIRN_EBUSY: called from an
- * interrupt handler. */
+ * interrupt handler or a thread (cairn/thread.h). */
 cairn_ret_t cairn_task_kill(cairn_task_id_t id);
 
 /* True when task id exists. */

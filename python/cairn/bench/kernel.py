@@ -38,7 +38,7 @@ TIMER_IRQ = 8
 REPS = 3
 
 (PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR,
- PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC) = range(12)
+ PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC, PH_THREAD_SWITCH) = range(13)
 
 KERNEL_EVENTS = {
     1: "SEND", 2: "START", 3: "END", 4: "ALLOC", 5: "FREE", 6: "TIMER", 7: "IRQ_ENTER",
@@ -57,10 +57,10 @@ TARGETS = {
 #: The kernel's services, as opposed to its core (the message scheduler, tasks, routes, payload
 #: ownership, interrupts, the idle loop and the port's interrupt, idle and fast paths): the heap
 #: and slab allocators, the virtual timers with their hardware timer, the application manager,
-#: multicast groups and the sleep-state choice.
+#: multicast groups, the sleep-state choice and thread tasks.
 SERVICE_OBJECTS = frozenset({
     "core/heap.o", "core/slab.o", "core/vtimer.o", "arch/armv6m/timer.o", "core/app.o",
-    "core/mcast.o", "core/sleep.o", "core/statemsg.o",
+    "core/mcast.o", "core/sleep.o", "core/statemsg.o", "core/thread.o", "arch/armv6m/thread.o",
 })  # fmt: skip
 
 
@@ -200,6 +200,7 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
     alloc = [b - a - empty for a, b in span(PH_ALLOC)]
     memset16 = [b - a - empty for a, b in span(PH_MEMSET)]
     sm = {ph: [b - a - empty for a, b in span(ph)] for ph in (PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC)}
+    thread_switch = [b - a - empty for a, b in span(PH_THREAD_SWITCH)]
 
     figures = {
         "send_enqueue_cycles": _one(enqueue, "send_enqueue"),
@@ -218,6 +219,7 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
         "statemsg_write16_cycles": _one(sm[PH_SM_WRITE], "statemsg write"),
         "statemsg_read16_cycles": _one(sm[PH_SM_READ], "statemsg read"),
         "statemsg_read16_atomic_cycles": _one(sm[PH_SM_ATOMIC], "statemsg atomic read"),
+        "thread_switch_cycles": _one(thread_switch, "thread switch"),
     }
     a0, _ = span(PH_IRQ)[0]
     t0 = span(PH_TIMER)[0][0]
@@ -465,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{f['statemsg_read16_cycles']}, slow reader's read {f['statemsg_read16_atomic_cycles']} "
           f"(a message: send -> handler {f['send_preempt_cycles']}, send -> handler -> back "
           f"{f['send_preempt_roundtrip_cycles']})")
+    print(f"  thread to thread (cairn_thread_yield -> PendSV -> the other thread) "
+          f"{f['thread_switch_cycles']} [{tf['thread_switch_cycles']}]")
     print(f"  (diagnostic: memset of 16 bytes {f['memset16_cycles']} cycles)")
     print("kernel sizes (bytes, kernel/core + kernel/arch/armv6m as linked):")
     print(f"  kernel core text {core_text} (target 'kernel core <= 4096': {met('kernel_core_text_met')}); "

@@ -1,0 +1,187 @@
+/*
+ * Cairn OS armv6m port: thread contexts (docs/kernel.md, "Threads").
+ *
+ * PendSV, at the lowest exception priority, is the one place a context switch
+ * happens. The message level runs in Thread mode on MSP, a thread in Thread mode
+ * on PSP; interrupts always use MSP, below the message level's saved context.
+ *
+ * The board's PendSV (irq.c: the deferred dispatch through a fabricated frame)
+ * stays exactly as it is while no thread exists: the first cairn_thread_create
+ * copies the vector table to the kernel heap and points VTOR at the copy, whose
+ * PendSV entry is cairn__armv6m_pendsv_threads:
+ *
+ * 1. With interrupts off, cairn__thread_pick chooses the context to run.
+ * 2. A switch saves r4-r11 below the left context's exception frame (on MSP for
+ *    the message level, on its PSP for a thread) with that SP in its record, and
+ *    restores the other's, returning with EXC_RETURN 0xFFFFFFF9 (message level)
+ *    or 0xFFFFFFFD (a thread).
+ * 3. Returning to the message level (a switch to it, or no switch over it) goes
+ *    through a fabricated frame to cairn__armv6m_thread_trampoline, as irq.c does:
+ *    cairn_dispatch runs what outranks the resumed code, cairn__thread_resched
+ *    gives the processor back to a thread that outranks it, then SVC returns
+ *    through the resumed code's own frame (irq.c's svc_handler).
+ */
+#include <stdint.h>
+
+#include "../../core/thread.h"
+
+#include "cairn/mem.h"
+
+#include "scb.h"
+
+#define VECTORS 48u /* the initial SP, 15 exceptions, 32 interrupts */
+#define VECTOR_PENDSV 14u
+#define VTOR_ALIGN 128u
+
+void cairn__armv6m_pendsv_threads(void);
+void cairn__armv6m_thread_trampoline(void);
+
+static uint32_t *vectors;
+
+cairn_ret_t arch_thread_setup(void)
+{
+    if (vectors && SCB_VTOR == (uint32_t)(uintptr_t)vectors)
+        return CAIRN_OK;
+    uint8_t *blk = cairn_malloc(VECTORS * 4u + VTOR_ALIGN - 8u);
+    if (!blk)
+        return CAIRN_ENOMEM;
+    cairn_heap_set_owner(blk, CAIRN_TASK_NONE);
+    uint32_t *v = (uint32_t *)(((uintptr_t)blk + VTOR_ALIGN - 1u) & ~(uintptr_t)(VTOR_ALIGN - 1u));
+    const uint32_t *old = (const uint32_t *)(uintptr_t)SCB_VTOR;
+    for (unsigned i = 0; i < VECTORS; i++)
+        v[i] = old[i];
+    v[VECTOR_PENDSV] = (uint32_t)(uintptr_t)cairn__armv6m_pendsv_threads;
+    __asm__ volatile("dsb" ::: "memory");
+    SCB_VTOR = (uint32_t)(uintptr_t)v;
+    __asm__ volatile("dsb\n\tisb" ::: "memory");
+    vectors = v;
+    return CAIRN_OK;
+}
+
+cairn_ret_t arch_thread_init(cairn_ctx_t *c, void *lo, void *hi)
+{
+    (void)lo;
+    uint32_t *sp = (uint32_t *)hi - 16; /* r4-r11, then the exception frame */
+    for (unsigned i = 0; i < 16; i++)
+        sp[i] = 0;
+    sp[8 + 6] = (uint32_t)(uintptr_t)cairn__thread_entry & ~1u; /* pc */
+    sp[8 + 7] = 0x01000000u;                                    /* xPSR: Thumb */
+    c->sp = (uintptr_t)sp;
+    c->port = 0;
+    return CAIRN_OK;
+}
+
+void arch_thread_release(cairn_ctx_t *c)
+{
+    (void)c;
+}
+
+void arch_thread_reschedule(void)
+{
+    SCB_ICSR = ICSR_PENDSVSET;
+}
+
+static void sh_write0(const char *s)
+{
+    register uint32_t r0 __asm__("r0") = 0x04u; /* SYS_WRITE0 */
+    register const char *r1 __asm__("r1") = s;
+    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+}
+
+void arch_thread_overflow(const char *name)
+{
+    sh_write0("FAIL thread stack overflow: ");
+    sh_write0(name);
+    sh_write0("\n");
+    static const uint32_t block[2] = {0x20026u /* ADP_Stopped_ApplicationExit */,
+                                      CAIRN_EXIT_STACK_OVERFLOW};
+    for (;;) {
+        register uint32_t r0 __asm__("r0") = 0x20u; /* SYS_EXIT_EXTENDED */
+        register const void *r1 __asm__("r1") = block;
+        __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+    }
+}
+
+__attribute__((naked, noreturn, used)) void cairn__armv6m_thread_trampoline(void)
+{
+    __asm__ volatile("bl   cairn_dispatch\n\t"
+                     "bl   cairn__thread_resched\n\t"
+                     "svc  #0\n\t"
+                     "b    .\n\t");
+}
+
+__attribute__((naked)) void cairn__armv6m_pendsv_threads(void)
+{
+    __asm__ volatile(
+        "cpsid i\n\t"
+        "push  {r4, lr}\n\t"
+        "sub   sp, #8\n\t"
+        "mov   r0, sp\n\t"
+        "add   r1, sp, #4\n\t"
+        "bl    cairn__thread_pick\n\t"
+        "ldr   r2, [sp, #0]\n\t" /* from */
+        "ldr   r3, [sp, #4]\n\t" /* to */
+        "add   sp, #8\n\t"
+        "pop   {r4}\n\t"
+        "pop   {r1}\n\t"
+        "mov   lr, r1\n\t" /* EXC_RETURN */
+        "cmp   r0, #0\n\t"
+        "beq   8f\n\t"
+        "ldr   r0, =cairn__thread_msg_ctx\n\t"
+        "cmp   r2, r0\n\t"
+        "bne   1f\n\t"
+        "mov   r1, sp\n\t" /* the message level: r4-r11 below its frame, on MSP */
+        "subs  r1, #32\n\t"
+        "mov   sp, r1\n\t"
+        "b     2f\n\t"
+        "1:\n\t"
+        "mrs   r1, psp\n\t" /* a thread: below its frame, on its PSP */
+        "subs  r1, #32\n\t"
+        "2:\n\t"
+        "str   r1, [r2]\n\t"
+        "stmia r1!, {r4-r7}\n\t"
+        "mov   r4, r8\n\t"
+        "mov   r5, r9\n\t"
+        "mov   r6, r10\n\t"
+        "mov   r7, r11\n\t"
+        "stmia r1!, {r4-r7}\n\t"
+        "ldr   r1, [r3]\n\t"
+        "adds  r1, #16\n\t"
+        "ldmia r1!, {r4-r7}\n\t"
+        "mov   r8, r4\n\t"
+        "mov   r9, r5\n\t"
+        "mov   r10, r6\n\t"
+        "mov   r11, r7\n\t"
+        "subs  r1, #32\n\t"
+        "ldmia r1!, {r4-r7}\n\t"
+        "adds  r1, #16\n\t" /* the exception frame */
+        "cmp   r3, r0\n\t"
+        "beq   3f\n\t"
+        "msr   psp, r1\n\t"
+        "ldr   r0, =0xFFFFFFFD\n\t" /* Thread mode, PSP */
+        "mov   lr, r0\n\t"
+        "cpsie i\n\t"
+        "bx    lr\n\t"
+        "3:\n\t"
+        "mov   sp, r1\n\t"
+        "ldr   r0, =0xFFFFFFF9\n\t" /* Thread mode, MSP */
+        "mov   lr, r0\n\t"
+        "b     9f\n\t"
+        "8:\n\t"
+        "ldr   r0, =0xFFFFFFF9\n\t"
+        "mov   r1, lr\n\t"
+        "cmp   r0, r1\n\t"
+        "bne   7f\n\t" /* a thread goes on */
+        "9:\n\t"
+        "sub   sp, #32\n\t" /* to the trampoline, over the message level's frame */
+        "ldr   r0, =cairn__armv6m_thread_trampoline\n\t"
+        "movs  r1, #1\n\t"
+        "bics  r0, r1\n\t"
+        "str   r0, [sp, #24]\n\t"
+        "ldr   r0, =0x01000000\n\t"
+        "str   r0, [sp, #28]\n\t"
+        "7:\n\t"
+        "cpsie i\n\t"
+        "bx    lr\n\t"
+        ".ltorg\n\t");
+}

@@ -1,0 +1,467 @@
+/*
+ * Cairn OS thread tasks (cairn/thread.h; docs/kernel.md, "Threads").
+ *
+ * The message level (all message handlers, on the main stack) is one context;
+ * each thread is another, on its own stack. The context with the highest
+ * priority runs: a thread's is its own, the message level's is that of its top
+ * frame while a handler runs, else that of its highest ready queued message.
+ * The message level wins a tie, as a send runs a handler of equal priority at
+ * once. Among ready threads of one priority the one that waited longest runs,
+ * each for one time slice when others wait (round robin).
+ *
+ * A thread is also a task ID whose handler (mailbox) runs on the message level:
+ * messages, the thread's timer expiries (wake-up, slice) and so every wake-up
+ * pass through it. Its frame is not counted in the message level's priority: it
+ * ends right after the wake-up, so the woken thread may preempt it at once.
+ *
+ * The ports switch contexts (arch_thread_reschedule: on armv6m in PendSV).
+ */
+#include "thread.h"
+
+#include "cairn/mem.h"
+#include "cairn/timer.h"
+
+static struct {
+    cairn_thread_t *all; /* creation order */
+    cairn_thread_t *cur; /* the running thread; NULL = the message level */
+    cairn_frame_t *msg_top; /* the message level's top while a thread runs */
+    uint32_t seq;
+    uint32_t slice;
+    cairn_thread_stats_t stats;
+} ts = {.slice = CAIRN_THREAD_SLICE_TICKS};
+
+cairn_ctx_t cairn__thread_msg_ctx;
+
+static cairn_ret_t mailbox(void *state, cairn_msg_t *msg);
+static void make_ready(cairn_thread_t *t);
+static cairn_thread_t *find(cairn_task_id_t id);
+
+/* ---- choosing a context ---------------------------------------------------------- */
+
+static cairn_thread_t *best_ready(void)
+{
+    cairn_thread_t *best = 0;
+    for (cairn_thread_t *t = ts.all; t; t = t->next)
+        if (t->state == TH_READY &&
+            (!best || t->prio > best->prio || (t->prio == best->prio && t->seq < best->seq)))
+            best = t;
+    return best;
+}
+
+/* Whether the message level runs rather than a thread of priority prio. */
+static bool msg_level_wins(unsigned prio)
+{
+    const cairn_frame_t *f = ts.cur ? ts.msg_top : cairn_k.top;
+    while (f && f->tcb && f->tcb->handler == mailbox)
+        f = f->below;
+    if (f && f->prio >= prio)
+        return true;
+    /* Messages queued behind a mailbox frame left on the suspended message level
+     * (a wake-up switched away from it) count as ready. */
+    for (const cairn_msg_t *m = cairn_k.queue; m && m->prio >= prio; m = m->next) {
+        const cairn_tcb_t *d = cairn__tcb(m->dst);
+        if (d && d->handler == mailbox && (d->flags & TCB_ON_STACK))
+            return true;
+    }
+    return cairn__pending_above((int)prio - 1);
+}
+
+static cairn_thread_t *choose(void)
+{
+    cairn_thread_t *best = best_ready();
+    return best && !msg_level_wins(best->prio) ? best : 0;
+}
+
+static bool peer_ready(const cairn_thread_t *t)
+{
+    for (const cairn_thread_t *o = ts.all; o; o = o->next)
+        if (o != t && o->state == TH_READY && o->prio == t->prio)
+            return true;
+    return false;
+}
+
+static void arm_slice(cairn_thread_t *t)
+{
+    if (ts.slice && !t->slice_armed && peer_ready(t) &&
+        cairn_timer_set(t->id, CAIRN_THREAD_TIMER_SLICE, ts.slice, false) == CAIRN_OK)
+        t->slice_armed = 1;
+}
+
+static void disarm_slice(cairn_thread_t *t)
+{
+    if (t->slice_armed) {
+        (void)cairn_timer_cancel(t->id, CAIRN_THREAD_TIMER_SLICE);
+        t->slice_armed = 0;
+    }
+}
+
+bool cairn__thread_should_switch(void)
+{
+    return choose() != ts.cur;
+}
+
+bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to)
+{
+    cairn_thread_t *cur = ts.cur;
+    if (cur && *cur->guard != CAIRN_THREAD_GUARD && cur->state != TH_DEAD) {
+        ts.stats.overflows++;
+        arch_thread_overflow(cur->name);
+        cur->state = TH_DEAD; /* the port let the module run on: never again */
+        cur->code = CAIRN_THREAD_CODE_OVERFLOW;
+        cairn_thread_t *j = cur->joiner ? find(cur->joiner) : 0;
+        if (j && j->state == TH_JOIN)
+            make_ready(j);
+    }
+    cairn_thread_t *next = choose();
+    if (next == cur)
+        return false;
+    if (cur)
+        disarm_slice(cur);
+    else
+        ts.msg_top = cairn_k.top;
+    if (next) {
+        cairn_k.top = &next->frame;
+        cairn_k.in_thread = 1;
+        arm_slice(next);
+    } else {
+        cairn_k.top = ts.msg_top;
+        cairn_k.in_thread = 0;
+    }
+    *from = cur ? &cur->ctx : &cairn__thread_msg_ctx;
+    *to = next ? &next->ctx : &cairn__thread_msg_ctx;
+    ts.cur = next;
+    ts.stats.switches++;
+    return true;
+}
+
+/* Called where the choice may have changed (a send, a wake-up, a block, an
+ * interrupt's exit, the idle loop). */
+void cairn__thread_resched(void)
+{
+    uint32_t s = arch_irq_save();
+    bool sw = !cairn_k.isr_depth && cairn__thread_should_switch();
+    arch_irq_restore(s);
+    if (sw)
+        arch_thread_reschedule();
+}
+
+bool cairn__thread_any_ready(void)
+{
+    return best_ready() != 0;
+}
+
+static void make_ready(cairn_thread_t *t)
+{
+    t->state = TH_READY;
+    t->seq = ++ts.seq;
+    if (ts.cur && ts.cur != t && ts.cur->prio == t->prio)
+        arm_slice(ts.cur);
+}
+
+/* The running thread waits in state (already set) until it is ready again. */
+static void block(cairn_thread_t *t)
+{
+    while (t->state != TH_READY)
+        arch_thread_reschedule();
+}
+
+static cairn_thread_t *self(void)
+{
+    return cairn_k.in_thread && !cairn_k.isr_depth ? ts.cur : 0;
+}
+
+static cairn_thread_t *find(cairn_task_id_t id)
+{
+    for (cairn_thread_t *t = ts.all; t; t = t->next)
+        if (t->id == id)
+            return t;
+    return 0;
+}
+
+/* ---- the mailbox (runs on the message level at the thread's priority) ------------ */
+
+static cairn_ret_t mailbox(void *state, cairn_msg_t *msg)
+{
+    cairn_thread_t *t = state;
+    if (t->state == TH_DEAD)
+        return CAIRN_EINVAL;
+    if (msg->port == CAIRN_PORT_TIMEOUT(CAIRN_THREAD_TIMER_WAKE)) {
+        uint32_t rem, per;
+        /* A stale expiry (the wait ended first, another began) has no running timer. */
+        if ((t->state == TH_RECV || t->state == TH_SLEEP) &&
+            cairn__timer_query(t->id, CAIRN_THREAD_TIMER_WAKE, &rem, &per) != CAIRN_OK) {
+            t->timed_out = 1;
+            make_ready(t);
+        }
+    } else if (msg->port == CAIRN_PORT_TIMEOUT(CAIRN_THREAD_TIMER_SLICE)) {
+        t->slice_armed = 0;
+        if (t->state == TH_READY && peer_ready(t)) {
+            ts.stats.slices++;
+            t->seq = ++ts.seq; /* to the back of its priority */
+        }
+    } else if (msg->port == CAIRN_PORT_INIT || msg->port == CAIRN_PORT_FINAL) {
+        return CAIRN_OK;
+    } else {
+        if (t->count == CAIRN_THREAD_MAILBOX) {
+            ts.stats.mailbox_full++;
+            cairn__thread_resched();
+            return CAIRN_EFULL;
+        }
+        cairn_msg_t m = *msg;
+        if (msg->flags & CAIRN_MSG_HEAP) {
+            if (cairn__payload_shared(msg->payload, msg)) {
+                /* A multicast's payload: a copy, the thread's until it exits. */
+                m.payload = cairn_take_msg(msg);
+                m.flags = 0;
+                if (!m.payload)
+                    m.len = 0;
+            } else {
+                msg->flags |= CAIRN_MSG_TAKEN; /* kept: freed at the next receive */
+                m.flags = CAIRN_MSG_HEAP;
+            }
+        }
+        m.next = 0;
+        t->box[(t->head + t->count) % CAIRN_THREAD_MAILBOX] = m;
+        t->count++;
+        if (t->state == TH_RECV) {
+            (void)cairn_timer_cancel(t->id, CAIRN_THREAD_TIMER_WAKE);
+            make_ready(t);
+        }
+    }
+    cairn__thread_resched();
+    return CAIRN_OK;
+}
+
+/* A heap payload the thread received and did not take (cairn_take_msg makes the
+ * thread its owner). */
+static void release(cairn_msg_t *m)
+{
+    if ((m->flags & CAIRN_MSG_HEAP) && cairn_heap_owner(m->payload) == CAIRN_TASK_NONE)
+        cairn_free((void *)(uintptr_t)m->payload);
+    m->flags = 0;
+}
+
+/* ---- the API ---------------------------------------------------------------------- */
+
+cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thread_fn_t fn,
+                                void *arg, void *stack, size_t stack_size, cairn_prio_t prio,
+                                const cairn_route_t *routes, uint8_t num_out)
+{
+    if (!fn || !stack || stack_size < CAIRN_THREAD_STACK_MIN || prio > CAIRN_PRIO_MAX ||
+        cairn_k.isr_depth)
+        return CAIRN_EINVAL;
+    if (!cairn_k.nthreads) {
+        /* cairn_sched_init forgot every thread (the host tests restart the kernel). */
+        ts.all = 0;
+        ts.cur = 0;
+        ts.seq = 0;
+        __builtin_memset(&ts.stats, 0, sizeof ts.stats);
+    }
+    uintptr_t lo = ((uintptr_t)stack + 3u) & ~(uintptr_t)3u;
+    uintptr_t hi = ((uintptr_t)stack + stack_size) & ~(uintptr_t)7u;
+    cairn_ret_t r = arch_thread_setup();
+    if (r != CAIRN_OK)
+        return r;
+    cairn_thread_t *t = cairn_malloc(sizeof *t);
+    if (!t)
+        return CAIRN_ENOMEM;
+    cairn_heap_set_owner(t, CAIRN_TASK_NONE);
+    __builtin_memset(t, 0, sizeof *t);
+    r = cairn_task_create(id, mailbox, t, prio, routes, num_out, 0);
+    if (r == CAIRN_OK) {
+        r = arch_thread_init(&t->ctx, (void *)(lo + 4u), (void *)hi);
+        if (r != CAIRN_OK)
+            cairn__task_remove(cairn__tcb(id));
+    }
+    if (r != CAIRN_OK) {
+        cairn_free(t);
+        return r;
+    }
+    cairn__tcb(id)->flags = TCB_READY; /* no INIT: the thread starts at fn */
+    t->guard = (uint32_t *)lo;
+    *t->guard = CAIRN_THREAD_GUARD;
+    t->name = name ? name : "?";
+    t->fn = fn;
+    t->arg = arg;
+    t->prio = prio;
+    t->id = id;
+    t->shadow.prio = prio;
+    t->shadow.id = id;
+    t->frame.tcb = &t->shadow;
+    t->frame.prio = (cairn_prio_t)(prio ? prio - 1u : 0u);
+    uint32_t s = arch_irq_save();
+    cairn_thread_t **p = &ts.all;
+    while (*p)
+        p = &(*p)->next;
+    *p = t;
+    cairn_k.nthreads++;
+    make_ready(t);
+    arch_irq_restore(s);
+    cairn__thread_resched();
+    return CAIRN_OK;
+}
+
+cairn_ret_t cairn__thread_send(cairn_task_id_t dst, cairn_port_t port, const void *payload,
+                               size_t len)
+{
+    /* The kernel's priority meanwhile: the delivery queues the message (no handler
+     * runs on this stack); the choice is made again afterwards. */
+    cairn_frame_t *f = cairn_k.top;
+    uint8_t prio = f->prio;
+    f->prio = PRIO_KERNEL;
+    cairn_ret_t r = dst == CAIRN_TASK_NONE ? cairn_send_from(ts.cur->id, port, payload, len)
+                                           : cairn__post(dst, port, payload, len);
+    f->prio = prio;
+    cairn__thread_resched();
+    return r;
+}
+
+_Noreturn void cairn__thread_entry(void)
+{
+    cairn_thread_t *t = ts.cur;
+    t->fn(t->arg);
+    cairn_thread_exit(0);
+}
+
+cairn_task_id_t cairn_thread_self(void)
+{
+    cairn_thread_t *t = self();
+    return t ? t->id : CAIRN_TASK_NONE;
+}
+
+cairn_ret_t cairn_thread_receive(cairn_msg_t *msg, uint32_t timeout)
+{
+    cairn_thread_t *t = self();
+    if (!t || !msg)
+        return CAIRN_EINVAL;
+    release(&t->held);
+    bool timer = false;
+    for (;;) {
+        uint32_t s = arch_irq_save();
+        if (t->count) {
+            *msg = t->box[t->head];
+            t->held = *msg;
+            t->head = (uint8_t)((t->head + 1u) % CAIRN_THREAD_MAILBOX);
+            t->count--;
+            arch_irq_restore(s);
+            if (timer)
+                (void)cairn_timer_cancel(t->id, CAIRN_THREAD_TIMER_WAKE);
+            return CAIRN_OK;
+        }
+        if (timeout == 0 || (t->timed_out && timeout != CAIRN_THREAD_FOREVER)) {
+            t->timed_out = 0;
+            arch_irq_restore(s);
+            return CAIRN_EAGAIN;
+        }
+        t->timed_out = 0;
+        t->state = TH_RECV;
+        arch_irq_restore(s);
+        if (timeout != CAIRN_THREAD_FOREVER && !timer) {
+            timer = true;
+            if (cairn_timer_set(t->id, CAIRN_THREAD_TIMER_WAKE, timeout, false) != CAIRN_OK) {
+                t->state = TH_READY;
+                return CAIRN_ENOMEM;
+            }
+        }
+        block(t);
+    }
+}
+
+cairn_ret_t cairn_thread_sleep(uint32_t ticks)
+{
+    cairn_thread_t *t = self();
+    if (!t)
+        return CAIRN_EINVAL;
+    if (ticks == 0) {
+        cairn_thread_yield();
+        return CAIRN_OK;
+    }
+    t->state = TH_SLEEP;
+    if (cairn_timer_set(t->id, CAIRN_THREAD_TIMER_WAKE, ticks, false) != CAIRN_OK) {
+        t->state = TH_READY;
+        return CAIRN_ENOMEM;
+    }
+    block(t);
+    t->timed_out = 0;
+    return CAIRN_OK;
+}
+
+void cairn_thread_yield(void)
+{
+    cairn_thread_t *t = self();
+    if (!t)
+        return;
+    uint32_t s = arch_irq_save();
+    t->seq = ++ts.seq;
+    arch_irq_restore(s);
+    cairn__thread_resched();
+}
+
+_Noreturn void cairn_thread_exit(int code)
+{
+    cairn_thread_t *t = self();
+    if (!t) /* not a thread: nothing to end (the message level never exits) */
+        __builtin_trap();
+    release(&t->held);
+    for (; t->count; t->count--, t->head = (uint8_t)((t->head + 1u) % CAIRN_THREAD_MAILBOX))
+        release(&t->box[t->head]);
+    uint32_t s = arch_irq_save();
+    disarm_slice(t);
+    cairn_tcb_t *tcb = cairn__tcb(t->id);
+    if (tcb && tcb->state == t)
+        cairn__task_remove(tcb); /* its timers, queued messages, routes and heap blocks */
+    t->code = code;
+    t->state = TH_DEAD;
+    cairn_thread_t *j = t->joiner ? find(t->joiner) : 0;
+    if (j && j->state == TH_JOIN)
+        make_ready(j);
+    arch_irq_restore(s);
+    for (;;)
+        arch_thread_reschedule();
+}
+
+cairn_ret_t cairn_thread_join(cairn_task_id_t id, int *code)
+{
+    cairn_thread_t *me = self();
+    cairn_thread_t *t = find(id);
+    if (!t || t == me || cairn_k.isr_depth)
+        return CAIRN_EINVAL;
+    if (t->state != TH_DEAD) {
+        if (!me)
+            return CAIRN_EAGAIN;
+        if (t->joiner)
+            return CAIRN_EBUSY;
+        t->joiner = me->id;
+        me->state = TH_JOIN;
+        block(me);
+    }
+    if (code)
+        *code = t->code;
+    uint32_t s = arch_irq_save();
+    cairn_thread_t **p = &ts.all;
+    while (*p != t)
+        p = &(*p)->next;
+    *p = t->next;
+    cairn_k.nthreads--;
+    arch_irq_restore(s);
+    arch_thread_release(&t->ctx);
+    cairn_free(t);
+    return CAIRN_OK;
+}
+
+void cairn_thread_set_slice(uint32_t ticks)
+{
+    ts.slice = ticks > CAIRN_TIMER_MAX_TICKS ? CAIRN_TIMER_MAX_TICKS : ticks;
+}
+
+uint32_t cairn_thread_get_slice(void)
+{
+    return ts.slice;
+}
+
+void cairn_thread_stats(cairn_thread_stats_t *st)
+{
+    uint32_t s = arch_irq_save();
+    *st = ts.stats;
+    arch_irq_restore(s);
+}

@@ -1,0 +1,87 @@
+/*
+ * Cairn OS thread tasks: the state the core (thread.c) shares with the ports'
+ * context switch (arch/<port>/thread.c). Public API: cairn/thread.h.
+ */
+#ifndef CAIRN_CORE_THREAD_H
+#define CAIRN_CORE_THREAD_H
+
+#include "kernel.h"
+
+#include "cairn/thread.h"
+
+/* A saved context: the stack pointer (armv6m: r4-r11 below the exception frame)
+ * or, on the host, the port's own record. The switch code reads sp at offset 0. */
+typedef struct cairn_ctx {
+    uintptr_t sp;
+    void *port;
+} cairn_ctx_t;
+
+/* Thread states. */
+#define TH_READY 0u /* runnable (the running thread is READY too) */
+#define TH_RECV 1u  /* in cairn_thread_receive */
+#define TH_SLEEP 2u /* in cairn_thread_sleep */
+#define TH_JOIN 3u  /* in cairn_thread_join */
+#define TH_DEAD 4u  /* exited (or its guard word was found overwritten): waits to be joined */
+
+/* Exit code of a thread whose stack overflowed (where the port lets the module run on). */
+#define CAIRN_THREAD_CODE_OVERFLOW (-92)
+
+typedef struct cairn_thread {
+    cairn_ctx_t ctx; /* first: the port's switch code */
+    struct cairn_thread *next;
+    /* cairn_k.top while the thread runs. Its TCB is `shadow` (the thread's ID for
+     * cairn_current_task; no output ports, so the send fast path always falls back to
+     * the general path, which queues a thread's sends); its priority is one below
+     * the thread's, so an interrupt that leaves a message of the thread's priority or
+     * above queued requests a dispatch (PendSV) exactly as over a handler. */
+    cairn_frame_t frame;
+    cairn_msg_t box[CAIRN_THREAD_MAILBOX];
+    cairn_msg_t held; /* the last message received: its heap payload is freed at the next */
+    const char *name;
+    cairn_thread_fn_t fn;
+    void *arg;
+    uint32_t *guard;
+    uint32_t seq; /* among ready threads of one priority the lowest runs first */
+    int code;
+    cairn_prio_t prio;
+    cairn_task_id_t id;
+    cairn_task_id_t joiner;
+    uint8_t state;
+    uint8_t head, count; /* the mailbox ring */
+    uint8_t timed_out;
+    uint8_t slice_armed;
+    cairn_tcb_t shadow; /* last: a TCB has a flexible array of routes (none here) */
+} cairn_thread_t;
+
+/* ---- the core, for the ports ------------------------------------------------------- */
+
+/* With interrupts off and outside any interrupt handler: chooses the context to run
+ * (the message level or a thread), checks the guard word of the thread it leaves,
+ * and, when that is another context, updates the kernel's state and gives the two
+ * contexts' records (*from: to save into, *to: to restore). Returns whether to switch. */
+bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to);
+/* The message level's context record (the switch code compares against it). */
+extern cairn_ctx_t cairn__thread_msg_ctx;
+/* What a new thread's context starts in (calls fn(arg), then cairn_thread_exit(0)). */
+_Noreturn void cairn__thread_entry(void);
+/* Whether cairn__thread_pick would switch now (no side effects). */
+bool cairn__thread_should_switch(void);
+
+/* ---- the port ---------------------------------------------------------------------- */
+
+/* Once, before the first thread (armv6m: installs the thread-aware PendSV).
+ * CAIRN_ENOMEM when the port's memory cannot be had. */
+cairn_ret_t arch_thread_setup(void);
+/* Prepares c so that switching to it runs cairn__thread_entry on the stack
+ * [lo, hi) (hi 8-byte aligned). CAIRN_ENOMEM: no context record left (host). */
+cairn_ret_t arch_thread_init(cairn_ctx_t *c, void *lo, void *hi);
+/* c will never run again (joined). */
+void arch_thread_release(cairn_ctx_t *c);
+/* Runs cairn__thread_pick and switches as soon as no interrupt handler is active
+ * and interrupts are enabled (armv6m: pends PendSV). */
+void arch_thread_reschedule(void);
+/* The guard word of thread name was found overwritten: reports it; armv6m stops
+ * the module (semihosting exit CAIRN_EXIT_STACK_OVERFLOW); the host returns. */
+void arch_thread_overflow(const char *name);
+
+#endif /* CAIRN_CORE_THREAD_H */
