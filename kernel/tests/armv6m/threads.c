@@ -7,9 +7,10 @@
  * message task M (priority 4) starts them and is posted to by H. Checks: yields
  * alternate A and B exactly; an interrupt in A wakes H at once, H's message to
  * M runs when H blocks (above A and B), and A keeps its turn; with a time slice
- * and no yields A and B still interleave (how often depends on the clock, so
- * only that they do is printed); the work counts are exact; the registers of a
- * preempted thread survive (a checksum computed across interrupts and slices).
+ * and no yields A and B still interleave: A, which never yields, works until it sees
+ * B's work, which only a slice's end can let in (how often slices end depends on the
+ * clock, QEMU's being the host's, so only that they do is printed); the registers of
+ * a preempted thread survive (a checksum computed across interrupts and slices).
  */
 #include <stdint.h>
 
@@ -35,10 +36,12 @@ static _Alignas(8) uint8_t heap[8192];
 static _Alignas(8) uint8_t stack_h[768], stack_a[768], stack_b[768];
 
 #define UNITS 24
+#define MAX_UNITS (UNITS * 200) /* A's bound while it waits to see B's work */
 #define UNIT_ROUNDS 5000
 
 static volatile uint32_t work[2];
 static volatile uint32_t b_at_a_end; /* B's work when A finished its slice phase */
+static volatile uint32_t done_units[2];
 static volatile uint32_t h_psp_ok, a_sum_ok, b_sum_ok;
 static volatile int phase;
 
@@ -87,14 +90,17 @@ static void worker(void *arg)
     /* Slices: no yields. */
     (void)cairn_thread_receive(&m, CAIRN_THREAD_FOREVER);
     uint32_t sum = 0;
-    for (unsigned i = 0; i < UNITS; i++) {
-        sum += busy_checksum(UNIT_ROUNDS, me == 0 && i == UNITS / 2 ? 100 : -1, IRQ_SOFT0);
+    unsigned n = 0;
+    while (n < UNITS || (me == 0 && work[1] == 0 && n < MAX_UNITS)) {
+        sum += busy_checksum(UNIT_ROUNDS, me == 0 && n == UNITS / 2 ? 100 : -1, IRQ_SOFT0);
         work[me]++;
+        n++;
     }
     if (me == 0)
         b_at_a_end = work[1];
+    done_units[me] = n;
     uint32_t expect = 0;
-    for (unsigned i = 0; i < UNITS; i++)
+    for (unsigned i = 0; i < n; i++)
         expect += busy_checksum(UNIT_ROUNDS, -1, IRQ_SOFT0);
     if (me == 0)
         a_sum_ok = sum == expect;
@@ -141,16 +147,16 @@ int main(void)
     while (cairn_thread_join(B, &code) == CAIRN_EAGAIN)
         cairn_idle();
     check_eq("B's exit code", (uint32_t)code, 11);
-    check_eq("A's work", work[0], UNITS);
+    check_yes("A's work counted", work[0] == done_units[0] && work[0] >= UNITS);
     check_eq("B's work", work[1], UNITS);
-    check_yes("B had worked, not finished, when A finished (round robin)",
-              b_at_a_end > 0 && b_at_a_end < UNITS);
+    check_yes("B had worked when A, which never yields, finished (round robin)",
+              b_at_a_end > 0 && done_units[0] < MAX_UNITS);
     check_yes("A's checksum across slices and an interrupt", a_sum_ok);
     check_yes("B's checksum across slices", b_sum_ok);
     check_str("the interrupt in the slice phase woke H", seq_get(), "H M");
     cairn_thread_stats_t st;
     cairn_thread_stats(&st);
-    check_yes("slices ended with the other ready", st.slices >= 2);
+    check_yes("slices ended with the other ready", st.slices >= 1);
     check_eq("no overflow", st.overflows, 0);
     check_eq_hex("PRIMASK at the end", cpu_get_primask(), 0);
     return test_end();
