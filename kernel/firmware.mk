@@ -186,7 +186,8 @@ $(FW_KTEST_ELFS): $(FW_OUT)/kernel-%.elf: $(FW_OBJ)/tests/armv6m/%.o $(FW_KERNEL
 # build/fw/pipeline.elf (every task on module 0) and build/fw/pipeline-spread.elf
 # (-DPIPELINE_SPREAD=1: three modules) differ only in the application description's
 # placement; build/fw/multicast.elf runs on five modules.
-FW_NET_SRCS := $(sort $(wildcard $(FW_MK_DIR)/core/net/*.c)) $(FW_BOARD_DIR)/bus_driver.c
+FW_NET_SRCS := $(sort $(wildcard $(FW_MK_DIR)/core/net/*.c $(FW_MK_DIR)/arch/armv6m/net/*.c)) \
+	$(FW_BOARD_DIR)/bus_driver.c
 FW_NET_OBJS := $(call fw_obj,$(FW_NET_SRCS))
 # What every networked application links besides its own object: its start-up failure
 # report (kernel/apps/support/), the kernel, the distributed services, the board.
@@ -376,7 +377,7 @@ firmware-clean:
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
-	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d)
+	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

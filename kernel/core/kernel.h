@@ -111,6 +111,9 @@ typedef struct cairn_kernel {
     uint32_t groups_used;
     const struct cairn_net_ops *net;
     uint32_t movable; /* bit id: task id may migrate (CAIRN_TASK_MOVABLE at its creation) */
+    /* The thread service's state (thread.c): a kernel-owned heap block from the first
+     * thread on, so that a kernel without threads spends 4 bytes of static RAM on them. */
+    struct cairn_thread_state *threads;
 } cairn_kernel_t;
 
 _Static_assert(CAIRN_MAX_TASKS < 32, "cairn_k.movable has a bit per task ID");
@@ -280,6 +283,10 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f);
 
 /* cairn_send's general path: cairn_send_from the running task (send.c). */
 cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len);
+/* The fast send path's way for a route to a task without a local TCB: a remote task's
+ * send to an idle bus (kernel/arch/armv6m/net/net_fast.c); without the bus manager, the
+ * general path itself (send.c). */
+cairn_ret_t cairn__send_remote(cairn_port_t out_port, const void *payload, size_t len);
 
 /* Fills f->msg, a message from src of payload (len bytes, at most
  * CAIRN_MSG_MAX_LEN: the caller checks); the caller sets dst and port. A heap

@@ -21,14 +21,25 @@
 #include "cairn/mem.h"
 #include "cairn/timer.h"
 
-static struct {
+struct cairn_thread_state {
     cairn_thread_t *all; /* creation order */
     cairn_thread_t *cur; /* the running thread; NULL = the message level */
     cairn_frame_t *msg_top; /* the message level's top while a thread runs */
     uint32_t seq;
-    uint32_t slice;
     cairn_thread_stats_t stats;
-} ts = {.slice = CAIRN_THREAD_SLICE_TICKS};
+};
+
+/* Every use below is reached only once a thread exists (cairn_k.nthreads or in_thread), or
+ * checks `on()` first: the block is allocated by the first cairn_thread_create. */
+#define ts (*cairn_k.threads)
+
+static bool on(void)
+{
+    return cairn_k.threads != 0;
+}
+
+/* The slice is set before any thread exists, so it stays out of the block. */
+static uint32_t slice = CAIRN_THREAD_SLICE_TICKS;
 
 cairn_ctx_t cairn__thread_msg_ctx;
 
@@ -41,6 +52,8 @@ static cairn_thread_t *find(cairn_task_id_t id);
 static cairn_thread_t *best_ready(void)
 {
     cairn_thread_t *best = 0;
+    if (!on())
+        return 0;
     for (cairn_thread_t *t = ts.all; t; t = t->next)
         if (t->state == TH_READY &&
             (!best || t->prio > best->prio || (t->prio == best->prio && t->seq < best->seq)))
@@ -82,8 +95,8 @@ static bool peer_ready(const cairn_thread_t *t)
 
 static void arm_slice(cairn_thread_t *t)
 {
-    if (ts.slice && !t->slice_armed && peer_ready(t) &&
-        cairn_timer_set(t->id, CAIRN_THREAD_TIMER_SLICE, ts.slice, false) == CAIRN_OK)
+    if (slice && !t->slice_armed && peer_ready(t) &&
+        cairn_timer_set(t->id, CAIRN_THREAD_TIMER_SLICE, slice, false) == CAIRN_OK)
         t->slice_armed = 1;
 }
 
@@ -97,11 +110,13 @@ static void disarm_slice(cairn_thread_t *t)
 
 bool cairn__thread_should_switch(void)
 {
-    return choose() != ts.cur;
+    return on() && choose() != ts.cur;
 }
 
 bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to)
 {
+    if (!on())
+        return false;
     cairn_thread_t *cur = ts.cur;
     if (cur && *cur->guard != CAIRN_THREAD_GUARD && cur->state != TH_DEAD) {
         ts.stats.overflows++;
@@ -172,6 +187,8 @@ static cairn_thread_t *self(void)
 
 static cairn_thread_t *find(cairn_task_id_t id)
 {
+    if (!on())
+        return 0;
     for (cairn_thread_t *t = ts.all; t; t = t->next)
         if (t->id == id)
             return t;
@@ -250,8 +267,15 @@ cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thre
     if (!fn || !stack || stack_size < CAIRN_THREAD_STACK_MIN || prio > CAIRN_PRIO_MAX ||
         cairn_k.isr_depth)
         return CAIRN_EINVAL;
+    if (!on()) {
+        /* The first thread since cairn_sched_init (which forgets every thread). */
+        struct cairn_thread_state *st = cairn_malloc(sizeof *st);
+        if (!st)
+            return CAIRN_ENOMEM;
+        cairn_heap_set_owner(st, CAIRN_TASK_NONE);
+        cairn_k.threads = st;
+    }
     if (!cairn_k.nthreads) {
-        /* cairn_sched_init forgot every thread (the host tests restart the kernel). */
         ts.all = 0;
         ts.cur = 0;
         ts.seq = 0;
@@ -451,17 +475,20 @@ cairn_ret_t cairn_thread_join(cairn_task_id_t id, int *code)
 
 void cairn_thread_set_slice(uint32_t ticks)
 {
-    ts.slice = ticks > CAIRN_TIMER_MAX_TICKS ? CAIRN_TIMER_MAX_TICKS : ticks;
+    slice = ticks > CAIRN_TIMER_MAX_TICKS ? CAIRN_TIMER_MAX_TICKS : ticks;
 }
 
 uint32_t cairn_thread_get_slice(void)
 {
-    return ts.slice;
+    return slice;
 }
 
 void cairn_thread_stats(cairn_thread_stats_t *st)
 {
     uint32_t s = arch_irq_save();
-    *st = ts.stats;
+    if (on())
+        *st = ts.stats;
+    else
+        __builtin_memset(st, 0, sizeof *st);
     arch_irq_restore(s);
 }

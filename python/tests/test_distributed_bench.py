@@ -69,7 +69,8 @@ def test_the_event_log_costs_the_remote_path_a_few_stores(production: dict[str, 
     # The slot wait differs (the frame is queued at another point of the TDMA round), the wire does not.
     assert traced["remote_frame_wire_ps"] == f["remote_frame_wire_ps"]
     assert traced["remote_send_to_handler_receiver_cycles"] > f["remote_send_to_handler_receiver_cycles"]
-    assert traced["remote_send_to_handler_sender_cycles"] > f["remote_send_to_handler_sender_cycles"]
+    # The send's fast path writes its NET_SEND words after TX_SEND: up to it, the log costs nothing.
+    assert traced["remote_send_to_handler_sender_cycles"] == f["remote_send_to_handler_sender_cycles"]
 
 
 @pytest.mark.xfail(strict=True, reason="not met yet: the remote path is above 400 cycles beyond the bus "

@@ -62,4 +62,18 @@ static inline void arch_irq_unmask(unsigned irq)
 void cairn__irq_fast(void);
 void cairn__irq_fast_level(void);
 
+/* A binding's vector that goes to entry instead of the binding's fast path (r0 = the
+ * binding): the bus RX interrupt's fast path, kernel/arch/armv6m/net/net_fast.c. */
+#define CAIRN__IRQ_VECTOR_VIA(vector, binding, entry)                                             \
+    void vector(void);                                                                            \
+    void entry(void);                                                                             \
+    __attribute__((naked, section(".text.cairn_fast." #vector))) void vector(void)                \
+    {                                                                                             \
+        __asm__ volatile("ldr  r0, =%c0\n\t"                                                      \
+                         "b    %c1\n\t"                                                           \
+                         ".ltorg" ::"i"(&(binding)),                                              \
+                         "i"(entry));                                                             \
+    }
+void cairn__armv6m_return_into(void);
+
 #endif /* CAIRN_PORT_H */

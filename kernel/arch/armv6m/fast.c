@@ -43,6 +43,7 @@ void cairn__armv6m_direct_end(void);
 void cairn__irq_fast(void);
 void cairn__irq_fast_level(void);
 void cairn__direct_end(cairn_ret_t r);
+void cairn__armv6m_return_into(void);
 
 /* Event codes and offsets as plain numbers for the assembler. */
 #define EV_SEND 1
@@ -156,6 +157,34 @@ FAST void cairn__irq_fast(void)
         ".ltorg\n\t");
 }
 
+/* r0 = a frame that a vector's C part made the top of the execution stack, interrupts
+ * masked, lr the EXC_RETURN to Thread mode on the main stack: the exception returns into
+ * the frame's handler as cairn__irq_fast's does (r0 = state, r1 = the message, lr =
+ * cairn__armv6m_direct_end). */
+FAST void cairn__armv6m_return_into(void)
+{
+    __asm__ volatile(
+        "ldr   r1, [r0, #" S(CAIRN_FRAME_TCB) "]\n\t"
+        "ldm   r1!, {r2, r3}\n\t" /* state, handler */
+        "mov   r1, sp\n\t"
+        "subs  r1, #32\n\t" /* the fabricated exception frame */
+        "mov   sp, r1\n\t"
+        "adds  r0, #" S(CAIRN_FRAME_MSG) "\n\t"
+        "stm   r1!, {r2}\n\t" /* r0 = state */
+        "stm   r1!, {r0}\n\t" /* r1 = the message */
+        "adds  r1, #12\n\t"   /* (r2, r3, r12: anything) */
+        "ldr   r0, =cairn__armv6m_direct_end\n\t"
+        "lsrs  r3, #1\n\t"
+        "lsls  r3, #1\n\t" /* pc: bit 0 clear */
+        "movs  r2, #1\n\t"
+        "lsls  r2, #24\n\t" /* xPSR: Thumb */
+        "stm   r1!, {r0, r3}\n\t" /* lr, pc */
+        "str   r2, [r1]\n\t"
+        "cpsie i\n\t"
+        "bx    lr\n\t"
+        ".ltorg\n\t");
+}
+
 /* cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len) */
 FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 {
@@ -188,7 +217,7 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "adds  r7, r3\n\t"
         "ldr   r7, [r7, #" S(CAIRN_K_TASKS) " - 8]\n\t"
         "cmp   r7, #0\n\t"
-        "beq   9f\n\t" /* unconnected, a multicast group, or the task is gone */
+        "beq   6f\n\t" /* a remote task, unconnected, a multicast group, or the task is gone */
         "lsls  r6, #16\n\t"
         "orrs  r2, r6\n\t"
         "ldrb  r6, [r5, #" S(TCB_ID) "]\n\t"
@@ -250,6 +279,12 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "bl    cairn__deliver\n\t"
         "add   sp, #32\n\t"
         "pop   {r4-r7, pc}\n\t"
+        "6:\n\t" /* no local TCB: the bus manager's remote fast path, if it is linked */
+        "pop   {r4-r7}\n\t"
+        "pop   {r3}\n\t"
+        "mov   lr, r3\n\t"
+        "ldr   r3, =cairn__send_remote\n\t"
+        "bx    r3\n\t"
         "8:\n\t"
         "uxth  r2, r2\n\t" /* len again */
         "9:\n\t"

@@ -396,6 +396,37 @@ int cairn_bus_rx_head(uint8_t *src, bool *corrupt)
     return f->len;
 }
 
+unsigned cairn_bus_rx_count(void)
+{
+    return cur()->rx.n;
+}
+
+int cairn_bus_rx_single(uint32_t *head, unsigned max_len)
+{
+    uint8_t src;
+    bool corrupt;
+    int len = cairn_bus_rx_head(&src, &corrupt);
+    if (cairn_bus_rx_count() != 1 || corrupt ||
+        (unsigned)len - CAIRN_NET_HEADER > max_len - CAIRN_NET_HEADER)
+        return -1;
+    cairn_bus_rx_read(head, CAIRN_NET_HEADER);
+    return len | src << 16;
+}
+
+void cairn_bus_rx_words_pop(void *buf, unsigned len)
+{
+    cairn_bus_rx_read(buf, (len + 3u) & ~3u);
+    cairn_bus_rx_pop();
+}
+
+bool cairn_bus_tx_if_idle(uint8_t dst, const uint32_t *head, const void *payload, unsigned len)
+{
+    if (!cairn_bus_tx_idle())
+        return false;
+    cairn_bus_tx(dst, (const uint8_t *)head, CAIRN_NET_HEADER, payload, len);
+    return true;
+}
+
 void cairn_bus_rx_read(void *buf, unsigned len)
 {
     struct module *m = cur();

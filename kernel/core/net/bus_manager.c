@@ -229,7 +229,7 @@ void cairn__net_reliable_ops(void)
     cairn_k.net = &ops_reliable;
 }
 
-static const struct cairn_net_ops ops = {
+const struct cairn_net_ops cairn__net_plain_ops = {
     .idle = idle,
     .forward = forward,
     .mcast = cairn__net_mcast,
@@ -315,7 +315,10 @@ static unsigned take_frame(uint8_t src, unsigned len, bool corrupt, uint32_t *hw
         return CAIRN_NET_ERR_RX_CORRUPT;
     if (len < CAIRN_NET_HEADER)
         return CAIRN_NET_ERR_RX_BAD;
-    cairn_bus_rx_read(hw, CAIRN_NET_HEADER);
+    if (cairn_net.rx_peeked) /* the RX interrupt's fast path read it and left the frame */
+        __builtin_memcpy(hw, cairn_net.rx_peek, sizeof cairn_net.rx_peek);
+    else
+        cairn_bus_rx_read(hw, CAIRN_NET_HEADER);
     const uint8_t *h = (const uint8_t *)hw;
     unsigned plen = h[8] | (unsigned)h[9] << 8;
     bool mcast = h[0] == CAIRN_NET_KIND_MCAST;
@@ -378,6 +381,7 @@ static void receive(uint8_t src, unsigned len, bool corrupt)
     void *p = ts;
     unsigned err = take_frame(src, len, corrupt, hw, &p);
     cairn_bus_rx_pop();
+    cairn_net.rx_peeked = false;
     if (err) {
         cairn_net.ts.service_fresh = false;
         cairn__net_error(err, src, h[2]);
@@ -469,7 +473,10 @@ void cairn__net_service(void)
 static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
 {
     (void)state;
-    cairn__timesync_entry(); /* first: the RX (or TX done) time stamp */
+    /* First: the RX (or TX done) time stamp; the RX fast path took it when it read the
+     * head frame's header and left the frame here. */
+    if (!cairn_net.rx_peeked)
+        cairn__timesync_entry();
     if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
         cairn__net_service();
     else if (msg->port == CAIRN_PORT_TIMEOUT0)
@@ -496,7 +503,7 @@ cairn_ret_t cairn_net_init(void)
     cairn_net.address = cairn_bus_address();
     cairn_ret_t r = cairn_task_create(CAIRN_TASK_NET, net_task, 0, CAIRN_NET_PRIO, 0, 0, 0);
     if (r == CAIRN_OK)
-        cairn_k.net = &ops;
+        cairn_k.net = &cairn__net_plain_ops;
     return r;
 }
 

@@ -50,18 +50,25 @@ typedef struct cairn_timesync_state {
 } cairn_timesync_state_t;
 
 typedef struct cairn_net {
-    cairn_rtcb_t remote[CAIRN_MAX_TASKS]; /* task id's at [id - 1] (id 0: a free entry) */
-    uint8_t remote_count;                  /* at most CAIRN_NET_REMOTE_TASKS */
+    /* The fast paths' state first, where their assembly (kernel/arch/armv6m/net/) reaches it
+     * with short offsets. The RX interrupt's fast path (rx_fast.c): the frame and message of
+     * the last frame it took, and the header of the head frame when it read it and left
+     * the frame to the bus manager (rx_peeked: take_frame uses it instead of reading the
+     * controller). Receive blocks allocated beforehand (bus_manager.c, "receive blocks"). */
+    uint8_t rx_cached;
+    bool rx_peeked;
+    uint16_t seq; /* the next frame's sequence number */
+    uint8_t address;
+    uint32_t rx_peek[3];
     /* Messages waiting for the bus, by destination priority (high first), then order;
      * from the kernel's message pool, msg.reserved = the destination module. */
     cairn_msg_t *txq;
-    uint16_t seq; /* the next frame's sequence number */
-    uint8_t address;
-    uint32_t off[8]; /* bit m: module m was powered off by this module */
-    cairn_net_stats_t stats;
-    /* Receive blocks allocated beforehand (bus_manager.c, "receive blocks"). */
     void *rx_cache[CAIRN_NET_RX_CACHE];
-    uint8_t rx_cached;
+    cairn_frame_t rx_frame;
+    uint32_t off[8]; /* bit m: module m was powered off by this module */
+    cairn_rtcb_t remote[CAIRN_MAX_TASKS]; /* task id's at [id - 1] (id 0: a free entry) */
+    uint8_t remote_count;                  /* at most CAIRN_NET_REMOTE_TASKS */
+    cairn_net_stats_t stats;
     cairn_timesync_state_t ts;
     /* Heap blocks (kernel-owned) of the reliable layer and the task migrator, NULL until
      * they are started: a module without them pays a pointer each. */
@@ -88,6 +95,18 @@ cairn_ret_t cairn__net_submit_token(const cairn_msg_t *t, uint8_t module);
 bool cairn__net_holds(const void *p, const cairn_msg_t *self);
 /* Serves the controller: TX done, errors, buffered messages, received frames. */
 void cairn__net_service(void);
+
+/* The fast paths (rx_fast.c, send_fast.c; in assembly on armv6m, kernel/arch/armv6m/net/,
+ * which defers to the first with the time synchronisation on): the RX interrupt's, called
+ * with interrupts masked when the interrupt returns to the thread: the frame made the top of
+ * the execution stack, whose handler the interrupt returns into, or NULL (the bus manager's
+ * then; cairn/bus.h); and a send from a task's handler on its output port out_port, whose
+ * route has no local TCB (cairn_send's result). */
+cairn_frame_t *cairn__net_rx_fast(void);
+cairn_ret_t cairn__net_send_fast(cairn_port_t out_port, const void *payload, size_t len);
+
+/* The bus manager's operations without the reliable layer (bus_manager.c). */
+extern const struct cairn_net_ops cairn__net_plain_ops;
 
 /* Multicast over the bus (multicast.c): broadcasts a group message. */
 cairn_ret_t cairn__net_mcast(cairn_frame_t *f);

@@ -44,6 +44,19 @@ uint32_t cairn_bus_rtc(void);
 /* The frame at the head of the RX FIFO: its length, or -1 when the FIFO is empty; its
  * source module in *src, and whether it failed the controller's check in *corrupt. */
 int cairn_bus_rx_head(uint8_t *src, bool *corrupt);
+/* Frames in the RX FIFO. */
+unsigned cairn_bus_rx_count(void);
+/* The fast paths' calls (kernel/core/net/rx_fast.c, send_fast.c), one each where the others
+ * take several; the header is CAIRN_NET_HEADER bytes, moved as two words and a halfword.
+ * When exactly one frame waits, not corrupt, of CAIRN_NET_HEADER to max_len bytes: its
+ * header copied to head and its length | source << 16; else -1 and nothing read. */
+int cairn_bus_rx_single(uint32_t *head, unsigned max_len);
+/* The head frame's next len bytes, as whole words, into word-aligned buf (which has room for
+ * them; the bytes past the frame's end read as 0), then the frame popped. */
+void cairn_bus_rx_words_pop(void *buf, unsigned len);
+/* When the controller is idle: the header (head[2]'s low half last) and payload written and
+ * the frame queued (true); else nothing (false). Interrupts masked. */
+bool cairn_bus_tx_if_idle(uint8_t dst, const uint32_t *head, const void *payload, unsigned len);
 /* Copies the head frame's next len bytes to buf. */
 void cairn_bus_rx_read(void *buf, unsigned len);
 /* Frees the head frame's place in the FIFO. */
@@ -58,5 +71,9 @@ void cairn_bus_serviced(void);
 
 /* Powers module `module` on or off (a power frame; this module's own: at once). */
 void cairn_bus_power(uint8_t module, bool on);
+
+/* The other way: the RX vector goes to cairn__net_rx_vector (r0 = its binding) on a port
+ * that has it (armv6m), the bus manager's fast path, which takes the common frame into
+ * its task's handler and otherwise goes on as the binding's vector would. */
 
 #endif /* CAIRN_BUS_H */

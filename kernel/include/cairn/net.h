@@ -107,11 +107,13 @@ cairn_ret_t cairn_net_power(uint8_t module, bool on);
 typedef struct cairn_net_stats {
     uint32_t tx_frames;    /* frames given to the controller */
     uint32_t tx_immediate; /* sends transmitted at once (bus idle) */
+    uint32_t tx_fast;      /* of which the send's fast path wrote */
     uint32_t tx_buffered;  /* sends buffered (bus busy) */
     uint32_t tx_full;      /* CAIRN_NET_ERR_TX_FULL */
     uint32_t tx_down;      /* CAIRN_NET_ERR_DOWN */
     uint32_t tx_too_long;  /* CAIRN_NET_ERR_TOO_LONG */
     uint32_t rx_frames;    /* frames handed to the scheduler */
+    uint32_t rx_fast;      /* of which the RX interrupt ran straight into the handler */
     uint32_t rx_overflow;  /* CAIRN_NET_ERR_RX_OVERFLOW */
     uint32_t rx_corrupt;   /* CAIRN_NET_ERR_RX_CORRUPT */
     uint32_t rx_bad;       /* CAIRN_NET_ERR_RX_BAD */

@@ -10,6 +10,8 @@
 
 #include "ktest.h"
 
+#include "../../core/net/net.h"
+
 #define MODULES 3
 #define ARENA (16 * 1024)
 
@@ -635,6 +637,69 @@ static void test_small_payloads_are_received_into_blocks_allocated_beforehand(vo
     assert_int_equal(after_free - heap_free(), blocks);
 }
 
+/* The RX interrupt's fast path (kernel/core/net/rx_fast.c, the C twin of the armv6m
+ * assembly): a plain message to a ready task that outranks the interrupted level is taken
+ * straight into a frame whose handler runs next; a frame it cannot take (here: to a task
+ * that is not on the module) keeps its header for the bus manager, which drops and counts
+ * it as before; a header already read is not read again. */
+static void test_rx_fast_path_takes_the_common_frame_and_leaves_the_rest(void **state)
+{
+    (void)state;
+    receiver_on(1, 0, "T", 5, 3);
+    start(1);
+    cairn_simbus_select(1);
+    cairn_idle(); /* the receive blocks */
+    sender_on(0, 2, 1, 2, false, "hi");
+    remote_on(0, 5, 3, 1);
+    remote_on(0, 6, 3, 1); /* not on module 1 */
+    assert_int_equal(cairn_route_set(2, 0, 5, CAIRN_PORT(1)), CAIRN_OK);
+    assert_int_equal(cairn_route_set(2, 1, 6, CAIRN_PORT(1)), CAIRN_OK);
+    start(0);
+    go(0, 2);
+    assert_true(cairn_simbus_step()); /* the frame to T in module 1's FIFO, not served */
+    cairn_simbus_select(1);
+    klog_reset();
+    cairn_trace_host_reset();
+    uint32_t s = arch_irq_save();
+    cairn_frame_t *f = cairn__net_rx_fast();
+    arch_irq_restore(s);
+    assert_non_null(f);
+    assert_ptr_equal(cairn_k.top, f);
+    assert_int_equal(f->msg.dst, 5);
+    assert_int_equal(f->msg.port, CAIRN_PORT(1));
+    assert_int_equal(f->msg.src, 2);
+    assert_int_equal(f->msg.len, 3);
+    assert_int_equal(f->msg.flags, CAIRN_MSG_HEAP | CAIRN_MSG_REMOTE);
+    assert_string_equal((const char *)f->msg.payload, "hi");
+    assert_int_equal(cairn_simbus_rx_count(1), 0);
+    assert_int_equal(count_word(CAIRN_TRACE_WORD(CAIRN_EV_NET_RECV, 0, 0)), 1);
+    assert_int_equal(count_word(CAIRN_TRACE_WORD(CAIRN_EV_NET_RECV_TO, 5, CAIRN_PORT(1))), 1);
+    /* What the interrupt's return does: the handler, its end, the dispatch. */
+    cairn__call(f->tcb, f);
+    cairn_dispatch();
+    assert_log("T:1 [hi from 2 remote]");
+    assert_null(cairn_k.top);
+    cairn_net_stats_t st = stats(1);
+    assert_int_equal(st.rx_frames, 1);
+    assert_int_equal(st.rx_fast, 1);
+    /* The frame to task 6 (buffered until the first was delivered): read, refused, and left
+     * with its header to the bus manager. */
+    cairn_simbus_service();
+    assert_true(cairn_simbus_step());
+    cairn_simbus_select(1);
+    s = arch_irq_save();
+    assert_null(cairn__net_rx_fast());
+    assert_true(cairn_net.rx_peeked);
+    assert_null(cairn__net_rx_fast()); /* the header is read: no second look */
+    arch_irq_restore(s);
+    cairn_simbus_run();
+    cairn_simbus_select(1);
+    assert_false(cairn_net.rx_peeked);
+    st = stats(1);
+    assert_int_equal(st.rx_no_task, 1);
+    assert_int_equal(st.rx_fast, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -649,6 +714,7 @@ int main(void)
         NTEST(test_multicast_is_one_broadcast_delivered_by_priority_on_every_module),
         NTEST(test_the_same_application_on_one_module_or_three),
         NTEST(test_small_payloads_are_received_into_blocks_allocated_beforehand),
+        NTEST(test_rx_fast_path_takes_the_common_frame_and_leaves_the_rest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
