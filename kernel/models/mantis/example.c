@@ -1,6 +1,7 @@
 /*
  * The shared workload (kernel/models/example/workload.h) on the MANTIS-like model, as
- * the paper's section IV sets it up for MANTIS: the sensing job and the forwarding work
+ * "A performance analysis of MANTIS and TinyOS", section IV.C, sets it up for MANTIS:
+ * the sensing job and the forwarding work
  * are threads, the forwarding thread a level above the sensing one; the stimulus
  * interrupt resumes the forwarding thread, which suspends again when the packet is
  * forwarded; the sensing thread sleeps until its next release. With both blocked, main
