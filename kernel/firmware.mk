@@ -344,7 +344,7 @@ $(FW_DEV_BUSY_ELFS): $(FW_OUT)/device-busy-%.elf: $(FW_OBJ)/tests/device/busy-%.
 	$(fw_link)
 
 # ---- The compared execution models (kernel/models/, docs/models.md) -------------------
-# build/fw/model-<m>.elf for m in tinyos coop nos limit: the model's sources (its
+# build/fw/model-<m>.elf for m in tinyos coop nos limit (mantis: below): the model's sources (its
 # example.c included), the models' armv6m port, the shared workload, the transcript
 # helpers and the board. No Cairn kernel is linked: each model is the whole OS.
 FW_MODELS := tinyos coop nos limit
@@ -367,6 +367,22 @@ $(FW_MODEL_ELFS): $(FW_OUT)/model-%.elf: $$(call fw_obj,$$(wildcard $(FW_MODEL_D
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# build/fw/model-mantis.elf: the MANTIS-like model is a layer over Cairn OS's threads, so
+# the kernel is linked (the models' CPU port is not: Cairn's idle sleeps).
+FW_MANTIS_SRCS := $(sort $(wildcard $(FW_MODEL_DIR)/mantis/*.c))
+FW_MANTIS_OBJS := $(call fw_obj,$(FW_MANTIS_SRCS))
+FW_MANTIS_ELF := $(FW_OUT)/model-mantis.elf
+
+firmware: $(FW_MANTIS_ELF)
+
+$(FW_MANTIS_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -I$(FW_MODEL_DIR)/example -I$(FW_MODEL_DIR)/mantis -MMD -MP -c -o $@ $<
+
+$(FW_MANTIS_ELF): $(FW_MANTIS_OBJS) $(call fw_obj,$(wildcard $(FW_MODEL_DIR)/example/*.c)) $(FW_KERNEL_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 firmware-qemu: $(FW_TEST_ELFS)
 	QEMU=$(FW_QEMU) FW_DIR=$(FW_OUT) $(FW_MK_DIR)/tests/sim/run-qemu.sh
 
@@ -377,7 +393,7 @@ firmware-clean:
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
-	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d)
+	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

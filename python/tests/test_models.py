@@ -1,7 +1,7 @@
 """The compared execution models (kernel/models/, docs/models.md) as firmware on cairn-sim:
 build/fw/model-<m>.elf runs the shared workload (a periodic sensing job and forwarding
 work per stimulus interrupt) on the TinyOS-like model, the Echidna-style cooperative
-executive, NOS and the LIMIT harness, and checks its own counts. cairn-sim is exact, so
+executive, NOS, the LIMIT harness and the MANTIS-like threads, and checks its own counts. cairn-sim is exact, so
 the transcript is the same on every run."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from cairn.paths import firmware_dir
 from cairn.runners import run_sim
 
-MODELS = ["tinyos", "coop", "nos", "limit"]
+MODELS = ["tinyos", "coop", "nos", "limit", "mantis"]
 STATS = re.compile(r"sensed=(\d+) forwarded=(\d+) max_forward_delay_us=(\d+) max_sense_late_us=(\d+)")
 #: workload.h: RUN_MS 104, SENSE_MS 10, STIM_US 3000.
 SENSED = 104 // 10
@@ -42,3 +42,23 @@ def test_nos_polls_with_interrupts_masked() -> None:
     m = re.search(r"low_irqs=(\d+) sleeps=(\d+) missed=(\d+)", result.text())
     assert m is not None, result.describe()
     assert int(m.group(1)) == STIMULI and int(m.group(3)) == 0, result.describe()
+
+
+def _max_forward_delay_us(model: str) -> int:
+    result = run_sim(firmware_dir() / f"model-{model}.elf", timeout=120)
+    m = STATS.search(result.text())
+    assert m is not None, result.describe()
+    return int(m.group(3))
+
+
+def test_mantis_forwarding_preempts_sensing() -> None:
+    """The paper's point for MANTIS: the forwarding thread, a level above the sensing one,
+    preempts it, so a packet never waits for a sensing job as it does under the models that
+    run work to completion (and under LIMIT, whose handlers do not nest)."""
+    result = run_sim(firmware_dir() / "model-mantis.elf", timeout=120)
+    m = re.search(r"threads switches=(\d+) resumed=(\d+) idle_passes=(\d+) overruns=(\d+)", result.text())
+    assert m is not None, result.describe()
+    assert int(m.group(2)) == STIMULI + 1 and int(m.group(4)) == 0, result.describe()
+    mantis = _max_forward_delay_us("mantis")
+    for other in ["tinyos", "coop", "nos", "limit"]:
+        assert mantis < _max_forward_delay_us(other), other
