@@ -311,6 +311,94 @@ static void test_exit_hands_mutexes_on(void **state)
     assert_int_equal(cairn_thread_join(TL, 0), CAIRN_OK);
 }
 
+/* ---- the blocking call's hint (EMERALDS) --------------------------------------------------------- */
+
+static void hinted_high(void *arg)
+{
+    (void)arg;
+    cairn_msg_t m;
+    assert_int_equal(cairn_thread_receive_then(&m, CAIRN_THREAD_FOREVER, &m1), CAIRN_OK);
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("H:took");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+}
+
+static void hinted_low(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("L:took");
+    assert_int_equal(cairn_post(TH, P(1), 0, 0), CAIRN_OK); /* wakes H, which takes m1 next */
+    assert_int_equal(cairn_post(TM, P(1), 0, 0), CAIRN_OK); /* M: below what L inherited */
+    klog("L:give");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+    klog("L:end");
+}
+
+static void test_hint_saves_switches(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TH, "H", hinted_high, 0, stacks[0], STACK, 6, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TM, "M", inv_medium, 0, stacks[1], STACK, 4, 0, 0), CAIRN_OK);
+    cairn_thread_stats_t t0, t1;
+    cairn_thread_stats(&t0);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TL, "L", hinted_low, 0, stacks[2], STACK, 2, 0, 0), CAIRN_OK);
+    /* The same order either way: H holds m1 only after L's give, and M waits for both. */
+    assert_log("L:took L:give H:took M:run L:end");
+    cairn_thread_stats(&t1);
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.inherits - before.inherits, 1);
+    /* Switches from L's creation on, either way: message level -> L; L -> message level
+     * (H's mailbox takes the post); L -> H at the give; H (exits) -> message level (M's
+     * mailbox); -> M; M (exits) -> L; L (exits) -> message level. Without the hint H also
+     * runs after its mailbox only to block on m1: message level -> H -> L instead of
+     * message level -> L, one switch more. */
+#if CAIRN_SEM_EMERALDS
+    assert_int_equal(after.prewaits - before.prewaits, 1);
+    assert_int_equal(t1.switches - t0.switches, 8);
+#else
+    assert_int_equal(after.prewaits - before.prewaits, 0);
+    assert_int_equal(t1.switches - t0.switches, 9);
+#endif
+}
+
+static void hinted_sleeper(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_thread_sleep_then(5, &cs), CAIRN_OK);
+    assert_int_equal(cairn_sem_take(&cs, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("S:took");
+    assert_int_equal(cairn_thread_sleep_then(5, &cs), CAIRN_OK); /* available at the wake-up */
+    assert_int_equal(cairn_sem_take(&cs, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("S:again");
+}
+
+static void test_hint_on_a_counting_semaphore(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_sem_init(&cs, 0, 2), CAIRN_OK);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TH, "S", hinted_sleeper, 0, stacks[0], STACK, 3, 0, 0), CAIRN_OK);
+    host_timer_advance(5);
+    assert_log("");
+    assert_int_equal(cairn_sem_give(&cs), CAIRN_OK);
+    assert_log("S:took");
+    assert_int_equal(cairn_sem_give(&cs), CAIRN_OK);
+    assert_int_equal(cs.count, 1);
+    host_timer_advance(5);
+    assert_log("S:took S:again");
+    assert_int_equal(cs.count, 0);
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.prewaits - before.prewaits, CAIRN_SEM_EMERALDS ? 1 : 0);
+    assert_int_equal(after.blocks - before.blocks, 1); /* the prewait, or the take's wait */
+    /* The message level cannot announce: it cannot block. */
+    cairn_msg_t m;
+    assert_int_equal(cairn_thread_receive_then(&m, 0, &cs), CAIRN_EINVAL);
+    assert_int_equal(cairn_thread_sleep_then(1, &cs), CAIRN_EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -320,6 +408,8 @@ int main(void)
         KTEST(test_waiters_by_priority_then_fifo),
         KTEST(test_ownership_and_levels),
         KTEST(test_exit_hands_mutexes_on),
+        KTEST(test_hint_saves_switches),
+        KTEST(test_hint_on_a_counting_semaphore),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
