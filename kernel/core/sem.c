@@ -21,6 +21,9 @@
 
 static cairn_sem_stats_t stats;
 static uint32_t wseq;
+/* An interrupt's give readied a thread: the choice is made again when the interrupt
+ * ends (armv6m: PendSV), as cairn_isr_exit only looks for queued messages. */
+static bool woke_in_isr;
 
 cairn_ret_t cairn_sem_init(cairn_sem_t *s, uint16_t count, uint16_t max)
 {
@@ -207,6 +210,8 @@ static void hand_over(cairn_sem_t *s)
         s->count++;
         return;
     }
+    if (cairn_k.isr_depth)
+        woke_in_isr = true;
     unlink_waiter(s, w);
     own(s, w, w->id);
     w->got = s;
@@ -240,8 +245,12 @@ cairn_ret_t cairn_sem_give(cairn_sem_t *s)
     }
     if (r != CAIRN_OK)
         stats.refused++;
+    bool dispatch = woke_in_isr;
+    woke_in_isr = false;
     arch_irq_restore(irq);
-    if (r == CAIRN_OK)
+    if (dispatch)
+        arch_thread_reschedule();
+    else if (r == CAIRN_OK)
         cairn__thread_resched();
     return r;
 }

@@ -199,6 +199,24 @@ static void test_waiters_by_priority_then_fifo(void **state)
     assert_int_equal(cs.count, 1);
 }
 
+static void isr_give(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_give(&cs), CAIRN_OK);
+    klog("i:gave");
+}
+
+static void test_interrupt_give_wakes_a_thread(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_sem_init(&cs, 0, 1), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(3, "A", waiter, "A", stacks[0], STACK, 3, 0, 0), CAIRN_OK);
+    assert_log("");
+    ktest_irq(isr_give, 0);
+    assert_log("i:gave A"); /* when the interrupt ends, with no message queued */
+    assert_int_equal(cs.count, 0);
+}
+
 /* ---- ownership and the message level ----------------------------------------------------------- */
 
 static void owner_thread(void *arg)
@@ -406,6 +424,7 @@ int main(void)
         KTEST(test_inheritance_follows_a_chain),
         KTEST(test_take_times_out),
         KTEST(test_waiters_by_priority_then_fifo),
+        KTEST(test_interrupt_give_wakes_a_thread),
         KTEST(test_ownership_and_levels),
         KTEST(test_exit_hands_mutexes_on),
         KTEST(test_hint_saves_switches),
