@@ -19,15 +19,9 @@
 #include "thread.h"
 
 #include "cairn/mem.h"
+#include "cairn/sem.h"
 #include "cairn/timer.h"
 
-struct cairn_thread_state {
-    cairn_thread_t *all; /* creation order */
-    cairn_thread_t *cur; /* the running thread; NULL = the message level */
-    cairn_frame_t *msg_top; /* the message level's top while a thread runs */
-    uint32_t seq;
-    cairn_thread_stats_t stats;
-};
 
 /* Every use below is reached only once a thread exists (cairn_k.nthreads or in_thread), or
  * checks `on()` first: the block is allocated by the first cairn_thread_create. */
@@ -185,6 +179,41 @@ static cairn_thread_t *self(void)
     return cairn_k.in_thread && !cairn_k.isr_depth ? ts.cur : 0;
 }
 
+cairn_thread_t *cairn__thread_current(void)
+{
+    return self();
+}
+
+void cairn__thread_ready(cairn_thread_t *t)
+{
+    make_ready(t);
+}
+
+void cairn__thread_block(cairn_thread_t *t)
+{
+    block(t);
+}
+
+void cairn__thread_set_prio(cairn_thread_t *t, cairn_prio_t p)
+{
+    t->prio = p;
+    t->shadow.prio = p;
+    t->frame.prio = (cairn_prio_t)(p ? p - 1u : 0u);
+    cairn_tcb_t *tcb = cairn__tcb(t->id);
+    if (tcb && tcb->state == t)
+        tcb->prio = p; /* its wake-ups are not held back behind the threads it outranks */
+}
+
+/* An event ends a receive or a sleep. */
+static void wake(cairn_thread_t *t)
+{
+#if CAIRN_SEM_EMERALDS
+    if (t->hint && cairn__sem_prewait(t))
+        return;
+#endif
+    make_ready(t);
+}
+
 static cairn_thread_t *find(cairn_task_id_t id)
 {
     if (!on())
@@ -205,10 +234,15 @@ static cairn_ret_t mailbox(void *state, cairn_msg_t *msg)
     if (msg->port == CAIRN_PORT_TIMEOUT(CAIRN_THREAD_TIMER_WAKE)) {
         uint32_t rem, per;
         /* A stale expiry (the wait ended first, another began) has no running timer. */
-        if ((t->state == TH_RECV || t->state == TH_SLEEP) &&
+        if ((t->state == TH_RECV || t->state == TH_SLEEP || t->state == TH_SEM) &&
             cairn__timer_query(t->id, CAIRN_THREAD_TIMER_WAKE, &rem, &per) != CAIRN_OK) {
             t->timed_out = 1;
-            make_ready(t);
+            if (t->state == TH_SEM) {
+                cairn__sem_cancel(t);
+                make_ready(t);
+            } else {
+                wake(t);
+            }
         }
     } else if (msg->port == CAIRN_PORT_TIMEOUT(CAIRN_THREAD_TIMER_SLICE)) {
         t->slice_armed = 0;
@@ -242,7 +276,7 @@ static cairn_ret_t mailbox(void *state, cairn_msg_t *msg)
         t->count++;
         if (t->state == TH_RECV) {
             (void)cairn_timer_cancel(t->id, CAIRN_THREAD_TIMER_WAKE);
-            make_ready(t);
+            wake(t);
         }
     }
     cairn__thread_resched();
@@ -275,12 +309,8 @@ cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thre
         cairn_heap_set_owner(st, CAIRN_TASK_NONE);
         cairn_k.threads = st;
     }
-    if (!cairn_k.nthreads) {
-        ts.all = 0;
-        ts.cur = 0;
-        ts.seq = 0;
-        __builtin_memset(&ts.stats, 0, sizeof ts.stats);
-    }
+    if (!cairn_k.nthreads) /* none left (or the first): the counters start again */
+        __builtin_memset(&ts, 0, sizeof ts);
     uintptr_t lo = ((uintptr_t)stack + 3u) & ~(uintptr_t)3u;
     uintptr_t hi = ((uintptr_t)stack + stack_size) & ~(uintptr_t)7u;
     cairn_ret_t r = arch_thread_setup();
@@ -308,6 +338,7 @@ cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thre
     t->fn = fn;
     t->arg = arg;
     t->prio = prio;
+    t->base = prio;
     t->id = id;
     t->shadow.prio = prio;
     t->shadow.id = id;
@@ -427,6 +458,7 @@ _Noreturn void cairn_thread_exit(int code)
     if (!t) /* not a thread: nothing to end (the message level never exits) */
         __builtin_trap();
     release(&t->held);
+    cairn__sem_exit(t);
     for (; t->count; t->count--, t->head = (uint8_t)((t->head + 1u) % CAIRN_THREAD_MAILBOX))
         release(&t->box[t->head]);
     uint32_t s = arch_irq_save();

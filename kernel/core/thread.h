@@ -7,6 +7,7 @@
 
 #include "kernel.h"
 
+#include "cairn/sem.h"
 #include "cairn/thread.h"
 
 /* A saved context: the stack pointer (armv6m: r4-r11 below the exception frame)
@@ -22,6 +23,7 @@ typedef struct cairn_ctx {
 #define TH_SLEEP 2u /* in cairn_thread_sleep */
 #define TH_JOIN 3u  /* in cairn_thread_join */
 #define TH_DEAD 4u  /* exited (or its guard word was found overwritten): waits to be joined */
+#define TH_SEM 5u   /* waits for a semaphore (sem.c) */
 
 /* Exit code of a thread whose stack overflowed (where the port lets the module run on). */
 #define CAIRN_THREAD_CODE_OVERFLOW (-92)
@@ -43,13 +45,21 @@ typedef struct cairn_thread {
     uint32_t *guard;
     uint32_t seq; /* among ready threads of one priority the lowest runs first */
     int code;
-    cairn_prio_t prio;
+    cairn_prio_t prio; /* the priority it runs at: base, or inherited (sem.c) */
+    cairn_prio_t base; /* its own */
     cairn_task_id_t id;
     cairn_task_id_t joiner;
     uint8_t state;
     uint8_t head, count; /* the mailbox ring */
     uint8_t timed_out;
     uint8_t slice_armed;
+    /* Semaphores (sem.c). */
+    struct cairn_thread *wnext;  /* the next waiter of `waiting` */
+    struct cairn_sem *waiting;   /* in TH_SEM, or prewaiting */
+    struct cairn_sem *mutexes;   /* owned, linked by next_held */
+    struct cairn_sem *hint;      /* the next take announced by the blocking call */
+    struct cairn_sem *got;       /* given while it waited: its take returns at once */
+    uint32_t wseq;               /* first come first served among waiters of a priority */
     cairn_tcb_t shadow; /* last: a TCB has a flexible array of routes (none here) */
 } cairn_thread_t;
 
@@ -67,6 +77,27 @@ _Noreturn void cairn__thread_entry(void);
 /* Whether cairn__thread_pick would switch now (no side effects). */
 bool cairn__thread_should_switch(void);
 
+/* ---- the core, for the semaphores (sem.c) ------------------------------------------ */
+
+/* The running thread, or NULL on the message level or in an interrupt. */
+cairn_thread_t *cairn__thread_current(void);
+/* With interrupts off: t (blocked) is ready again. */
+void cairn__thread_ready(cairn_thread_t *t);
+/* The running thread t, its state set (not READY), waits until it is ready again. */
+void cairn__thread_block(cairn_thread_t *t);
+/* With interrupts off: t runs at priority p from now on (its frame and TCB too). */
+void cairn__thread_set_prio(cairn_thread_t *t, cairn_prio_t p);
+/* Chooses again (a higher context may have become ready). */
+void cairn__thread_resched(void);
+/* sem.c's side of a thread's wake-ups, with interrupts off. A time limit ended the
+ * wait of t (TH_SEM) on t->waiting: it leaves the waiters. */
+void cairn__sem_cancel(cairn_thread_t *t);
+/* An event woke t from a receive or sleep that announced t->hint: when the semaphore
+ * is unavailable t joins its waiters (returns true); else false. */
+bool cairn__sem_prewait(cairn_thread_t *t);
+/* t exits: its mutexes go to their waiters. */
+void cairn__sem_exit(cairn_thread_t *t);
+
 /* ---- the port ---------------------------------------------------------------------- */
 
 /* Once, before the first thread (armv6m: installs the thread-aware PendSV).
@@ -83,5 +114,17 @@ void arch_thread_reschedule(void);
 /* The guard word of thread name was found overwritten: reports it; armv6m stops
  * the module (semihosting exit CAIRN_EXIT_STACK_OVERFLOW); the host returns. */
 void arch_thread_overflow(const char *name);
+
+/* The thread service's state (one kernel-owned heap block from the first thread on, reached
+ * through cairn_k.threads), with the semaphores' counters: they serve threads. */
+struct cairn_thread_state {
+    cairn_thread_t *all; /* creation order */
+    cairn_thread_t *cur; /* the running thread; NULL = the message level */
+    cairn_frame_t *msg_top; /* the message level's top while a thread runs */
+    uint32_t seq;
+    cairn_thread_stats_t stats;
+    cairn_sem_stats_t sem_stats; /* sem.c; counted from the first thread on */
+    uint32_t sem_wseq;           /* sem.c: the order waiters came in */
+};
 
 #endif /* CAIRN_CORE_THREAD_H */

@@ -43,6 +43,13 @@
  *                 same priority) marks right after its own cairn_thread_yield returns:
  *                 the call, PendSV's choice and switch of r4-r11 and PSP, the return.
  *                 Last, since the first thread moves the vector table to RAM
+ *  13 sem_take_give  thread L (priority 1): cairn_sem_take then cairn_sem_give of a free
+ *                 mutex, call -> return of both
+ *  14 sem_contended  L holds the mutex, marks, posts to H (priority 3), which is in
+ *                 cairn_thread_receive_then announcing the mutex, and gives it; H marks
+ *                 right after its cairn_sem_take returns: wake-up, inheritance, give and
+ *                 the switches. With CAIRN_SEM_EMERALDS=0 (kernel-bench-plainsem.elf) H runs
+ *                 at its wake-up only to block in the take
  * Then it prints sizeof of the TCB and message types and ends with the transcript's PASS.
  */
 #include <stddef.h>
@@ -65,7 +72,7 @@
 enum { DRV = 1, LOW = 2, PROBE = 3 };
 enum {
     PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR,
-    PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC, PH_THREAD_SWITCH
+    PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC, PH_THREAD_SWITCH, PH_SEM_TAKE_GIVE, PH_SEM_CONTENDED
 };
 
 static const uint32_t payload = 0x12345678u; /* static: passed by reference, never copied */
@@ -259,6 +266,54 @@ static void thread_creator(void *arg)
     check_eq("thread Y", (uint32_t)cairn_thread_create(6, "Y", thread_y, 0, stack_y, sizeof stack_y, 1, 0, 0), 0);
 }
 
+/* ---- semaphores ------------------------------------------------------------------------- */
+
+/* cairn_sem_take(s, CAIRN_THREAD_FOREVER) then cairn_sem_give(s) between the markers. */
+static __attribute__((noinline)) void timed_take_give(cairn_sem_t *s, uint32_t w0, uint32_t w1)
+{
+    register uint32_t r4 __asm__("r4") = (uint32_t)s;
+    __asm__ volatile("str  %[m0], [%[p]]\n\t"
+                     "movs r0, r4\n\t"
+                     "movs r1, #0\n\t"
+                     "mvns r1, r1\n\t"
+                     "bl   cairn_sem_take\n\t"
+                     "movs r0, r4\n\t"
+                     "bl   cairn_sem_give\n\t"
+                     "str  %[m1], [%[p]]\n\t"
+                     :
+                     : "l"(r4), [p] "l"(TRACE_PORT), [m0] "l"(w0), [m1] "l"(w1)
+                     : "r0", "r1", "r2", "r3", "r12", "lr", "memory", "cc");
+}
+
+enum { SEM_H = 5, SEM_L = 6 };
+static cairn_sem_t bench_mutex;
+
+static void sem_high(void *arg)
+{
+    (void)arg;
+    for (uint32_t r = 0; r < REPS; r++) {
+        cairn_msg_t m;
+        (void)cairn_thread_receive_then(&m, CAIRN_THREAD_FOREVER, &bench_mutex);
+        (void)cairn_sem_take(&bench_mutex, CAIRN_THREAD_FOREVER);
+        *(volatile uint32_t *)TRACE_PORT = MARK(PH_SEM_CONTENDED, r, 1);
+        (void)cairn_sem_give(&bench_mutex);
+    }
+}
+
+static void sem_low(void *arg)
+{
+    (void)arg;
+    for (uint32_t r = 0; r < REPS; r++) {
+        timed_take_give(&bench_mutex, MARK(PH_SEM_TAKE_GIVE, r, 0), MARK(PH_SEM_TAKE_GIVE, r, 1));
+    }
+    for (uint32_t r = 0; r < REPS; r++) {
+        (void)cairn_sem_take(&bench_mutex, CAIRN_THREAD_FOREVER);
+        *(volatile uint32_t *)TRACE_PORT = MARK(PH_SEM_CONTENDED, r, 0);
+        (void)cairn_post(SEM_H, CAIRN_PORT(0), 0, 0);
+        (void)cairn_sem_give(&bench_mutex);
+    }
+}
+
 static void say_size(const char *what, uint32_t n)
 {
     uart_puts("# bench ");
@@ -349,6 +404,16 @@ int main(void)
     check_eq("join X", (uint32_t)cairn_thread_join(5, 0), 0);
     check_eq("join Y", (uint32_t)cairn_thread_join(6, 0), 0);
     check_eq("join C", (uint32_t)cairn_thread_join(4, 0), 0);
+
+    check_eq("mutex", (uint32_t)cairn_mutex_init(&bench_mutex), 0);
+    check_eq("thread H", (uint32_t)cairn_thread_create(SEM_H, "H", sem_high, 0, stack_x, sizeof stack_x, 3, 0, 0), 0);
+    check_eq("thread L", (uint32_t)cairn_thread_create(SEM_L, "L", sem_low, 0, stack_y, sizeof stack_y, 1, 0, 0), 0);
+    check_eq("join L", (uint32_t)cairn_thread_join(SEM_L, 0), 0);
+    check_eq("join H", (uint32_t)cairn_thread_join(SEM_H, 0), 0);
+    cairn_sem_stats_t sem_st;
+    cairn_sem_stats(&sem_st);
+    check_eq("contended takes", sem_st.blocks, REPS);
+    check_eq("hinted waits", sem_st.prewaits, CAIRN_SEM_EMERALDS ? REPS : 0);
 
     say_size("tcb_bytes", sizeof(cairn_tcb_t));
     say_size("route_bytes", sizeof(cairn_route_t));

@@ -12,6 +12,7 @@
 #include "cairn/net.h"
 #include "cairn/reliable.h"
 #include "cairn/sched.h"
+#include "cairn/sem.h"
 #include "cairn/statemsg.h"
 #include "cairn/task.h"
 #include "cairn/thread.h"

@@ -38,7 +38,7 @@ TIMER_IRQ = 8
 REPS = 3
 
 (PH_EMPTY, PH_ENQUEUE, PH_PREEMPT, PH_IRQ, PH_TIMER, PH_ALLOC, PH_MEMSET, PH_IRQ_LEVEL, PH_IRQ_ISR,
- PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC, PH_THREAD_SWITCH) = range(13)
+ PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC, PH_THREAD_SWITCH, PH_SEM_TAKE_GIVE, PH_SEM_CONTENDED) = range(15)
 
 KERNEL_EVENTS = {
     1: "SEND", 2: "START", 3: "END", 4: "ALLOC", 5: "FREE", 6: "TIMER", 7: "IRQ_ENTER",
@@ -61,6 +61,7 @@ TARGETS = {
 SERVICE_OBJECTS = frozenset({
     "core/heap.o", "core/slab.o", "core/vtimer.o", "arch/armv6m/timer.o", "core/app.o",
     "core/mcast.o", "core/sleep.o", "core/statemsg.o", "core/thread.o", "arch/armv6m/thread.o",
+    "core/sem.o",
 })  # fmt: skip
 
 
@@ -201,6 +202,8 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
     memset16 = [b - a - empty for a, b in span(PH_MEMSET)]
     sm = {ph: [b - a - empty for a, b in span(ph)] for ph in (PH_SM_WRITE, PH_SM_READ, PH_SM_ATOMIC)}
     thread_switch = [b - a - empty for a, b in span(PH_THREAD_SWITCH)]
+    sem_take_give = [b - a - empty for a, b in span(PH_SEM_TAKE_GIVE)]
+    sem_contended = [b - a - empty for a, b in span(PH_SEM_CONTENDED)]
 
     figures = {
         "send_enqueue_cycles": _one(enqueue, "send_enqueue"),
@@ -220,6 +223,8 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
         "statemsg_read16_cycles": _one(sm[PH_SM_READ], "statemsg read"),
         "statemsg_read16_atomic_cycles": _one(sm[PH_SM_ATOMIC], "statemsg atomic read"),
         "thread_switch_cycles": _one(thread_switch, "thread switch"),
+        "sem_take_give_cycles": _one(sem_take_give, "sem take+give"),
+        "sem_contended_cycles": _one(sem_contended, "sem contended"),
     }
     a0, _ = span(PH_IRQ)[0]
     t0 = span(PH_TIMER)[0][0]
@@ -364,7 +369,7 @@ METHOD = {
                        "(send_preempt_cycles: send -> handler)",
     "kernel_core_text_bytes": "kernel_text_bytes without the services (SERVICE_OBJECTS: heap, slab, "
                               "virtual timers and their hardware timer, application manager, multicast, "
-                              "sleep-state choice, state messages): the message scheduler, tasks, routes, payload ownership, "
+                              "sleep-state choice, state messages, threads, semaphores): the message scheduler, tasks, routes, payload ownership, "
                               "interrupts, the idle loop and the port's interrupt, idle and fast paths",
     "kernel_sizes": "sum of the input sections of kernel/core/*.o and kernel/arch/armv6m/*.o in the "
                     "link map of build/fw/kernel-bench.elf after --gc-sections (text = .text* + "
@@ -372,6 +377,13 @@ METHOD = {
                     "them). The ELF is linked with -u for every global symbol of those objects, so the "
                     "whole kernel is kept (everything enabled, event log on, -Os). "
                     "kernel_objects_size: arm-none-eabi-size of the same objects before linking.",
+    "sem_cycles": "kernel/apps/kernel_bench/bench.c phases 13-14. sem_take_give_cycles: a thread "
+                  "takes and gives a free mutex, call -> return of both. sem_contended_cycles: "
+                  "the mutex's holder (priority 1) marks, posts to a thread of priority 3 blocked in "
+                  "cairn_thread_receive_then announcing the mutex, and gives it; that thread marks "
+                  "when its cairn_sem_take returns. *_plain_cycles: the same from "
+                  "build/fw/kernel-bench-plainsem.elf (CAIRN_SEM_EMERALDS=0: the woken thread runs "
+                  "only to block in its take); both without the event log",
     "tcb_bytes": "sizeof(cairn_tcb_t) on the target, printed by the firmware; the routing table "
                  "(route_bytes per output port) follows it in the same heap block",
     "msg_bytes": "sizeof(cairn_msg_t) on the target, printed by the firmware",
@@ -385,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the bench with the event log on: sizes, breakdowns, the *_traced figures")
     ap.add_argument("--elf-notrace", type=Path, default=Path("build/fw/kernel-bench-notrace.elf"),
                     help="the same with the event log compiled out: the cycle figures")
+    ap.add_argument("--elf-plainsem", type=Path, default=Path("build/fw/kernel-bench-plainsem.elf"),
+                    help="the production build with CAIRN_SEM_EMERALDS=0: the *_plain semaphore figures")
     ap.add_argument("--map", type=Path, help="link map (default: the ELF's .map)")
     ap.add_argument("--obj-dir", type=Path, default=Path("build/obj/fw"), help="kernel objects under core/, arch/armv6m/")
     ap.add_argument("--size-tool", default="arm-none-eabi-size")
@@ -395,7 +409,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         traced, breakdowns, sizeofs = measure(args.sim, args.elf, args.clock)
         traced_samples = dict(SAMPLES)
+        plain, _, _ = measure(args.sim, args.elf_plainsem, args.clock)
         figures, _, _ = measure(args.sim, args.elf_notrace, args.clock)
+        figures["sem_take_give_plain_cycles"] = plain["sem_take_give_cycles"]
+        figures["sem_contended_plain_cycles"] = plain["sem_contended_cycles"]
         map_path = args.map or args.elf.with_suffix(".map")
         sizes = kernel_sizes_from_map(map_path.read_text())
     except BenchError as e:
@@ -469,12 +486,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{f['send_preempt_roundtrip_cycles']})")
     print(f"  thread to thread (cairn_thread_yield -> PendSV -> the other thread) "
           f"{f['thread_switch_cycles']} [{tf['thread_switch_cycles']}]")
+    print(f"  mutex take + give, free {f['sem_take_give_cycles']} [plain {f['sem_take_give_plain_cycles']}]; "
+          f"contended (holder posts to the announced waiter and gives -> the waiter holds it) "
+          f"{f['sem_contended_cycles']} [plain {f['sem_contended_plain_cycles']}]")
     print(f"  (diagnostic: memset of 16 bytes {f['memset16_cycles']} cycles)")
     print("kernel sizes (bytes, kernel/core + kernel/arch/armv6m as linked):")
     print(f"  kernel core text {core_text} (target 'kernel core <= 4096': {met('kernel_core_text_met')}); "
           f"everything linked {t['text']} (<= 4096: {met('kernel_text_met')}) = core + services "
           f"{t['text'] - core_text} (heap, slab, timers, app manager, multicast, sleep choice, "
-          f"state messages)")
+          f"state messages, threads, semaphores)")
     print(f"  data {t['data']}, bss {t['bss']} (static RAM {static_ram}, target <= 256: "
           f"{met('kernel_static_ram_met')})")
     print(f"  tcb {sizeofs['tcb_bytes']} (target <= 16: {met('tcb_met')}), msg {sizeofs['msg_bytes']}")

@@ -1,0 +1,83 @@
+/*
+ * Cairn OS counting semaphores and mutexes for thread tasks (docs/kernel.md,
+ * "Semaphores"). A thread may block in cairn_sem_take (with a time limit); the
+ * message level (a handler) cannot block, so it may only try-take and give.
+ * Waiters are woken by priority, first come first served among equals.
+ *
+ * A mutex is a semaphore of one unit with an owner: only the owner gives it
+ * back, and a thread that owns it runs at the priority of its highest waiter
+ * (priority inheritance, followed along a chain of mutexes: the owner of the
+ * mutex the owner waits for inherits too).
+ *
+ * With CAIRN_SEM_EMERALDS (the default) a thread may announce, in the blocking
+ * call that precedes a take, which semaphore it takes next
+ * (cairn_thread_receive_then, cairn_thread_sleep_then): when the event wakes it
+ * and that semaphore is unavailable, the thread is not switched to only to block
+ * at once, it joins the semaphore's waiters right away (its holder inherits its
+ * priority then). After EMERALDS (Zuberi, Pillai and Shin, SOSP 1999).
+ */
+#ifndef CAIRN_SEM_H
+#define CAIRN_SEM_H
+
+#include <stdint.h>
+
+#include "cairn/msg.h"
+#include "cairn/types.h"
+
+#ifndef CAIRN_SEM_EMERALDS
+#define CAIRN_SEM_EMERALDS 1
+#endif
+
+struct cairn_thread;
+
+/* Kept by the caller (static or on a stack that outlives every user); all of it
+ * belongs to the kernel. */
+typedef struct cairn_sem {
+    struct cairn_thread *waiters; /* unordered: the give picks the best */
+    struct cairn_thread *holder;  /* a mutex owned by a thread */
+    struct cairn_sem *next_held;  /* the holder's other mutexes */
+    uint16_t count, max;
+    cairn_task_id_t owner;        /* a mutex's owner (thread or handler), else CAIRN_TASK_NONE */
+    uint8_t mutex;
+} cairn_sem_t;
+
+/* A counting semaphore of count units, at most max (1..65535).
+ * CAIRN_EINVAL: s NULL, max 0 or count > max. */
+cairn_ret_t cairn_sem_init(cairn_sem_t *s, uint16_t count, uint16_t max);
+/* A free mutex. CAIRN_EINVAL: m NULL. */
+cairn_ret_t cairn_mutex_init(cairn_sem_t *m);
+
+/* Takes a unit (a mutex: becomes its owner), waiting up to timeout hardware ticks
+ * (0: do not wait; CAIRN_THREAD_FOREVER). CAIRN_EAGAIN: not in time; CAIRN_EINVAL:
+ * s NULL, or called from the message level or an interrupt (neither can wait) with
+ * a timeout other than 0; CAIRN_EBUSY: the caller already owns the mutex;
+ * CAIRN_ENOMEM: no timer for the time limit. */
+cairn_ret_t cairn_sem_take(cairn_sem_t *s, uint32_t timeout);
+/* cairn_sem_take(s, 0): the one take allowed on the message level. */
+cairn_ret_t cairn_sem_try_take(cairn_sem_t *s);
+/* Gives a unit back, straight to the best waiter if any. CAIRN_EINVAL: s NULL, or a
+ * mutex the caller does not own; CAIRN_EFULL: a semaphore already at max.
+ * Refusals are counted (cairn_sem_stats). */
+cairn_ret_t cairn_sem_give(cairn_sem_t *s);
+
+/* cairn_thread_receive / cairn_thread_sleep announcing that the thread will call
+ * cairn_sem_take(next, CAIRN_THREAD_FOREVER) next (next may be NULL: no hint).
+ * Without CAIRN_SEM_EMERALDS the hint is ignored. When the wake-up found next
+ * unavailable, the thread returns from the call already holding it, and the
+ * take it announced returns CAIRN_OK at once. */
+cairn_ret_t cairn_thread_receive_then(cairn_msg_t *msg, uint32_t timeout, cairn_sem_t *next);
+cairn_ret_t cairn_thread_sleep_then(uint32_t ticks, cairn_sem_t *next);
+
+typedef struct cairn_sem_stats {
+    uint32_t blocks;     /* takes that waited */
+    uint32_t timeouts;   /* takes that gave up */
+    uint32_t inherits;   /* priority raises by inheritance */
+    uint32_t prewaits;   /* wake-ups that joined a semaphore's waiters at once (hint) */
+    uint32_t refused;    /* gives refused (not the owner, at max), takes refused */
+} cairn_sem_stats_t;
+
+/* Counted from the first thread on (zeros before): the counters live in the thread
+ * service's state, which a kernel without threads does not allocate. */
+void cairn_sem_stats(cairn_sem_stats_t *st);
+
+#endif /* CAIRN_SEM_H */
