@@ -45,13 +45,13 @@ def render() -> str:
     mine = [p for p in phases if p.mig == first]
     t0 = mine[0].ps
     src = mine[0].pid
+    dest = next(p.pid for p in mine if p.phase == "committed")
     names = tr.names
     lines = [BEGIN, "",
              f"The first migration of `experiments/devices/migration.toml` (task {mine[0].task}, the "
-             f"filter, from `{names[src]}` to `{names[[p for p in mine if p.phase == 'committed'][0].pid]}`), "
+             f"filter, from `{names[src]}` to `{names[dest]}`), "
              "as cairn-sim stamped the kernels' phase words; times in µs after the REQUEST:", "",
              "| µs | module | word | step |", "| ---: | --- | --- | --- |"]
-    dest = [p for p in mine if p.phase == "committed"][0].pid
     for p in mine:
         role: bool | str = "dest" if p.pid == dest and p.phase == "unfrozen" else p.pid == src
         step = STEPS.get((p.phase, role), "")

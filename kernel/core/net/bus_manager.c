@@ -161,14 +161,22 @@ cairn_ret_t cairn__net_submit_token(const cairn_msg_t *t, uint8_t module)
     return buffer(t, module, t->dst, s);
 }
 
+/* The remote TCB of m's destination (m takes its priority), or NULL. */
+static const cairn_rtcb_t *remote_of(cairn_msg_t *m)
+{
+    const cairn_rtcb_t *r = cairn__remote_find(m->dst);
+    if (r)
+        m->prio = r->prio;
+    return r;
+}
+
 /* A message to a task without a local TCB. */
 static cairn_ret_t forward(cairn_frame_t *f)
 {
     cairn_msg_t *m = &f->msg;
-    const cairn_rtcb_t *r = cairn__remote_find(m->dst);
+    const cairn_rtcb_t *r = remote_of(m);
     if (!r)
         return CAIRN__NOT_REMOTE;
-    m->prio = r->prio;
     bool sent;
     cairn_ret_t ret = cairn__net_submit(m, r->module, &sent);
     if (sent)
@@ -206,11 +214,8 @@ static void idle(void)
 static cairn_ret_t forward_reliable(cairn_frame_t *f)
 {
     cairn_msg_t *m = &f->msg;
-    const cairn_rtcb_t *r = cairn__remote_find(m->dst);
-    if (!r)
-        return CAIRN__NOT_REMOTE;
-    m->prio = r->prio;
-    return cairn__rel_forward(m, r->module);
+    const cairn_rtcb_t *r = remote_of(m);
+    return r ? cairn__rel_forward(m, r->module) : CAIRN__NOT_REMOTE;
 }
 
 static const struct cairn_net_ops ops_reliable = {

@@ -28,17 +28,22 @@ static size_t heap_free(void)
     return st.free_bytes;
 }
 
+/* Module m's kernel from nothing (a boot): heap, scheduler, bus manager, reliable layer. */
+static void boot(unsigned m)
+{
+    cairn_simbus_select(m);
+    cairn_heap_init(arena[m], ARENA);
+    assert_int_equal(cairn_sched_init(), CAIRN_OK);
+    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    assert_int_equal(cairn_net_reliable_start(1000), CAIRN_OK);
+}
+
 static int setup(void **state)
 {
     (void)state;
     cairn_simbus_reset(MODULES, 4);
-    for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        cairn_heap_init(arena[m], ARENA);
-        assert_int_equal(cairn_sched_init(), CAIRN_OK);
-        assert_int_equal(cairn_net_init(), CAIRN_OK);
-        assert_int_equal(cairn_net_reliable_start(1000), CAIRN_OK);
-    }
+    for (unsigned m = 0; m < MODULES; m++)
+        boot(m);
     cairn_simbus_select(0);
     cairn_trace_host_reset();
     klog_reset();
@@ -329,11 +334,7 @@ static void test_a_data_frame_beyond_a_gap_is_dropped_unacknowledged(void **stat
  * reset), with RECEIVER again on module 1. */
 static void restart(unsigned m)
 {
-    cairn_simbus_select(m);
-    cairn_heap_init(arena[m], ARENA);
-    assert_int_equal(cairn_sched_init(), CAIRN_OK);
-    assert_int_equal(cairn_net_init(), CAIRN_OK);
-    assert_int_equal(cairn_net_reliable_start(1000), CAIRN_OK);
+    boot(m);
     if (m == 1)
         rec_task(RECEIVER, &R, 3, 0);
     assert_int_equal(cairn_net_start(), CAIRN_OK);
