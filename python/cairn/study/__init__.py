@@ -1,0 +1,1 @@
+"""The seed studies: the papers' reported figures as data, and what each reproduction checks."""
