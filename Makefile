@@ -4,6 +4,7 @@
 #   make build   simulator at build/bin/cairn-sim, firmware under build/fw/
 #   make bench   benchmarks, JSON under build/bench/
 #   make timesync-demo  four modules' clocks synchronised; prints the true skew (docs/distributed.md)
+#   make reproduce  the seed studies at full size; the report in out/report/index.html (docs/studies.md)
 #   make soak    the migration fault campaign with SOAK_SEEDS seeded scenarios (docs/migration.md, "Fault campaign")
 #   make fuzz    bounded cargo-fuzz runs of the ELF loader, the core and the board/device files (FUZZ_SECONDS each)
 
@@ -20,6 +21,11 @@ SOAK_SEEDS ?= 20000
 OUT ?= out
 
 include kernel/firmware.mk
+
+.PHONY: reproduce
+# The seed papers' studies at full size, with the paper's figures beside ours (docs/studies.md).
+reproduce: build
+	$(PY) -m cairn.study --size full --out $(OUT)/report
 
 .PHONY: soak
 # The task migration fault campaign, many more seeds than make test's 1,000 (--start 1000: new ones).

@@ -1,0 +1,15 @@
+"""The study reproductions this checkout can run, by folder name under experiments/."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import e5_mpsoc_migration
+from .paper import Paper
+from .result import StudyResult
+
+Runner = Callable[[Paper, str], StudyResult]
+
+STUDIES: dict[str, Runner] = {
+    e5_mpsoc_migration.NAME: e5_mpsoc_migration.run,
+}
