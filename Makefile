@@ -1,5 +1,6 @@
 # Cairn: top-level entry points. See README.md.
-#   make run     install what is missing, build, run the flagship demo
+#   make run     install what is missing, build, run the flagship (three modules, a migration), write out/report/
+#   make demo    the single-processor demo: energy by state, category, task and function
 #   make test    every test (Rust, firmware on cairn-sim and QEMU, the SPIN model, Python)
 #   make build   simulator at build/bin/cairn-sim, firmware under build/fw/
 #   make bench   benchmarks, JSON under build/bench/
@@ -32,7 +33,7 @@ reproduce: build
 soak: build
 	$(PY) -m cairn.fault_campaign --seeds $(SOAK_SEEDS) --start 1000 --jobs 2
 
-.PHONY: all build sim bootstrap test test-rust test-python test-kernel test-spin lint run bench fuzz clean timesync-demo
+.PHONY: all build sim bootstrap test test-rust test-python test-kernel test-spin lint run demo bench fuzz clean timesync-demo
 
 all: build
 
@@ -71,6 +72,11 @@ test-spin:
 test: bootstrap build lint test-rust test-kernel test-spin test-python
 
 run: bootstrap build
+	@mkdir -p $(OUT)
+	$(PY) -m cairn.flagship --sim $(SIM) --out $(OUT)
+
+# The single-processor demo: a CPU-bound firmware and the hello application, energy breakdowns.
+demo: bootstrap build
 	@mkdir -p $(OUT)
 	$(PY) -m cairn.demo --sim $(SIM) --firmware $(BUILD)/fw/demo.elf --out $(OUT)
 

@@ -282,6 +282,20 @@ $(FW_OUT)/migration.elf: $(FW_MIGR_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# build/fw/flagship.elf: the migration pipeline, longer, with the logger's marker pin
+# (experiments/flagship/device.toml, `make run`).
+FW_FLAGSHIP_OBJ := $(FW_OBJ)/apps/migration/flagship.o
+firmware: $(FW_OUT)/flagship.elf
+
+$(FW_FLAGSHIP_OBJ): $(FW_MK_DIR)/apps/migration/migration.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DMIGRATION_SAMPLES=120 -DMIGRATION_AWAY=40 \
+		-DMIGRATION_BACK=80 -DMIGRATION_MARKER_PIN=3 -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/flagship.elf: $(FW_FLAGSHIP_OBJ) $(FW_NET_LINK)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 $(FW_OUT)/multicast.elf: $(FW_MCAST_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)

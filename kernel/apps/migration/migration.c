@@ -34,8 +34,22 @@
 #ifndef MIGRATION_SAMPLES
 #define MIGRATION_SAMPLES 40
 #endif
+#ifndef MIGRATION_AWAY
 #define MIGRATION_AWAY 10
+#endif
+#ifndef MIGRATION_BACK
 #define MIGRATION_BACK 25
+#endif
+
+/* A build with MIGRATION_MARKER_PIN toggles that marker pin at every sample the logger
+ * takes, so the simulator measures the pipeline's output jitter across the moves (the
+ * flagship demo, experiments/flagship/). */
+#ifdef MIGRATION_MARKER_PIN
+#include "cairn_io.h"
+#define LOGGER_MARK() (CAIRN_GPIO_TGL = 1u << (MIGRATION_MARKER_PIN))
+#else
+#define LOGGER_MARK() ((void)0)
+#endif
 
 /* The bus of experiments/devices/migration.toml (change both together): its slot and
  * modules give the TDMA round; a retransmission waits two rounds and the receiver's
@@ -139,6 +153,7 @@ static cairn_ret_t logger_task(void *state, cairn_msg_t *msg)
         sh_exit(st->bad ? 1 : 0);
     if (msg->port != CAIRN_PORT(0) || msg->len != sizeof(struct sample))
         return CAIRN_OK;
+    LOGGER_MARK();
     const struct sample *s = msg->payload;
     if (s->k != st->next + 1u)
         st->bad++;

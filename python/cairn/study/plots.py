@@ -62,3 +62,39 @@ def _png(fig: Figure) -> bytes:
     fig.savefig(buf, format="png")
     plt.close(fig)
     return buf.getvalue()
+
+
+def stacked_bars(
+    title: str,
+    ylabel: str,
+    groups: Sequence[str],
+    layers: Sequence[tuple[str, Sequence[float]]],
+) -> bytes:
+    """One bar per group, split into layers (an energy breakdown in SimBed's style)."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
+    bottoms = [0.0] * len(groups)
+    for label, values in layers:
+        ax.bar(list(groups), list(values), bottom=bottoms, label=label)
+        bottoms = [b + v for b, v in zip(bottoms, values)]
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small")
+    return _png(fig)
+
+
+def density(
+    title: str,
+    xlabel: str,
+    series: Sequence[tuple[str, Sequence[float], Sequence[float]]],
+) -> bytes:
+    """Probability-density points (x, share of events), SimBed's jitter and delay plots."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
+    for label, xs, ps in series:
+        ax.plot(list(xs), list(ps), "o", markersize=4, label=label)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("probability")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    return _png(fig)

@@ -32,15 +32,21 @@ figure { margin: 1rem 0; } figcaption { font-size: 0.88rem; color: #555; }
 
 
 def write_report(results: Sequence[StudyResult], papers: dict[str, Paper], out: Path,
-                 title: str = "Cairn: the seed studies reproduced") -> Path:
-    """Write `out/index.html` (and `out/img/*.png`); returns the HTML's path."""
+                 title: str = "Cairn: the seed studies reproduced",
+                 lead: Sequence[StudyResult] = ()) -> Path:
+    """Write `out/index.html` (and `out/img/*.png`); returns the HTML's path. `lead` results
+    are runs of Cairn's own (no paper): shown first, with their set-up, tables and figures."""
     out.mkdir(parents=True, exist_ok=True)
     img = out / "img"
     img.mkdir(exist_ok=True)
     parts = [f"<h1>{_e(title)}</h1>",
              f'<p class="meta">Generated {_e(_now())} by <code>python -m cairn.study</code>. '
              "Every number of ours below comes from a cairn-sim run made for this report.</p>",
-             _contents(results, papers)]
+             ]
+    for r in lead:
+        parts.append(_own(r, img))
+    if results:
+        parts.append(_contents(results, papers))
     for r in results:
         parts.append(_study(r, papers[r.study], img))
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -60,6 +66,27 @@ def _contents(results: Sequence[StudyResult], papers: dict[str, Paper]) -> str:
         rows.append((f'<a href="#{_e(r.study)}">{_e(papers[r.study].title)}</a>', r.size,
                      f"{held} hold, {failed} do not, {open_} not reproduced"))
     return _table(("study", "size", "the paper's claims on Cairn"), rows, escape=False)
+
+
+def _own(r: StudyResult, img: Path) -> str:
+    parts = [f'<h2 id="{_e(r.study)}">{_e(r.study)}</h2>', f"<p>{_e(r.setup)}</p>"]
+    parts += _tables_and_figures(r, img)
+    if r.differences:
+        parts.append(f"<p>{_e(r.differences)}</p>")
+    return "\n".join(parts)
+
+
+def _tables_and_figures(r: StudyResult, img: Path) -> list[str]:
+    parts = []
+    for ours in r.tables:
+        parts.append(f"<p><b>{_e(ours.title)}</b></p>")
+        parts.append(_table(ours.columns, ours.rows))
+    for f in r.figures:
+        (img / f"{r.study}-{f.name}.png").write_bytes(f.png)
+        data = base64.b64encode(f.png).decode()
+        parts.append(f'<figure><img alt="{_e(f.caption)}" src="data:image/png;base64,{data}">'
+                     f"<figcaption>{_e(f.caption)}</figcaption></figure>")
+    return parts
 
 
 def _study(r: StudyResult, paper: Paper, img: Path) -> str:
@@ -82,14 +109,7 @@ def _study(r: StudyResult, paper: Paper, img: Path) -> str:
         parts.append("<h3>The paper's figures and ours</h3>")
         parts.append(_table(("reference", "quantity", "paper", "Cairn"),
                             [(c.ref, c.quantity, c.paper, c.ours) for c in r.comparisons]))
-    for ours in r.tables:
-        parts.append(f"<p><b>{_e(ours.title)}</b></p>")
-        parts.append(_table(ours.columns, ours.rows))
-    for f in r.figures:
-        (img / f"{r.study}-{f.name}.png").write_bytes(f.png)
-        data = base64.b64encode(f.png).decode()
-        parts.append(f'<figure><img alt="{_e(f.caption)}" src="data:image/png;base64,{data}">'
-                     f"<figcaption>{_e(f.caption)}</figcaption></figure>")
+    parts += _tables_and_figures(r, img)
     parts.append("<h3>The paper's conclusions on Cairn</h3>")
     rows = []
     for claim in paper.claims:
