@@ -25,6 +25,11 @@ typedef struct cairn_ctx {
 #define TH_DEAD 4u  /* exited (or its guard word was found overwritten): waits to be joined */
 #define TH_SEM 5u   /* waits for a semaphore (sem.c) */
 
+/* Where a thread stands in the ready structure (its `queued`). */
+#define Q_NONE 0u  /* in no list: blocked, dead, or not yet created */
+#define Q_READY 1u /* ready, in the list of its priority's level */
+#define Q_HOLD 2u  /* blocked on a mutex, holding its holder's place (EMERALDS's exchange) */
+
 /* Exit code of a thread whose stack overflowed (where the port lets the module run on). */
 #define CAIRN_THREAD_CODE_OVERFLOW (-92)
 
@@ -43,7 +48,12 @@ typedef struct cairn_thread {
     cairn_thread_fn_t fn;
     void *arg;
     uint32_t *guard;
-    uint32_t seq; /* among ready threads of one priority the lowest runs first */
+    /* The ready structure: a circular list per priority level, oldest first. */
+    struct cairn_thread *rnext, *rprev;
+    /* EMERALDS's exchange (sem.c): a raised holder holds its waiter's place and the
+     * waiter its holder's; each names the other. */
+    struct cairn_thread *swapped;
+    uint32_t seq; /* arrival in its level: a holder restored to its own priority goes back by it */
     int code;
     cairn_prio_t prio; /* the priority it runs at: base, or inherited (sem.c) */
     cairn_prio_t base; /* its own */
@@ -53,6 +63,8 @@ typedef struct cairn_thread {
     uint8_t head, count; /* the mailbox ring */
     uint8_t timed_out;
     uint8_t slice_armed;
+    uint8_t queued; /* Q_* */
+    uint8_t qlevel; /* the level whose list it is in */
     /* Semaphores (sem.c). */
     struct cairn_thread *wnext;  /* the next waiter of `waiting` */
     struct cairn_sem *waiting;   /* in TH_SEM, or prewaiting */
@@ -81,11 +93,24 @@ bool cairn__thread_should_switch(void);
 
 /* The running thread, or NULL on the message level or in an interrupt. */
 cairn_thread_t *cairn__thread_current(void);
-/* With interrupts off: t (blocked) is ready again. */
+/* With interrupts off: t (blocked) is ready again, last of its priority. */
 void cairn__thread_ready(cairn_thread_t *t);
+/* With interrupts off: t (blocked, or holding a place) is ready again, first of its
+ * priority: where it stood when it blocked (a mutex granted, a failed wait undone). */
+void cairn__thread_ready_first(cairn_thread_t *t);
+/* With interrupts off: the running thread t leaves the ready structure in state st. */
+void cairn__thread_unready(cairn_thread_t *t, uint8_t st);
+/* With interrupts off: EMERALDS's exchange. Holder h (ready), raised by waiter w (which
+ * blocks now), takes w's place in w's level and w holds h's place in h's own. */
+void cairn__thread_exchange(cairn_thread_t *h, cairn_thread_t *w);
+/* With interrupts off: the exchange of h ends; when w is granted the mutex (ready) the
+ * two take back their places (w ready), else h alone goes back to its place. */
+void cairn__thread_unexchange(cairn_thread_t *h, bool w_ready);
 /* The running thread t, its state set (not READY), waits until it is ready again. */
 void cairn__thread_block(cairn_thread_t *t);
-/* With interrupts off: t runs at priority p from now on (its frame and TCB too). */
+/* With interrupts off: t runs at priority p from now on (its frame and TCB too). A ready
+ * t moves: raised, first of its new level (its waiter's place); lowered, back by its
+ * arrival (a scan of the level, counted in the semaphores' requeue_steps). */
 void cairn__thread_set_prio(cairn_thread_t *t, cairn_prio_t p);
 /* Chooses again (a higher context may have become ready). */
 void cairn__thread_resched(void);
@@ -117,14 +142,24 @@ void arch_thread_overflow(const char *name);
 
 /* The thread service's state (one kernel-owned heap block from the first thread on, reached
  * through cairn_k.threads), with the semaphores' counters: they serve threads. */
+/* The ready structure has a level per priority some thread has (its own or inherited,
+ * which is another thread's own), at most one per thread. */
+#define CAIRN_THREAD_LEVELS CAIRN_MAX_TASKS
+_Static_assert(CAIRN_THREAD_LEVELS <= 32, "one bit per level in ready_mask");
+
 struct cairn_thread_state {
-    cairn_thread_t *all; /* creation order */
     cairn_thread_t *cur; /* the running thread; NULL = the message level */
+    uint32_t ready_mask; /* bit i: level i has a ready thread */
+    cairn_thread_t *all; /* creation order */
     cairn_frame_t *msg_top; /* the message level's top while a thread runs */
     uint32_t seq;
     cairn_thread_stats_t stats;
     cairn_sem_stats_t sem_stats; /* sem.c; counted from the first thread on */
     uint32_t sem_wseq;           /* sem.c: the order waiters came in */
+    uint8_t nlevels;
+    cairn_prio_t level_prio[CAIRN_THREAD_LEVELS];  /* ascending */
+    uint8_t level_ready[CAIRN_THREAD_LEVELS];      /* ready threads in the list */
+    cairn_thread_t *level_head[CAIRN_THREAD_LEVELS]; /* the oldest first */
 };
 
 #endif /* CAIRN_CORE_THREAD_H */
