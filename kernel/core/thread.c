@@ -53,6 +53,7 @@ static cairn_thread_t *find(cairn_task_id_t id);
 
 static void count_ready(unsigned lv, int d)
 {
+    cairn__thread_forget_next();
     ts.level_ready[lv] = (uint8_t)(ts.level_ready[lv] + d);
     if (ts.level_ready[lv])
         ts.ready_mask |= 1u << lv;
@@ -376,6 +377,7 @@ bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to)
 {
     if (!on())
         return false;
+    cairn__thread_forget_next();
     cairn_thread_t *cur = ts.cur;
     if (cur && *cur->guard != CAIRN_THREAD_GUARD && cur->state != TH_DEAD) {
         ts.stats.overflows++;
@@ -413,10 +415,20 @@ bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to)
 void cairn__thread_resched(void)
 {
     uint32_t s = arch_irq_save();
-    bool sw = !cairn_k.isr_depth && cairn__thread_should_switch();
+    if (!cairn_k.isr_depth && on()) {
+        cairn_thread_t *cur = ts.cur, *next = choose();
+        if (next != cur) {
+            arch_thread_reschedule();
+            /* Thread to thread with nothing else to do on the way (the guard word, the
+             * slices): decided now, the port need not choose again. */
+            if (cur && next && *cur->guard == CAIRN_THREAD_GUARD && !cur->slice_armed &&
+                (!slice || next->slice_armed || !peer_ready(next))) {
+                ts.next = next;
+                ts.stats.switches++;
+            }
+        }
+    }
     arch_irq_restore(s);
-    if (sw)
-        arch_thread_reschedule();
 }
 
 bool cairn__thread_any_ready(void)
@@ -474,7 +486,7 @@ void cairn__thread_unready(cairn_thread_t *t, uint8_t st)
 static void block(cairn_thread_t *t)
 {
     while (t->state != TH_READY)
-        arch_thread_reschedule();
+        cairn__thread_resched();
 }
 
 static cairn_thread_t *self(void)

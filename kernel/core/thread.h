@@ -5,6 +5,8 @@
 #ifndef CAIRN_CORE_THREAD_H
 #define CAIRN_CORE_THREAD_H
 
+#include <stddef.h>
+
 #include "kernel.h"
 
 #include "cairn/sem.h"
@@ -35,6 +37,7 @@ typedef struct cairn_ctx {
 
 typedef struct cairn_thread {
     cairn_ctx_t ctx; /* first: the port's switch code */
+    uint32_t *guard; /* the switch code checks it (CAIRN_THREAD_GUARD) */
     struct cairn_thread *next;
     /* cairn_k.top while the thread runs. Its TCB is `shadow` (the thread's ID for
      * cairn_current_task; no output ports, so the send fast path always falls back to
@@ -47,7 +50,6 @@ typedef struct cairn_thread {
     const char *name;
     cairn_thread_fn_t fn;
     void *arg;
-    uint32_t *guard;
     /* The ready structure: a circular list per priority level, oldest first. */
     struct cairn_thread *rnext, *rprev;
     /* EMERALDS's exchange (sem.c): a raised holder holds its waiter's place and the
@@ -74,6 +76,12 @@ typedef struct cairn_thread {
     uint32_t wseq;               /* first come first served among waiters of a priority */
     cairn_tcb_t shadow; /* last: a TCB has a flexible array of routes (none here) */
 } cairn_thread_t;
+
+/* Offsets the armv6m switch code uses (checked below on 32-bit targets). */
+#define CAIRN_TH_GUARD 8
+#define CAIRN_TH_FRAME 16
+#define CAIRN_TS_CUR 0
+#define CAIRN_TS_NEXT 4
 
 /* ---- the core, for the ports ------------------------------------------------------- */
 
@@ -149,6 +157,11 @@ _Static_assert(CAIRN_THREAD_LEVELS <= 32, "one bit per level in ready_mask");
 
 struct cairn_thread_state {
     cairn_thread_t *cur; /* the running thread; NULL = the message level */
+    /* A switch from the running thread to this one, decided and not yet made: the port may
+     * make it without choosing again (armv6m: PendSV's fast path) while the message queue
+     * is empty. Any change of the ready structure, or a reschedule request of the port's,
+     * clears it. Its switch is counted already. */
+    cairn_thread_t *next;
     uint32_t ready_mask; /* bit i: level i has a ready thread */
     cairn_thread_t *all; /* creation order */
     cairn_frame_t *msg_top; /* the message level's top while a thread runs */
@@ -161,5 +174,22 @@ struct cairn_thread_state {
     uint8_t level_ready[CAIRN_THREAD_LEVELS];      /* ready threads in the list */
     cairn_thread_t *level_head[CAIRN_THREAD_LEVELS]; /* the oldest first */
 };
+
+/* The decided switch (next) is off: the port will choose again. */
+static inline void cairn__thread_forget_next(void)
+{
+    struct cairn_thread_state *st = cairn_k.threads;
+    if (st && st->next) {
+        st->next = 0;
+        st->stats.switches--;
+    }
+}
+
+#if UINTPTR_MAX == 0xFFFFFFFFu
+_Static_assert(offsetof(cairn_thread_t, guard) == CAIRN_TH_GUARD, "the switch code's guard");
+_Static_assert(offsetof(cairn_thread_t, frame) == CAIRN_TH_FRAME, "the switch code's frame");
+_Static_assert(offsetof(struct cairn_thread_state, cur) == CAIRN_TS_CUR, "the switch code's cur");
+_Static_assert(offsetof(struct cairn_thread_state, next) == CAIRN_TS_NEXT, "the switch code's next");
+#endif
 
 #endif /* CAIRN_CORE_THREAD_H */
