@@ -155,7 +155,37 @@ static void enqueue(cairn_sem_t *s, cairn_thread_t *t)
         inherit(h);
 }
 
+/* The uncontended mutex, taken and given by a thread: a few fields under PRIMASK, no
+ * call. Everything else (a semaphore, a handler, an interrupt, waiters, inheritance, the
+ * announced take, errors) takes the general path below. */
+static inline bool thread_running(void)
+{
+    return cairn_k.in_thread && !cairn_k.isr_depth;
+}
+
+static cairn_ret_t take(cairn_sem_t *s, uint32_t timeout);
+static cairn_ret_t give(cairn_sem_t *s);
+
 cairn_ret_t cairn_sem_take(cairn_sem_t *s, uint32_t timeout)
+{
+    if (s && s->mutex) {
+        uint32_t irq = arch_irq_save();
+        if (s->count && thread_running()) {
+            cairn_thread_t *t = cairn_k.threads->cur;
+            s->count = 0;
+            s->owner = t->id;
+            s->holder = t;
+            s->next_held = t->mutexes;
+            t->mutexes = s;
+            arch_irq_restore(irq);
+            return CAIRN_OK;
+        }
+        arch_irq_restore(irq);
+    }
+    return take(s, timeout);
+}
+
+static __attribute__((noinline)) cairn_ret_t take(cairn_sem_t *s, uint32_t timeout)
 {
     if (!s)
         return CAIRN_EINVAL;
@@ -245,6 +275,26 @@ static void hand_over(cairn_sem_t *s)
 }
 
 cairn_ret_t cairn_sem_give(cairn_sem_t *s)
+{
+    if (s && s->mutex) {
+        uint32_t irq = arch_irq_save();
+        cairn_thread_t *t = s->holder;
+        if (t && !s->waiters && t->mutexes == s && thread_running() && cairn_k.threads->cur == t) {
+            /* Its last taken mutex, nobody waiting: no priority to recompute, nobody to wake. */
+            t->mutexes = s->next_held;
+            s->next_held = 0;
+            s->holder = 0;
+            s->owner = CAIRN_TASK_NONE;
+            s->count = 1;
+            arch_irq_restore(irq);
+            return CAIRN_OK;
+        }
+        arch_irq_restore(irq);
+    }
+    return give(s);
+}
+
+static __attribute__((noinline)) cairn_ret_t give(cairn_sem_t *s)
 {
     if (!s)
         return CAIRN_EINVAL;

@@ -51,7 +51,10 @@ static cairn_thread_t *find(cairn_task_id_t id);
  * O(1), whatever the number of threads. A list may also hold a blocked thread standing in
  * a raised holder's place (Q_HOLD, EMERALDS's exchange, sem.c): it is passed over. */
 
-static void count_ready(unsigned lv, int d)
+/* The switch path's helpers are inlined: a call each costs more than their bodies. */
+#define HOT static inline __attribute__((always_inline))
+
+HOT void count_ready(unsigned lv, int d)
 {
     cairn__thread_forget_next();
     ts.level_ready[lv] = (uint8_t)(ts.level_ready[lv] + d);
@@ -62,7 +65,7 @@ static void count_ready(unsigned lv, int d)
 }
 
 /* The highest set bit of m (not 0), without CLZ (ARMv6-M has none). */
-static unsigned top_bit(uint32_t m)
+HOT unsigned top_bit(uint32_t m)
 {
     static const uint8_t log2_16[16] = {0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3};
     unsigned n = 0;
@@ -242,7 +245,7 @@ static void drop_unused_levels(void)
     }
 }
 
-static cairn_thread_t *best_ready(void)
+HOT cairn_thread_t *best_ready(void)
 {
     if (!on() || !ts.ready_mask)
         return 0;
@@ -316,12 +319,9 @@ static void place(cairn_thread_t *t)
         enqueue_by_arrival(t);
 }
 
-/* Whether the message level runs rather than a thread of priority prio. */
-static bool msg_level_wins(unsigned prio)
+/* Whether the message level, whose top is f, runs rather than a thread of priority prio. */
+static bool msg_level_outranks(unsigned prio, const cairn_frame_t *f)
 {
-    const cairn_frame_t *f = ts.cur ? ts.msg_top : cairn_k.top;
-    if (!f && !cairn_k.queue) /* the usual case between threads: the message level is idle */
-        return false;
     while (f && f->tcb && f->tcb->handler == mailbox)
         f = f->below;
     if (f && f->prio >= prio)
@@ -336,7 +336,15 @@ static bool msg_level_wins(unsigned prio)
     return cairn__pending_above((int)prio - 1);
 }
 
-static cairn_thread_t *choose(void)
+HOT bool msg_level_wins(unsigned prio)
+{
+    const cairn_frame_t *f = ts.cur ? ts.msg_top : cairn_k.top;
+    if (!f && !cairn_k.queue) /* the usual case between threads: the message level is idle */
+        return false;
+    return msg_level_outranks(prio, f);
+}
+
+HOT cairn_thread_t *choose(void)
 {
     cairn_thread_t *best = best_ready();
     return best && !msg_level_wins(best->prio) ? best : 0;
@@ -453,7 +461,11 @@ static void make_ready(cairn_thread_t *t)
 static void to_back(cairn_thread_t *t)
 {
     t->seq = ++ts.seq;
-    if (t->queued == Q_READY && t->rnext != t) {
+    if (t->queued == Q_READY && ts.level_head[t->qlevel] == t) {
+        /* first of a circular list: the next one becomes first, t last */
+        cairn__thread_forget_next();
+        ts.level_head[t->qlevel] = t->rnext;
+    } else if (t->queued == Q_READY && t->rnext != t) {
         unsigned lv = t->qlevel;
         unlink(t);
         link_before(lv, t, 0);
