@@ -200,22 +200,27 @@ static void enqueue_ready(cairn_thread_t *t, bool first)
     count_ready(lv, +1);
 }
 
-/* The place of a thread back at priority p: before the first ready thread that came later
- * (a holder standing in for another counts with the other's arrival). */
+/* The place of a thread back at its priority: after the last ready thread that came
+ * before it. The scan starts from the newest, so it passes the threads that became ready
+ * at that priority while t was away (a holder standing in for another counts with the
+ * other's arrival). */
 static void enqueue_by_arrival(cairn_thread_t *t)
 {
     unsigned lv = level_of(t->prio);
-    cairn_thread_t *h = ts.level_head[lv], *at = 0;
+    cairn_thread_t *h = ts.level_head[lv], *at = h;
     if (h) {
-        cairn_thread_t *n = h;
-        do {
+        cairn_thread_t *n = h->rprev;
+        for (;;) {
             const cairn_thread_t *k = n->queued == Q_HOLD ? n->swapped : n;
-            if (ts.sem_stats.requeue_steps++, k->seq > t->seq) {
-                at = n;
+            ts.sem_stats.requeue_steps++;
+            if (k->seq < t->seq) {
+                at = n->rnext == h ? 0 : n->rnext; /* after n: before its successor */
                 break;
             }
-            n = n->rnext;
-        } while (n != h);
+            if (n == h)
+                break; /* every one came later: t goes first */
+            n = n->rprev;
+        }
     }
     link_before(lv, t, at);
     t->queued = Q_READY;
