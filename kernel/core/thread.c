@@ -463,7 +463,7 @@ static void make_ready(cairn_thread_t *t)
 }
 
 /* A ready t goes last in its list (a yield, the end of its slice). */
-static void to_back(cairn_thread_t *t)
+HOT void to_back(cairn_thread_t *t)
 {
     t->seq = ++ts.seq;
     if (t->queued == Q_READY && ts.level_head[t->qlevel] == t) {
@@ -506,7 +506,7 @@ static void block(cairn_thread_t *t)
         cairn__thread_resched();
 }
 
-static cairn_thread_t *self(void)
+HOT cairn_thread_t *self(void)
 {
     return cairn_k.in_thread && !cairn_k.isr_depth ? ts.cur : 0;
 }

@@ -176,7 +176,7 @@ struct cairn_thread_state {
 };
 
 /* The decided switch (next) is off: the port will choose again. */
-static inline void cairn__thread_forget_next(void)
+static inline __attribute__((always_inline)) void cairn__thread_forget_next(void)
 {
     struct cairn_thread_state *st = cairn_k.threads;
     if (st && st->next) {

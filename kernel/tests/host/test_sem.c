@@ -486,6 +486,70 @@ static void test_exchange_of_places(void **state)
 #endif
 }
 
+static void third_waiter(void *arg)
+{
+    klog("%s:take", (const char *)arg);
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("%s:took", (const char *)arg);
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+}
+
+static void third_low(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    /* W1 (3) blocks: L takes its place; W2 (5) blocks: W1's place goes back, L takes W2's. */
+    assert_int_equal(cairn_thread_create(TM, "W1", third_waiter, "W1", stacks[1], STACK, 3, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TH, "W2", third_waiter, "W2", stacks[0], STACK, 5, 0, 0), CAIRN_OK);
+    klog("L:give");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+    klog("L:end");
+}
+
+static void test_a_third_thread_raises_the_holder_again(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TL, "L", third_low, 0, stacks[2], STACK, 1, 0, 0), CAIRN_OK);
+    assert_log("W1:take W2:take L:give W2:took W1:took L:end");
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.exchanges - before.exchanges, CAIRN_SEM_EMERALDS ? 2 : 0);
+    assert_int_equal(after.inherits - before.inherits, 2);
+    assert_int_equal(m1.count, 1);
+    assert_null(m1.waiters);
+}
+
+static void expiring_waiter(void *arg)
+{
+    (void)arg;
+    klog("W:%d", cairn_sem_take(&m1, 10));
+}
+
+static void expiring_low(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TH, "W", expiring_waiter, 0, stacks[0], STACK, 4, 0, 0), CAIRN_OK);
+    klog("L:raised");
+    host_timer_advance(10); /* W's limit ends while L runs in its place */
+    klog("L:back");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+}
+
+static void test_a_waiter_times_out_while_the_holder_holds_its_place(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TL, "L", expiring_low, 0, stacks[2], STACK, 1, 0, 0), CAIRN_OK);
+    assert_log("L:raised W:-7 L:back");
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.exchanges - before.exchanges, CAIRN_SEM_EMERALDS ? 1 : 0);
+    assert_int_equal(after.timeouts - before.timeouts, 1);
+    assert_int_equal(m1.count, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +563,8 @@ int main(void)
         KTEST(test_hint_saves_switches),
         KTEST(test_hint_on_a_counting_semaphore),
         KTEST(test_exchange_of_places),
+        KTEST(test_a_third_thread_raises_the_holder_again),
+        KTEST(test_a_waiter_times_out_while_the_holder_holds_its_place),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
