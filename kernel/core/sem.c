@@ -318,7 +318,7 @@ static __attribute__((noinline)) cairn_ret_t give(cairn_sem_t *s)
                 w->got = s;
                 inherit(w);
                 inherit(h);
-                cairn__thread_set_prio(h, h->prio); /* kept high by another mutex: moves up */
+                cairn__thread_place(h); /* kept high by another mutex: moves up */
             } else
 #endif
             {

@@ -105,9 +105,12 @@ static unsigned level_of(cairn_prio_t p)
     ts.nlevels++;
     uint32_t low = ts.ready_mask & ((1u << i) - 1u);
     ts.ready_mask = low | ((ts.ready_mask & ~((1u << i) - 1u)) << 1);
-    for (cairn_thread_t *t = ts.all; t; t = t->next)
+    for (cairn_thread_t *t = ts.all; t; t = t->next) {
         if (t->queued != Q_NONE && t->qlevel >= i)
             t->qlevel++;
+        if (t->plevel >= i)
+            t->plevel++;
+    }
     return i;
 }
 
@@ -194,7 +197,7 @@ static void swap_places(cairn_thread_t *a, cairn_thread_t *b)
 
 static void enqueue_ready(cairn_thread_t *t, bool first)
 {
-    unsigned lv = level_of(t->prio);
+    unsigned lv = t->plevel;
     link_before(lv, t, first ? ts.level_head[lv] : 0);
     t->queued = Q_READY;
     count_ready(lv, +1);
@@ -206,7 +209,7 @@ static void enqueue_ready(cairn_thread_t *t, bool first)
  * other's arrival). */
 static void enqueue_by_arrival(cairn_thread_t *t)
 {
-    unsigned lv = level_of(t->prio);
+    unsigned lv = t->plevel;
     cairn_thread_t *h = ts.level_head[lv], *at = h;
     if (h) {
         cairn_thread_t *n = h->rprev;
@@ -244,9 +247,12 @@ static void drop_unused_levels(void)
         ts.nlevels--;
         uint32_t low = ts.ready_mask & ((1u << i) - 1u);
         ts.ready_mask = low | ((ts.ready_mask >> 1) & ~((1u << i) - 1u));
-        for (cairn_thread_t *t = ts.all; t; t = t->next)
+        for (cairn_thread_t *t = ts.all; t; t = t->next) {
             if (t->queued != Q_NONE && t->qlevel > i)
                 t->qlevel--;
+            if (t->plevel > i)
+                t->plevel--;
+        }
     }
 }
 
@@ -270,7 +276,7 @@ void cairn__thread_exchange(cairn_thread_t *h, cairn_thread_t *w)
         swap_places(h, w);
         w->queued = Q_HOLD;
     } else {
-        unsigned lv = level_of(w->prio);
+        unsigned lv = w->plevel;
         replace(h, w);
         w->queued = Q_HOLD;
         link_before(lv, h, ts.level_head[lv]);
@@ -310,13 +316,13 @@ void cairn__thread_unexchange(cairn_thread_t *h, bool w_ready)
 /* A ready t whose list is not its priority's moves there. */
 static void place(cairn_thread_t *t)
 {
-    if (t->queued != Q_READY || ts.level_prio[t->qlevel] == t->prio)
+    if (t->queued != Q_READY || t->qlevel == t->plevel)
         return;
     if (t->swapped)
         cairn__thread_unexchange(t, false);
-    if (ts.level_prio[t->qlevel] == t->prio)
+    if (t->qlevel == t->plevel)
         return;
-    bool raise = t->prio > ts.level_prio[t->qlevel];
+    bool raise = t->plevel > t->qlevel; /* levels ascend with priority */
     unlink(t);
     if (raise)
         enqueue_ready(t, true);
@@ -360,10 +366,7 @@ static bool peer_ready(const cairn_thread_t *t)
 {
     if (t->queued == Q_READY)
         return ts.level_ready[t->qlevel] > 1;
-    for (unsigned i = 0; i < ts.nlevels; i++)
-        if (ts.level_prio[i] == t->prio)
-            return ts.level_ready[i] != 0;
-    return false;
+    return ts.level_ready[t->plevel] != 0;
 }
 
 static void arm_slice(cairn_thread_t *t)
@@ -526,9 +529,15 @@ void cairn__thread_block(cairn_thread_t *t)
     block(t);
 }
 
+void cairn__thread_place(cairn_thread_t *t)
+{
+    place(t);
+}
+
 void cairn__thread_set_prio(cairn_thread_t *t, cairn_prio_t p)
 {
     t->prio = p;
+    t->plevel = (uint8_t)level_of(p);
     place(t);
     t->shadow.prio = p;
     t->frame.prio = (cairn_prio_t)(p ? p - 1u : 0u);
@@ -683,6 +692,7 @@ cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thre
         p = &(*p)->next;
     *p = t;
     cairn_k.nthreads++;
+    t->plevel = (uint8_t)level_of(prio);
     make_ready(t);
     arch_irq_restore(s);
     cairn__thread_resched();

@@ -67,6 +67,7 @@ typedef struct cairn_thread {
     uint8_t slice_armed;
     uint8_t queued; /* Q_* */
     uint8_t qlevel; /* the level whose list it is in */
+    uint8_t plevel; /* the level of its priority */
     /* Semaphores (sem.c). */
     struct cairn_thread *wnext;  /* the next waiter of `waiting` */
     struct cairn_sem *waiting;   /* in TH_SEM, or prewaiting */
@@ -120,6 +121,8 @@ void cairn__thread_block(cairn_thread_t *t);
  * t moves: raised, first of its new level (its waiter's place); lowered, back by its
  * arrival (a scan of the level, counted in the semaphores' requeue_steps). */
 void cairn__thread_set_prio(cairn_thread_t *t, cairn_prio_t p);
+/* With interrupts off: a ready t whose list is not its priority's moves there (as set_prio). */
+void cairn__thread_place(cairn_thread_t *t);
 /* Chooses again (a higher context may have become ready). */
 void cairn__thread_resched(void);
 /* sem.c's side of a thread's wake-ups, with interrupts off. A time limit ended the
