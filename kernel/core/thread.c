@@ -14,7 +14,13 @@
  * pass through it. Its frame is not counted in the message level's priority: it
  * ends right after the wake-up, so the woken thread may preempt it at once.
  *
- * The ports switch contexts (arch_thread_reschedule: on armv6m in PendSV).
+ * The ready threads are a list per priority level with a bitmap of the levels that have
+ * one (below): the choice is O(1). It is made where it may have changed
+ * (cairn__thread_resched), once; a thread-to-thread switch decided there is left to the
+ * port as ts.next, which any later change withdraws.
+ *
+ * The ports switch contexts (arch_thread_reschedule: on armv6m in PendSV, whose fast path
+ * makes the decided switch without calling back).
  */
 #include "thread.h"
 
