@@ -339,7 +339,7 @@ static __attribute__((noinline)) cairn_ret_t give(cairn_sem_t *s)
     woke_in_isr = false;
     arch_irq_restore(irq);
     if (dispatch)
-        arch_thread_reschedule();
+        cairn__thread_resched_isr();
     else if (r == CAIRN_OK)
         cairn__thread_resched();
     return r;

@@ -434,22 +434,38 @@ bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to)
 
 /* Called where the choice may have changed (a send, a wake-up, a block, an
  * interrupt's exit, the idle loop). */
+/* With interrupts off, over a running thread or the message level (cur): requests the
+ * switch when another context should run. */
+HOT void decide(cairn_thread_t *cur)
+{
+    cairn_thread_t *next = choose();
+    if (next == cur)
+        return;
+    arch_thread_reschedule();
+    /* Thread to thread with nothing else to do on the way (the guard word, the slices):
+     * decided now, the port need not choose again. */
+    if (cur && next && *cur->guard == CAIRN_THREAD_GUARD && !cur->slice_armed &&
+        (!slice || next->slice_armed || !peer_ready(next))) {
+        ts.next = next;
+        ts.stats.switches++;
+    }
+}
+
 void cairn__thread_resched(void)
 {
     uint32_t s = arch_irq_save();
-    if (!cairn_k.isr_depth && on()) {
-        cairn_thread_t *cur = ts.cur, *next = choose();
-        if (next != cur) {
-            arch_thread_reschedule();
-            /* Thread to thread with nothing else to do on the way (the guard word, the
-             * slices): decided now, the port need not choose again. */
-            if (cur && next && *cur->guard == CAIRN_THREAD_GUARD && !cur->slice_armed &&
-                (!slice || next->slice_armed || !peer_ready(next))) {
-                ts.next = next;
-                ts.stats.switches++;
-            }
-        }
-    }
+    if (!cairn_k.isr_depth && on())
+        decide(ts.cur);
+    arch_irq_restore(s);
+}
+
+void cairn__thread_resched_isr(void)
+{
+    uint32_t s = arch_irq_save();
+    if (on() && ts.cur)
+        decide(ts.cur); /* the interrupted thread: the message level's top is ts.msg_top */
+    else
+        arch_thread_reschedule();
     arch_irq_restore(s);
 }
 

@@ -123,6 +123,9 @@ void cairn__thread_block(cairn_thread_t *t);
 void cairn__thread_set_prio(cairn_thread_t *t, cairn_prio_t p);
 /* With interrupts off: a ready t whose list is not its priority's moves there (as set_prio). */
 void cairn__thread_place(cairn_thread_t *t);
+/* An interrupt readied a thread: the choice is made again at the interrupt's end (armv6m:
+ * PendSV), decided now when it is thread to thread. */
+void cairn__thread_resched_isr(void);
 /* Chooses again (a higher context may have become ready). */
 void cairn__thread_resched(void);
 /* sem.c's side of a thread's wake-ups, with interrupts off. A time limit ended the
