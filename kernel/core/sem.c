@@ -163,9 +163,7 @@ static inline bool thread_running(void)
     return cairn_k.in_thread && !cairn_k.isr_depth;
 }
 
-static cairn_ret_t take(cairn_sem_t *s, uint32_t timeout);
-static cairn_ret_t give(cairn_sem_t *s);
-
+#ifndef CAIRN_PORT_SEM_FAST /* else the port's, in assembly (armv6m: sem_fast.c) */
 cairn_ret_t cairn_sem_take(cairn_sem_t *s, uint32_t timeout)
 {
     if (s && s->mutex) {
@@ -182,10 +180,11 @@ cairn_ret_t cairn_sem_take(cairn_sem_t *s, uint32_t timeout)
         }
         arch_irq_restore(irq);
     }
-    return take(s, timeout);
+    return cairn__sem_take_general(s, timeout);
 }
+#endif
 
-static __attribute__((noinline)) cairn_ret_t take(cairn_sem_t *s, uint32_t timeout)
+cairn_ret_t cairn__sem_take_general(cairn_sem_t *s, uint32_t timeout)
 {
     if (!s)
         return CAIRN_EINVAL;
@@ -274,6 +273,7 @@ static void hand_over(cairn_sem_t *s)
     }
 }
 
+#ifndef CAIRN_PORT_SEM_FAST
 cairn_ret_t cairn_sem_give(cairn_sem_t *s)
 {
     if (s && s->mutex) {
@@ -291,10 +291,11 @@ cairn_ret_t cairn_sem_give(cairn_sem_t *s)
         }
         arch_irq_restore(irq);
     }
-    return give(s);
+    return cairn__sem_give_general(s);
 }
+#endif
 
-static __attribute__((noinline)) cairn_ret_t give(cairn_sem_t *s)
+cairn_ret_t cairn__sem_give_general(cairn_sem_t *s)
 {
     if (!s)
         return CAIRN_EINVAL;

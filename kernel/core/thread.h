@@ -38,6 +38,12 @@ typedef struct cairn_ctx {
 typedef struct cairn_thread {
     cairn_ctx_t ctx; /* first: the port's switch code */
     uint32_t *guard; /* the switch code checks it (CAIRN_THREAD_GUARD) */
+    struct cairn_sem *mutexes; /* owned, linked by next_held (the mutex fast path: near) */
+    cairn_task_id_t id;
+    uint8_t state;
+    uint8_t queued; /* Q_* */
+    uint8_t qlevel; /* the level whose list it is in */
+    /* ^ the port's fast paths address the fields above with small offsets */
     struct cairn_thread *next;
     /* cairn_k.top while the thread runs. Its TCB is `shadow` (the thread's ID for
      * cairn_current_task; no output ports, so the send fast path always falls back to
@@ -59,19 +65,14 @@ typedef struct cairn_thread {
     int code;
     cairn_prio_t prio; /* the priority it runs at: base, or inherited (sem.c) */
     cairn_prio_t base; /* its own */
-    cairn_task_id_t id;
     cairn_task_id_t joiner;
-    uint8_t state;
     uint8_t head, count; /* the mailbox ring */
     uint8_t timed_out;
     uint8_t slice_armed;
-    uint8_t queued; /* Q_* */
-    uint8_t qlevel; /* the level whose list it is in */
     uint8_t plevel; /* the level of its priority */
     /* Semaphores (sem.c). */
     struct cairn_thread *wnext;  /* the next waiter of `waiting` */
     struct cairn_sem *waiting;   /* in TH_SEM, or prewaiting */
-    struct cairn_sem *mutexes;   /* owned, linked by next_held */
     struct cairn_sem *hint;      /* the next take announced by the blocking call */
     struct cairn_sem *got;       /* given while it waited: its take returns at once */
     uint32_t wseq;               /* first come first served among waiters of a priority */
@@ -80,7 +81,9 @@ typedef struct cairn_thread {
 
 /* Offsets the armv6m switch code uses (checked below on 32-bit targets). */
 #define CAIRN_TH_GUARD 8
-#define CAIRN_TH_FRAME 16
+#define CAIRN_TH_MUTEXES 12
+#define CAIRN_TH_ID 16
+#define CAIRN_TH_FRAME 24
 #define CAIRN_TS_CUR 0
 #define CAIRN_TS_NEXT 4
 
@@ -136,6 +139,10 @@ void cairn__sem_cancel(cairn_thread_t *t);
 bool cairn__sem_prewait(cairn_thread_t *t);
 /* t exits: its mutexes go to their waiters. */
 void cairn__sem_exit(cairn_thread_t *t);
+/* cairn_sem_take and cairn_sem_give past the uncontended mutex's fast path (the port's, or
+ * sem.c's own). */
+cairn_ret_t cairn__sem_take_general(cairn_sem_t *s, uint32_t timeout);
+cairn_ret_t cairn__sem_give_general(cairn_sem_t *s);
 
 /* ---- the port ---------------------------------------------------------------------- */
 
@@ -194,6 +201,8 @@ static inline __attribute__((always_inline)) void cairn__thread_forget_next(void
 #if UINTPTR_MAX == 0xFFFFFFFFu
 _Static_assert(offsetof(cairn_thread_t, guard) == CAIRN_TH_GUARD, "the switch code's guard");
 _Static_assert(offsetof(cairn_thread_t, frame) == CAIRN_TH_FRAME, "the switch code's frame");
+_Static_assert(offsetof(cairn_thread_t, mutexes) == CAIRN_TH_MUTEXES, "the mutex fast path's list");
+_Static_assert(offsetof(cairn_thread_t, id) == CAIRN_TH_ID, "the mutex fast path's id");
 _Static_assert(offsetof(struct cairn_thread_state, cur) == CAIRN_TS_CUR, "the switch code's cur");
 _Static_assert(offsetof(struct cairn_thread_state, next) == CAIRN_TS_NEXT, "the switch code's next");
 #endif

@@ -61,7 +61,7 @@ TARGETS = {
 SERVICE_OBJECTS = frozenset({
     "core/heap.o", "core/slab.o", "core/vtimer.o", "arch/armv6m/timer.o", "core/app.o",
     "core/mcast.o", "core/sleep.o", "core/statemsg.o", "core/thread.o", "arch/armv6m/thread.o",
-    "core/sem.o",
+    "core/sem.o", "arch/armv6m/sem_fast.o",
 })  # fmt: skip
 
 
