@@ -201,10 +201,15 @@ static void swap_places(cairn_thread_t *a, cairn_thread_t *b)
     b->qlevel = (uint8_t)la;
 }
 
+/* first: ahead of the others of its level, but behind the running thread when that is one
+ * of them (no equal priority preempts it). */
 static void enqueue_ready(cairn_thread_t *t, bool first)
 {
     unsigned lv = t->plevel;
-    link_before(lv, t, first ? ts.level_head[lv] : 0);
+    cairn_thread_t *at = first ? ts.level_head[lv] : 0, *cur = ts.cur;
+    if (at && at == cur && cur != t)
+        at = cur->rnext == cur ? 0 : cur->rnext;
+    link_before(lv, t, at);
     t->queued = Q_READY;
     count_ready(lv, +1);
 }

@@ -19,7 +19,7 @@
 #define STACK 65536 /* ASan's frames are large */
 #define P(n) CAIRN_PORT(n)
 
-enum { TH = 3, TM = 4, TL = 5, TX = 6 };
+enum { TH = 3, TM = 4, TL = 5, TX = 6, TC = 7 };
 
 static _Alignas(16) uint8_t stacks[5][STACK];
 static cairn_sem_t m1, m2, cs;
@@ -550,6 +550,42 @@ static void test_a_waiter_times_out_while_the_holder_holds_its_place(void **stat
     assert_int_equal(m1.count, 1);
 }
 
+static void equal_holder(void *arg);
+
+static void creator_of_equals(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_thread_create(TH, "H", equal_holder, 0, stacks[0], STACK, 3, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TM, "W", third_waiter, "W", stacks[1], STACK, 3, 0, 0), CAIRN_OK);
+}
+
+static void equal_holder(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("H:took");
+    cairn_thread_yield(); /* W, of the same priority, runs and blocks on m1 */
+    klog("H:give");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+    klog("H:end");
+}
+
+static void test_nothing_moves_when_the_holder_runs_as_high(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
+    cairn_thread_set_slice(0);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TC, "creator", creator_of_equals, 0, stacks[4], STACK, 6, 0, 0), CAIRN_OK);
+    /* W blocks behind H; H's give readies W behind H, which runs on to its end. */
+    assert_log("H:took W:take H:give H:end W:took");
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.exchanges - before.exchanges, 0);
+    assert_int_equal(after.inherits - before.inherits, 0);
+    assert_int_equal(after.requeue_steps - before.requeue_steps, 0);
+    cairn_thread_set_slice(CAIRN_THREAD_SLICE_TICKS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -565,6 +601,7 @@ int main(void)
         KTEST(test_exchange_of_places),
         KTEST(test_a_third_thread_raises_the_holder_again),
         KTEST(test_a_waiter_times_out_while_the_holder_holds_its_place),
+        KTEST(test_nothing_moves_when_the_holder_runs_as_high),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
