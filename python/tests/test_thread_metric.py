@@ -12,6 +12,7 @@ import pytest
 
 from cairn.bench import thread_metric
 from cairn.paths import firmware_dir, sim_binary
+from cairn.runners import run_qemu, run_sim
 
 KEYS = ("cooperative_switch", "preemptive_switch", "signal_to_waiter", "mutex_lock_unlock",
         "synchronisation", "message_processing", "interrupt_processing", "interrupt_preemption",
@@ -63,6 +64,17 @@ def test_exchange_of_places_is_constant_and_the_plain_search_grows(result: dict[
     assert len(set(emeralds[1:])) == 1, pi
     assert all(b > a for a, b in zip(plain, plain[1:])), pi
     assert all(p > e for p, e in zip(plain, emeralds)), pi
+
+
+@pytest.mark.parametrize("name", ["thread-metric.elf", "thread-metric-plainsem.elf"])
+def test_the_suite_runs_the_same_on_qemu(name: str) -> None:
+    """The scenarios (not the cycles) on a second implementation of the core: the assembly
+    switch and mutex paths, the exchange counted by the firmware's own checks."""
+    sim = run_sim(_elf(name), timeout=120)
+    assert not sim.timed_out and sim.status == 0, sim.describe()
+    qemu = run_qemu(_elf(name), timeout=60)
+    assert not qemu.timed_out and qemu.status == 0, qemu.describe()
+    assert sim.stdout == qemu.stdout, f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"
 
 
 @pytest.mark.xfail(strict=True, reason="the preemptive switch is PendSV's entry (15), its fast path "
