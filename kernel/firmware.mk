@@ -174,6 +174,33 @@ $(FW_PS_OBJS): $(FW_OBJ)/plainsem/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -DCAIRN_SEM_EMERALDS=0 -MMD -MP -c -o $@ $<
 
+# The Thread-Metric-style suite (kernel/apps/thread_metric/, python/cairn/bench/thread_metric.py):
+# production builds (no event log) with EMERALDS's semaphores and with plain ones (the
+# kernel objects of the two builds above).
+FW_TM_SRCS := $(sort $(wildcard $(FW_MK_DIR)/apps/thread_metric/*.c))
+FW_TM_OBJS := $(patsubst $(FW_MK_DIR)/%.c,$(FW_OBJ)/notrace/%.o,$(FW_TM_SRCS))
+FW_TM_PS_OBJS := $(patsubst $(FW_MK_DIR)/%.c,$(FW_OBJ)/plainsem/%.o,$(FW_TM_SRCS))
+FW_TM_ELF := $(FW_OUT)/thread-metric.elf
+FW_TM_PS_ELF := $(FW_OUT)/thread-metric-plainsem.elf
+
+firmware: $(FW_TM_ELF) $(FW_TM_PS_ELF)
+
+$(FW_TM_ELF): $(FW_TM_OBJS) $(patsubst $(FW_OBJ)/%,$(FW_OBJ)/notrace/%,$(FW_KERNEL_OBJS)) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_TM_PS_ELF): $(FW_TM_PS_OBJS) $(patsubst $(FW_OBJ)/%,$(FW_OBJ)/plainsem/%,$(FW_KERNEL_OBJS)) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_TM_OBJS): $(FW_OBJ)/notrace/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -MMD -MP -c -o $@ $<
+
+$(FW_TM_PS_OBJS): $(FW_OBJ)/plainsem/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -DCAIRN_SEM_EMERALDS=0 -MMD -MP -c -o $@ $<
+
 $(FW_KERNEL_OBJS) $(FW_HELLO_OBJ) $(FW_KTEST_OBJS) $(FW_KBENCH_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -418,7 +445,7 @@ firmware-qemu: $(FW_TEST_ELFS)
 firmware-clean:
 	rm -rf $(FW_OUT) $(FW_OBJ)
 
--include $(FW_NT_OBJS:.o=.d) $(FW_PS_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
+-include $(FW_NT_OBJS:.o=.d) $(FW_PS_OBJS:.o=.d) $(FW_TM_OBJS:.o=.d) $(FW_TM_PS_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \

@@ -9,10 +9,15 @@
  * Priority inheritance: a thread runs at the highest of its own priority and its
  * owned mutexes' waiters' priorities, recomputed wherever that set changes; when
  * the thread itself waits for a mutex, its owner is recomputed in turn (the chain;
- * a cycle, a deadlock, ends the walk after CAIRN_MAX_TASKS steps). Cairn's ready
- * threads are not a sorted queue but a scan by (priority, arrival), so a raise is
- * one field's change: EMERALDS's exchange of positions in a sorted queue has
- * nothing to save here (docs/kernel.md, "Semaphores").
+ * a cycle, a deadlock, ends the walk after CAIRN_MAX_TASKS steps).
+ *
+ * The ready threads are a list per priority, oldest first (thread.c). A raised holder
+ * runs first of its new priority, in its waiter's place; lowered back, it returns to its
+ * place among its own priority's threads, found by arrival: a scan of that list. With
+ * CAIRN_SEM_EMERALDS the raise is EMERALDS's exchange of places instead (the blocked
+ * waiter holds the holder's place), and the give that hands the mutex to that waiter
+ * exchanges them back: O(1), and the same order of execution (docs/kernel.md,
+ * "Semaphores").
  */
 #include "thread.h"
 
@@ -64,6 +69,8 @@ static cairn_thread_t *best_waiter(const cairn_sem_t *s)
 
 static void unlink_waiter(cairn_sem_t *s, cairn_thread_t *t)
 {
+    if (t->queued == Q_HOLD)
+        cairn__thread_unexchange(t->swapped, false); /* its holder goes back to its place */
     for (cairn_thread_t **p = &s->waiters; *p; p = &(*p)->wnext)
         if (*p == t) {
             *p = t->wnext;
@@ -129,17 +136,55 @@ static bool grab(cairn_sem_t *s, cairn_thread_t *t, cairn_task_id_t id)
 
 static void enqueue(cairn_sem_t *s, cairn_thread_t *t)
 {
-    t->state = TH_SEM;
+    cairn_thread_t *h = s->mutex ? s->holder : 0;
+#if CAIRN_SEM_EMERALDS
+    /* EMERALDS: the holder takes the waiter's place, the waiter holds the holder's; when the
+     * holder already runs at least as high nothing moves. */
+    if (h && h->queued == Q_READY && t->prio > h->prio) {
+        cairn__thread_exchange(h, t);
+        t->state = TH_SEM;
+    } else
+#endif
+        cairn__thread_unready(t, TH_SEM);
     t->waiting = s;
     t->wseq = ++cairn_k.threads->sem_wseq;
     t->wnext = s->waiters;
     s->waiters = t;
     COUNT(blocks);
-    if (s->mutex)
-        inherit(s->holder);
+    if (h)
+        inherit(h);
 }
 
+/* The uncontended mutex, taken and given by a thread: a few fields under PRIMASK, no
+ * call. Everything else (a semaphore, a handler, an interrupt, waiters, inheritance, the
+ * announced take, errors) takes the general path below. */
+static inline bool thread_running(void)
+{
+    return cairn_k.in_thread && !cairn_k.isr_depth;
+}
+
+#ifndef CAIRN_PORT_SEM_FAST /* else the port's, in assembly (armv6m: sem_fast.c) */
 cairn_ret_t cairn_sem_take(cairn_sem_t *s, uint32_t timeout)
+{
+    if (s && s->mutex) {
+        uint32_t irq = arch_irq_save();
+        if (s->count && thread_running()) {
+            cairn_thread_t *t = cairn_k.threads->cur;
+            s->count = 0;
+            s->owner = t->id;
+            s->holder = t;
+            s->next_held = t->mutexes;
+            t->mutexes = s;
+            arch_irq_restore(irq);
+            return CAIRN_OK;
+        }
+        arch_irq_restore(irq);
+    }
+    return cairn__sem_take_general(s, timeout);
+}
+#endif
+
+cairn_ret_t cairn__sem_take_general(cairn_sem_t *s, uint32_t timeout)
 {
     if (!s)
         return CAIRN_EINVAL;
@@ -177,7 +222,7 @@ cairn_ret_t cairn_sem_take(cairn_sem_t *s, uint32_t timeout)
         irq = arch_irq_save();
         if (t->waiting == s) {
             unlink_waiter(s, t);
-            t->state = TH_READY;
+            cairn__thread_ready_first(t);
             if (s->mutex)
                 inherit(s->holder);
             arch_irq_restore(irq);
@@ -220,12 +265,37 @@ static void hand_over(cairn_sem_t *s)
     unlink_waiter(s, w);
     own(s, w, w->id);
     w->got = s;
-    if (s->mutex)
+    if (s->mutex) {
         inherit(w); /* the other waiters now wait for w */
-    cairn__thread_ready(w);
+        cairn__thread_ready_first(w); /* back where it blocked, first of its priority */
+    } else {
+        cairn__thread_ready(w);
+    }
 }
 
+#ifndef CAIRN_PORT_SEM_FAST
 cairn_ret_t cairn_sem_give(cairn_sem_t *s)
+{
+    if (s && s->mutex) {
+        uint32_t irq = arch_irq_save();
+        cairn_thread_t *t = s->holder;
+        if (t && !s->waiters && t->mutexes == s && thread_running() && cairn_k.threads->cur == t) {
+            /* Its last taken mutex, nobody waiting: no priority to recompute, nobody to wake. */
+            t->mutexes = s->next_held;
+            s->next_held = 0;
+            s->holder = 0;
+            s->owner = CAIRN_TASK_NONE;
+            s->count = 1;
+            arch_irq_restore(irq);
+            return CAIRN_OK;
+        }
+        arch_irq_restore(irq);
+    }
+    return cairn__sem_give_general(s);
+}
+#endif
+
+cairn_ret_t cairn__sem_give_general(cairn_sem_t *s)
 {
     if (!s)
         return CAIRN_EINVAL;
@@ -238,10 +308,26 @@ cairn_ret_t cairn_sem_give(cairn_sem_t *s)
             r = CAIRN_EINVAL;
         } else {
             cairn_thread_t *h = s->holder;
-            disown(s);
-            if (h)
-                inherit(h); /* back to what its other mutexes' waiters ask */
-            hand_over(s);
+#if CAIRN_SEM_EMERALDS
+            cairn_thread_t *w = h ? h->swapped : 0;
+            if (w && w->waiting == s && best_waiter(s) == w) {
+                /* The exchange undone: w ready in its own place, h back in its own. */
+                cairn__thread_unexchange(h, true);
+                disown(s);
+                unlink_waiter(s, w);
+                own(s, w, w->id);
+                w->got = s;
+                inherit(w);
+                inherit(h);
+                cairn__thread_place(h); /* kept high by another mutex: moves up */
+            } else
+#endif
+            {
+                disown(s);
+                if (h)
+                    inherit(h); /* back to what its other mutexes' waiters ask */
+                hand_over(s);
+            }
         }
     } else if (s->count == s->max) {
         r = CAIRN_EFULL;
@@ -254,7 +340,7 @@ cairn_ret_t cairn_sem_give(cairn_sem_t *s)
     woke_in_isr = false;
     arch_irq_restore(irq);
     if (dispatch)
-        arch_thread_reschedule();
+        cairn__thread_resched_isr();
     else if (r == CAIRN_OK)
         cairn__thread_resched();
     return r;

@@ -14,7 +14,13 @@
  * pass through it. Its frame is not counted in the message level's priority: it
  * ends right after the wake-up, so the woken thread may preempt it at once.
  *
- * The ports switch contexts (arch_thread_reschedule: on armv6m in PendSV).
+ * The ready threads are a list per priority level with a bitmap of the levels that have
+ * one (below): the choice is O(1). It is made where it may have changed
+ * (cairn__thread_resched), once; a thread-to-thread switch decided there is left to the
+ * port as ts.next, which any later change withdraws.
+ *
+ * The ports switch contexts (arch_thread_reschedule: on armv6m in PendSV, whose fast path
+ * makes the decided switch without calling back).
  */
 #include "thread.h"
 
@@ -43,22 +49,301 @@ static cairn_thread_t *find(cairn_task_id_t id);
 
 /* ---- choosing a context ---------------------------------------------------------- */
 
-static cairn_thread_t *best_ready(void)
+/* ---- the ready structure ------------------------------------------------------------
+ *
+ * A level per priority some thread has, in ascending order; per level a circular list of
+ * its ready threads, the oldest (or the preempted running one) first; a bitmap of the
+ * levels with a ready thread. The choice is the first ready thread of the highest set bit:
+ * O(1), whatever the number of threads. A list may also hold a blocked thread standing in
+ * a raised holder's place (Q_HOLD, EMERALDS's exchange, sem.c): it is passed over. */
+
+/* The switch path's helpers are inlined: a call each costs more than their bodies. */
+#define HOT static inline __attribute__((always_inline))
+
+HOT void count_ready(unsigned lv, int d)
 {
-    cairn_thread_t *best = 0;
-    if (!on())
-        return 0;
-    for (cairn_thread_t *t = ts.all; t; t = t->next)
-        if (t->state == TH_READY &&
-            (!best || t->prio > best->prio || (t->prio == best->prio && t->seq < best->seq)))
-            best = t;
-    return best;
+    cairn__thread_forget_next();
+    ts.level_ready[lv] = (uint8_t)(ts.level_ready[lv] + d);
+    if (ts.level_ready[lv])
+        ts.ready_mask |= 1u << lv;
+    else
+        ts.ready_mask &= ~(1u << lv);
 }
 
-/* Whether the message level runs rather than a thread of priority prio. */
-static bool msg_level_wins(unsigned prio)
+/* The highest set bit of m (not 0), without CLZ (ARMv6-M has none). */
+HOT unsigned top_bit(uint32_t m)
 {
-    const cairn_frame_t *f = ts.cur ? ts.msg_top : cairn_k.top;
+    static const uint8_t log2_16[16] = {0, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3};
+    unsigned n = 0;
+    if (m >> 16) {
+        n = 16;
+        m >>= 16;
+    }
+    if (m >> 8) {
+        n += 8;
+        m >>= 8;
+    }
+    if (m >> 4) {
+        n += 4;
+        m >>= 4;
+    }
+    return n + log2_16[m];
+}
+
+/* The level of priority p, made when no thread had it yet (the levels after it move up). */
+static unsigned level_of(cairn_prio_t p)
+{
+    unsigned i = 0;
+    while (i < ts.nlevels && ts.level_prio[i] < p)
+        i++;
+    if (i < ts.nlevels && ts.level_prio[i] == p)
+        return i;
+    /* A new level: at most one per thread (an inherited priority is another thread's own),
+     * so there is room. Only cairn_thread_create and a raise can get here. */
+    for (unsigned j = ts.nlevels; j > i; j--) {
+        ts.level_prio[j] = ts.level_prio[j - 1];
+        ts.level_ready[j] = ts.level_ready[j - 1];
+        ts.level_head[j] = ts.level_head[j - 1];
+    }
+    ts.level_prio[i] = p;
+    ts.level_ready[i] = 0;
+    ts.level_head[i] = 0;
+    ts.nlevels++;
+    uint32_t low = ts.ready_mask & ((1u << i) - 1u);
+    ts.ready_mask = low | ((ts.ready_mask & ~((1u << i) - 1u)) << 1);
+    for (cairn_thread_t *t = ts.all; t; t = t->next) {
+        if (t->queued != Q_NONE && t->qlevel >= i)
+            t->qlevel++;
+        if (t->plevel >= i)
+            t->plevel++;
+    }
+    return i;
+}
+
+/* Links t into level lv's list before `at` (at NULL: last; the list may be empty). */
+static void link_before(unsigned lv, cairn_thread_t *t, cairn_thread_t *at)
+{
+    cairn_thread_t *h = ts.level_head[lv];
+    if (!h) {
+        t->rnext = t->rprev = t;
+        ts.level_head[lv] = t;
+    } else {
+        cairn_thread_t *n = at ? at : h;
+        t->rnext = n;
+        t->rprev = n->rprev;
+        n->rprev->rnext = t;
+        n->rprev = t;
+        if (at == h)
+            ts.level_head[lv] = t;
+    }
+    t->qlevel = (uint8_t)lv;
+}
+
+static void unlink(cairn_thread_t *t)
+{
+    unsigned lv = t->qlevel;
+    if (t->rnext == t) {
+        ts.level_head[lv] = 0;
+    } else {
+        t->rprev->rnext = t->rnext;
+        t->rnext->rprev = t->rprev;
+        if (ts.level_head[lv] == t)
+            ts.level_head[lv] = t->rnext;
+    }
+    if (t->queued == Q_READY)
+        count_ready(lv, -1);
+    t->queued = Q_NONE;
+}
+
+/* n takes o's place in its list (o leaves it); n's and o's queued states are the caller's. */
+static void replace(cairn_thread_t *o, cairn_thread_t *n)
+{
+    unsigned lv = o->qlevel;
+    if (o->rnext == o) {
+        n->rnext = n->rprev = n;
+    } else {
+        n->rnext = o->rnext;
+        n->rprev = o->rprev;
+        o->rprev->rnext = n;
+        o->rnext->rprev = n;
+    }
+    if (ts.level_head[lv] == o)
+        ts.level_head[lv] = n;
+    n->qlevel = (uint8_t)lv;
+}
+
+/* a and b (in two different lists) exchange their places. */
+static void swap_places(cairn_thread_t *a, cairn_thread_t *b)
+{
+    unsigned la = a->qlevel, lb = b->qlevel;
+    cairn_thread_t *an = a->rnext, *ap = a->rprev, *bn = b->rnext, *bp = b->rprev;
+    if (an == a) {
+        b->rnext = b->rprev = b;
+    } else {
+        b->rnext = an;
+        b->rprev = ap;
+        ap->rnext = b;
+        an->rprev = b;
+    }
+    if (bn == b) {
+        a->rnext = a->rprev = a;
+    } else {
+        a->rnext = bn;
+        a->rprev = bp;
+        bp->rnext = a;
+        bn->rprev = a;
+    }
+    if (ts.level_head[la] == a)
+        ts.level_head[la] = b;
+    if (ts.level_head[lb] == b)
+        ts.level_head[lb] = a;
+    a->qlevel = (uint8_t)lb;
+    b->qlevel = (uint8_t)la;
+}
+
+/* first: ahead of the others of its level, but behind the running thread when that is one
+ * of them (no equal priority preempts it). */
+static void enqueue_ready(cairn_thread_t *t, bool first)
+{
+    unsigned lv = t->plevel;
+    cairn_thread_t *at = first ? ts.level_head[lv] : 0, *cur = ts.cur;
+    if (at && at == cur && cur != t)
+        at = cur->rnext == cur ? 0 : cur->rnext;
+    link_before(lv, t, at);
+    t->queued = Q_READY;
+    count_ready(lv, +1);
+}
+
+/* The place of a thread back at its priority: after the last ready thread that came
+ * before it. The scan starts from the newest, so it passes the threads that became ready
+ * at that priority while t was away (a holder standing in for another counts with the
+ * other's arrival). */
+static void enqueue_by_arrival(cairn_thread_t *t)
+{
+    unsigned lv = t->plevel;
+    cairn_thread_t *h = ts.level_head[lv], *at = h;
+    if (h) {
+        cairn_thread_t *n = h->rprev;
+        for (;;) {
+            const cairn_thread_t *k = n->queued == Q_HOLD ? n->swapped : n;
+            ts.sem_stats.requeue_steps++;
+            if (k->seq < t->seq) {
+                at = n->rnext == h ? 0 : n->rnext; /* after n: before its successor */
+                break;
+            }
+            if (n == h)
+                break; /* every one came later: t goes first */
+            n = n->rprev;
+        }
+    }
+    link_before(lv, t, at);
+    t->queued = Q_READY;
+    count_ready(lv, +1);
+}
+
+/* Levels that no thread has any more go (a joined thread's), the ones after them move down. */
+static void drop_unused_levels(void)
+{
+    for (unsigned i = ts.nlevels; i-- > 0;) {
+        bool used = ts.level_head[i] != 0;
+        for (const cairn_thread_t *t = ts.all; t && !used; t = t->next)
+            used = t->prio == ts.level_prio[i] || t->base == ts.level_prio[i];
+        if (used)
+            continue;
+        for (unsigned j = i; j + 1u < ts.nlevels; j++) {
+            ts.level_prio[j] = ts.level_prio[j + 1u];
+            ts.level_ready[j] = ts.level_ready[j + 1u];
+            ts.level_head[j] = ts.level_head[j + 1u];
+        }
+        ts.nlevels--;
+        uint32_t low = ts.ready_mask & ((1u << i) - 1u);
+        ts.ready_mask = low | ((ts.ready_mask >> 1) & ~((1u << i) - 1u));
+        for (cairn_thread_t *t = ts.all; t; t = t->next) {
+            if (t->queued != Q_NONE && t->qlevel > i)
+                t->qlevel--;
+            if (t->plevel > i)
+                t->plevel--;
+        }
+    }
+}
+
+HOT cairn_thread_t *best_ready(void)
+{
+    if (!on() || !ts.ready_mask)
+        return 0;
+    cairn_thread_t *t = ts.level_head[top_bit(ts.ready_mask)];
+    while (t->queued != Q_READY)
+        t = t->rnext;
+    return t;
+}
+
+/* The exchange (sem.c decides when). */
+void cairn__thread_exchange(cairn_thread_t *h, cairn_thread_t *w)
+{
+    if (h->swapped)
+        cairn__thread_unexchange(h, false); /* a third thread: the first waiter's place goes back */
+    count_ready(h->qlevel, -1);
+    if (w->queued == Q_READY) { /* w was running: first of its level, which keeps its count */
+        swap_places(h, w);
+        w->queued = Q_HOLD;
+    } else {
+        unsigned lv = w->plevel;
+        replace(h, w);
+        w->queued = Q_HOLD;
+        link_before(lv, h, ts.level_head[lv]);
+        count_ready(lv, +1);
+    }
+    h->swapped = w;
+    w->swapped = h;
+    ts.sem_stats.exchanges++;
+}
+
+void cairn__thread_unexchange(cairn_thread_t *h, bool w_ready)
+{
+    cairn_thread_t *w = h->swapped;
+    h->swapped = 0;
+    w->swapped = 0;
+    if (h->queued != Q_READY) { /* h blocked meanwhile: its place is gone */
+        unlink(w);
+    } else if (w_ready) {
+        swap_places(h, w);
+        count_ready(h->qlevel, +1); /* w's level keeps its count */
+        w->queued = Q_READY;
+        w->state = TH_READY;
+        return;
+    } else {
+        unlink(h);
+        replace(w, h);
+        h->queued = Q_READY;
+        count_ready(h->qlevel, +1);
+    }
+    w->queued = Q_NONE;
+    if (w_ready) {
+        w->state = TH_READY;
+        enqueue_ready(w, true);
+    }
+}
+
+/* A ready t whose list is not its priority's moves there. */
+static void place(cairn_thread_t *t)
+{
+    if (t->queued != Q_READY || t->qlevel == t->plevel)
+        return;
+    if (t->swapped)
+        cairn__thread_unexchange(t, false);
+    if (t->qlevel == t->plevel)
+        return;
+    bool raise = t->plevel > t->qlevel; /* levels ascend with priority */
+    unlink(t);
+    if (raise)
+        enqueue_ready(t, true);
+    else
+        enqueue_by_arrival(t);
+}
+
+/* Whether the message level, whose top is f, runs rather than a thread of priority prio. */
+static bool msg_level_outranks(unsigned prio, const cairn_frame_t *f)
+{
     while (f && f->tcb && f->tcb->handler == mailbox)
         f = f->below;
     if (f && f->prio >= prio)
@@ -73,18 +358,26 @@ static bool msg_level_wins(unsigned prio)
     return cairn__pending_above((int)prio - 1);
 }
 
-static cairn_thread_t *choose(void)
+HOT bool msg_level_wins(unsigned prio)
+{
+    const cairn_frame_t *f = ts.cur ? ts.msg_top : cairn_k.top;
+    if (!f && !cairn_k.queue) /* the usual case between threads: the message level is idle */
+        return false;
+    return msg_level_outranks(prio, f);
+}
+
+HOT cairn_thread_t *choose(void)
 {
     cairn_thread_t *best = best_ready();
     return best && !msg_level_wins(best->prio) ? best : 0;
 }
 
+/* Another ready thread in t's list (t ready), or any in its priority's (t not). */
 static bool peer_ready(const cairn_thread_t *t)
 {
-    for (const cairn_thread_t *o = ts.all; o; o = o->next)
-        if (o != t && o->state == TH_READY && o->prio == t->prio)
-            return true;
-    return false;
+    if (t->queued == Q_READY)
+        return ts.level_ready[t->qlevel] > 1;
+    return ts.level_ready[t->plevel] != 0;
 }
 
 static void arm_slice(cairn_thread_t *t)
@@ -111,11 +404,12 @@ bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to)
 {
     if (!on())
         return false;
+    cairn__thread_forget_next();
     cairn_thread_t *cur = ts.cur;
     if (cur && *cur->guard != CAIRN_THREAD_GUARD && cur->state != TH_DEAD) {
         ts.stats.overflows++;
         arch_thread_overflow(cur->name);
-        cur->state = TH_DEAD; /* the port let the module run on: never again */
+        cairn__thread_unready(cur, TH_DEAD); /* the port let the module run on: never again */
         cur->code = CAIRN_THREAD_CODE_OVERFLOW;
         cairn_thread_t *j = cur->joiner ? find(cur->joiner) : 0;
         if (j && j->state == TH_JOIN)
@@ -145,13 +439,39 @@ bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to)
 
 /* Called where the choice may have changed (a send, a wake-up, a block, an
  * interrupt's exit, the idle loop). */
+/* With interrupts off, over a running thread or the message level (cur): requests the
+ * switch when another context should run. */
+HOT void decide(cairn_thread_t *cur)
+{
+    cairn_thread_t *next = choose();
+    if (next == cur)
+        return;
+    arch_thread_reschedule();
+    /* Thread to thread with nothing else to do on the way (the guard word, the slices):
+     * decided now, the port need not choose again. */
+    if (cur && next && *cur->guard == CAIRN_THREAD_GUARD && !cur->slice_armed &&
+        (!slice || next->slice_armed || !peer_ready(next))) {
+        ts.next = next;
+        ts.stats.switches++;
+    }
+}
+
 void cairn__thread_resched(void)
 {
     uint32_t s = arch_irq_save();
-    bool sw = !cairn_k.isr_depth && cairn__thread_should_switch();
+    if (!cairn_k.isr_depth && on())
+        decide(ts.cur);
     arch_irq_restore(s);
-    if (sw)
+}
+
+void cairn__thread_resched_isr(void)
+{
+    uint32_t s = arch_irq_save();
+    if (on() && ts.cur)
+        decide(ts.cur); /* the interrupted thread: the message level's top is ts.msg_top */
+    else
         arch_thread_reschedule();
+    arch_irq_restore(s);
 }
 
 bool cairn__thread_any_ready(void)
@@ -163,18 +483,60 @@ static void make_ready(cairn_thread_t *t)
 {
     t->state = TH_READY;
     t->seq = ++ts.seq;
+    if (t->queued == Q_HOLD)
+        cairn__thread_unexchange(t->swapped, false);
+    if (t->queued == Q_READY)
+        unlink(t);
+    enqueue_ready(t, false);
     if (ts.cur && ts.cur != t && ts.cur->prio == t->prio)
         arm_slice(ts.cur);
+}
+
+/* A ready t goes last in its list (a yield, the end of its slice). */
+HOT void to_back(cairn_thread_t *t)
+{
+    t->seq = ++ts.seq;
+    if (t->queued == Q_READY && ts.level_head[t->qlevel] == t) {
+        /* first of a circular list: the next one becomes first, t last */
+        cairn__thread_forget_next();
+        ts.level_head[t->qlevel] = t->rnext;
+    } else if (t->queued == Q_READY && t->rnext != t) {
+        unsigned lv = t->qlevel;
+        unlink(t);
+        link_before(lv, t, 0);
+        t->queued = Q_READY;
+        count_ready(lv, +1);
+    }
+}
+
+void cairn__thread_ready_first(cairn_thread_t *t)
+{
+    t->state = TH_READY;
+    if (t->queued == Q_HOLD)
+        cairn__thread_unexchange(t->swapped, false);
+    if (t->queued == Q_NONE)
+        enqueue_ready(t, true);
+    if (ts.cur && ts.cur != t && ts.cur->prio == t->prio)
+        arm_slice(ts.cur);
+}
+
+void cairn__thread_unready(cairn_thread_t *t, uint8_t st)
+{
+    if (t->swapped && t->queued == Q_READY)
+        cairn__thread_unexchange(t, false); /* a raised holder blocks: its place goes back */
+    if (t->queued == Q_READY)
+        unlink(t);
+    t->state = st;
 }
 
 /* The running thread waits in state (already set) until it is ready again. */
 static void block(cairn_thread_t *t)
 {
     while (t->state != TH_READY)
-        arch_thread_reschedule();
+        cairn__thread_resched();
 }
 
-static cairn_thread_t *self(void)
+HOT cairn_thread_t *self(void)
 {
     return cairn_k.in_thread && !cairn_k.isr_depth ? ts.cur : 0;
 }
@@ -194,9 +556,16 @@ void cairn__thread_block(cairn_thread_t *t)
     block(t);
 }
 
+void cairn__thread_place(cairn_thread_t *t)
+{
+    place(t);
+}
+
 void cairn__thread_set_prio(cairn_thread_t *t, cairn_prio_t p)
 {
     t->prio = p;
+    t->plevel = (uint8_t)level_of(p);
+    place(t);
     t->shadow.prio = p;
     t->frame.prio = (cairn_prio_t)(p ? p - 1u : 0u);
     cairn_tcb_t *tcb = cairn__tcb(t->id);
@@ -248,7 +617,7 @@ static cairn_ret_t mailbox(void *state, cairn_msg_t *msg)
         t->slice_armed = 0;
         if (t->state == TH_READY && peer_ready(t)) {
             ts.stats.slices++;
-            t->seq = ++ts.seq; /* to the back of its priority */
+            to_back(t);
         }
     } else if (msg->port == CAIRN_PORT_INIT || msg->port == CAIRN_PORT_FINAL) {
         return CAIRN_OK;
@@ -350,6 +719,7 @@ cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thre
         p = &(*p)->next;
     *p = t;
     cairn_k.nthreads++;
+    t->plevel = (uint8_t)level_of(prio);
     make_ready(t);
     arch_irq_restore(s);
     cairn__thread_resched();
@@ -409,12 +779,15 @@ cairn_ret_t cairn_thread_receive(cairn_msg_t *msg, uint32_t timeout)
             return CAIRN_EAGAIN;
         }
         t->timed_out = 0;
-        t->state = TH_RECV;
+        cairn__thread_unready(t, TH_RECV);
         arch_irq_restore(s);
         if (timeout != CAIRN_THREAD_FOREVER && !timer) {
             timer = true;
             if (cairn_timer_set(t->id, CAIRN_THREAD_TIMER_WAKE, timeout, false) != CAIRN_OK) {
-                t->state = TH_READY;
+                s = arch_irq_save();
+                if (t->state == TH_RECV)
+                    cairn__thread_ready_first(t);
+                arch_irq_restore(s);
                 return CAIRN_ENOMEM;
             }
         }
@@ -431,9 +804,14 @@ cairn_ret_t cairn_thread_sleep(uint32_t ticks)
         cairn_thread_yield();
         return CAIRN_OK;
     }
-    t->state = TH_SLEEP;
+    uint32_t s = arch_irq_save();
+    cairn__thread_unready(t, TH_SLEEP);
+    arch_irq_restore(s);
     if (cairn_timer_set(t->id, CAIRN_THREAD_TIMER_WAKE, ticks, false) != CAIRN_OK) {
-        t->state = TH_READY;
+        s = arch_irq_save();
+        if (t->state == TH_SLEEP)
+            cairn__thread_ready_first(t);
+        arch_irq_restore(s);
         return CAIRN_ENOMEM;
     }
     block(t);
@@ -447,7 +825,7 @@ void cairn_thread_yield(void)
     if (!t)
         return;
     uint32_t s = arch_irq_save();
-    t->seq = ++ts.seq;
+    to_back(t);
     arch_irq_restore(s);
     cairn__thread_resched();
 }
@@ -467,7 +845,7 @@ _Noreturn void cairn_thread_exit(int code)
     if (tcb && tcb->state == t)
         cairn__task_remove(tcb); /* its timers, queued messages, routes and heap blocks */
     t->code = code;
-    t->state = TH_DEAD;
+    cairn__thread_unready(t, TH_DEAD);
     cairn_thread_t *j = t->joiner ? find(t->joiner) : 0;
     if (j && j->state == TH_JOIN)
         make_ready(j);
@@ -488,7 +866,9 @@ cairn_ret_t cairn_thread_join(cairn_task_id_t id, int *code)
         if (t->joiner)
             return CAIRN_EBUSY;
         t->joiner = me->id;
-        me->state = TH_JOIN;
+        uint32_t s = arch_irq_save();
+        cairn__thread_unready(me, TH_JOIN);
+        arch_irq_restore(s);
         block(me);
     }
     if (code)
@@ -499,6 +879,7 @@ cairn_ret_t cairn_thread_join(cairn_task_id_t id, int *code)
         p = &(*p)->next;
     *p = t->next;
     cairn_k.nthreads--;
+    drop_unused_levels();
     arch_irq_restore(s);
     arch_thread_release(&t->ctx);
     cairn_free(t);

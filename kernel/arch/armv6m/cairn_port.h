@@ -47,6 +47,9 @@ static inline void arch_irq_unmask(unsigned irq)
 /* The send fast path is assembly (kernel/arch/armv6m/fast.c). */
 #define CAIRN_PORT_FAST_SEND 1
 
+/* The uncontended mutex's take and give are assembly (kernel/arch/armv6m/sem_fast.c). */
+#define CAIRN_PORT_SEM_FAST 1
+
 /* The vector of an interrupt bound to a message: r0 = the binding, then the
  * fast path (kernel/arch/armv6m/fast.c; the shared section prefix keeps it in
  * reach of B). */

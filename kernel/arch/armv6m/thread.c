@@ -10,7 +10,12 @@
  * copies the vector table to the kernel heap and points VTOR at the copy, whose
  * PendSV entry is cairn__armv6m_pendsv_threads:
  *
- * 1. With interrupts off, cairn__thread_pick chooses the context to run.
+ * 0. The fast path: when the core decided a switch from the running thread to another
+ *    (cairn_k.threads->next, set by cairn__thread_resched with the guard word checked and
+ *    nothing to do for the slices) and the message queue is still empty, PendSV only
+ *    saves r4-r11 and PSP, makes the other thread current (its frame the top of the
+ *    execution stack) and restores its registers: no call, no choice.
+ * 1. Otherwise, with interrupts off, cairn__thread_pick chooses the context to run.
  * 2. A switch saves r4-r11 below the left context's exception frame (on MSP for
  *    the message level, on its PSP for a thread) with that SP in its record, and
  *    restores the other's, returning with EXC_RETURN 0xFFFFFFF9 (message level)
@@ -28,6 +33,9 @@
 #include "cairn/mem.h"
 
 #include "scb.h"
+
+#define CAIRN_STR_(x) #x
+#define CAIRN_STR(x) CAIRN_STR_(x)
 
 #define VECTORS 48u /* the initial SP, 15 exceptions, 32 interrupts */
 #define VECTOR_PENDSV 14u
@@ -78,6 +86,7 @@ void arch_thread_release(cairn_ctx_t *c)
 
 void arch_thread_reschedule(void)
 {
+    cairn__thread_forget_next(); /* whoever asks may have changed the choice */
     SCB_ICSR = ICSR_PENDSVSET;
 }
 
@@ -110,10 +119,53 @@ __attribute__((naked, noreturn, used)) void cairn__armv6m_thread_trampoline(void
                      "b    .\n\t");
 }
 
+/* The offset of cairn_k.threads, for the assembly below. */
+#define CAIRN_K_THREADS 192
+_Static_assert(offsetof(cairn_kernel_t, threads) == CAIRN_K_THREADS, "PendSV's cairn_k.threads");
+
 __attribute__((naked)) void cairn__armv6m_pendsv_threads(void)
 {
     __asm__ volatile(
         "cpsid i\n\t"
+        "ldr   r3, =cairn_k + " CAIRN_STR(CAIRN_K_THREADS) "\n\t"
+        "ldr   r3, [r3]\n\t"
+        "ldr   r2, [r3, #" CAIRN_STR(CAIRN_TS_NEXT) "]\n\t" /* the decided thread */
+        "cmp   r2, #0\n\t"
+        "beq   6f\n\t"
+        "ldr   r0, =cairn_k\n\t"
+        "ldr   r1, [r0, #" CAIRN_STR(CAIRN_K_QUEUE) "]\n\t"
+        "cmp   r1, #0\n\t"
+        "bne   6f\n\t" /* messages came meanwhile: choose again */
+        "mov   r1, r2\n\t"
+        "adds  r1, #" CAIRN_STR(CAIRN_TH_FRAME) "\n\t"
+        "str   r1, [r0, #" CAIRN_STR(CAIRN_K_TOP) "]\n\t"
+        "ldr   r1, [r3, #" CAIRN_STR(CAIRN_TS_CUR) "]\n\t"
+        "str   r2, [r3, #" CAIRN_STR(CAIRN_TS_CUR) "]\n\t"
+        "movs  r0, #0\n\t"
+        "str   r0, [r3, #" CAIRN_STR(CAIRN_TS_NEXT) "]\n\t"
+        "mrs   r0, psp\n\t"
+        "subs  r0, #32\n\t"
+        "str   r0, [r1]\n\t"
+        "stmia r0!, {r4-r7}\n\t"
+        "mov   r4, r8\n\t"
+        "mov   r5, r9\n\t"
+        "mov   r6, r10\n\t"
+        "mov   r7, r11\n\t"
+        "stmia r0!, {r4-r7}\n\t"
+        "ldr   r0, [r2]\n\t"
+        "adds  r0, #16\n\t"
+        "ldmia r0!, {r4-r7}\n\t"
+        "mov   r8, r4\n\t"
+        "mov   r9, r5\n\t"
+        "mov   r10, r6\n\t"
+        "mov   r11, r7\n\t"
+        "subs  r0, #32\n\t"
+        "ldmia r0!, {r4-r7}\n\t"
+        "adds  r0, #16\n\t"
+        "msr   psp, r0\n\t"
+        "cpsie i\n\t"
+        "bx    lr\n\t" /* EXC_RETURN: Thread mode, PSP, as it came */
+        "6:\n\t"
         "push  {r4, lr}\n\t"
         "sub   sp, #8\n\t"
         "mov   r0, sp\n\t"

@@ -74,6 +74,8 @@ typedef struct cairn_sem_stats {
     uint32_t inherits;   /* priority raises by inheritance */
     uint32_t prewaits;   /* wake-ups that joined a semaphore's waiters at once (hint) */
     uint32_t refused;    /* gives refused (not the owner, at max), takes refused */
+    uint32_t exchanges;  /* raises by EMERALDS's exchange of places (O(1)) */
+    uint32_t requeue_steps; /* ready threads passed to put a lowered holder back in its place */
 } cairn_sem_stats_t;
 
 /* Counted from the first thread on (zeros before): the counters live in the thread

@@ -5,7 +5,9 @@
  * among waiters of one priority, ownership errors, the message level's and an
  * interrupt's limits, and the blocking call's hint (CAIRN_SEM_EMERALDS: the
  * context switches it saves). Built twice: with the hint honoured and without
- * (test_sem_plain); the observable order is the same in both.
+ * (test_sem_plain); the observable order is the same in both. So is the order around
+ * EMERALDS's exchange of places, which only saves the plain build's search for the
+ * lowered holder's place.
  */
 #include <string.h>
 
@@ -17,9 +19,9 @@
 #define STACK 65536 /* ASan's frames are large */
 #define P(n) CAIRN_PORT(n)
 
-enum { TH = 3, TM = 4, TL = 5, TX = 6 };
+enum { TH = 3, TM = 4, TL = 5, TX = 6, TC = 7 };
 
-static _Alignas(16) uint8_t stacks[4][STACK];
+static _Alignas(16) uint8_t stacks[5][STACK];
 static cairn_sem_t m1, m2, cs;
 
 static cairn_sem_stats_t stats_now(void)
@@ -418,6 +420,172 @@ static void test_hint_on_a_counting_semaphore(void **state)
     assert_int_equal(cairn_thread_sleep_then(1, &cs), CAIRN_EINVAL);
 }
 
+/* ---- EMERALDS's exchange of places ------------------------------------------------------ */
+
+static cairn_sem_t go, fill;
+
+static void ex_high(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_take(&go, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("H:take");
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("H:took");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+}
+
+static void ex_filler(void *arg)
+{
+    assert_int_equal(cairn_sem_take(&fill, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("%s:run", (const char *)arg);
+}
+
+static void ex_low(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("L:took");
+    assert_int_equal(cairn_sem_give(&go), CAIRN_OK); /* H runs and blocks on m1: L is raised */
+    klog("L:raised");
+    /* Two threads of L's own priority become ready behind L's place while L runs above it. */
+    assert_int_equal(cairn_sem_give(&fill), CAIRN_OK);
+    assert_int_equal(cairn_sem_give(&fill), CAIRN_OK);
+    klog("L:give");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK); /* H at once; L back first of its priority */
+    klog("L:end");
+}
+
+static void test_exchange_of_places(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
+    assert_int_equal(cairn_sem_init(&go, 0, 1), CAIRN_OK);
+    assert_int_equal(cairn_sem_init(&fill, 0, 2), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TH, "H", ex_high, 0, stacks[0], STACK, 5, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TM, "F1", ex_filler, "F1", stacks[1], STACK, 2, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TX, "F2", ex_filler, "F2", stacks[2], STACK, 2, 0, 0), CAIRN_OK);
+    cairn_thread_stats_t t0, t1;
+    cairn_thread_stats(&t0);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TL, "L", ex_low, 0, stacks[3], STACK, 2, 0, 0), CAIRN_OK);
+    /* The same order either way: the raised L runs before the fillers, H takes m1 at L's
+     * give, and L, lowered, resumes before the fillers that became ready meanwhile. */
+    assert_log("L:took H:take L:raised L:give H:took L:end F1:run F2:run");
+    cairn_thread_stats(&t1);
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.inherits - before.inherits, 1);
+    assert_int_equal(t1.switches - t0.switches, 8); /* the same switches: L, H, L, H, L, F1, F2, the message level */
+#if CAIRN_SEM_EMERALDS
+    /* L took H's place and H L's; the give exchanged them back: no search. */
+    assert_int_equal(after.exchanges - before.exchanges, 1);
+    assert_int_equal(after.requeue_steps - before.requeue_steps, 0);
+#else
+    /* L's place is searched for, past the two fillers that came after it. */
+    assert_int_equal(after.exchanges - before.exchanges, 0);
+    assert_int_equal(after.requeue_steps - before.requeue_steps, 2);
+#endif
+}
+
+static void third_waiter(void *arg)
+{
+    klog("%s:take", (const char *)arg);
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("%s:took", (const char *)arg);
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+}
+
+static void third_low(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    /* W1 (3) blocks: L takes its place; W2 (5) blocks: W1's place goes back, L takes W2's. */
+    assert_int_equal(cairn_thread_create(TM, "W1", third_waiter, "W1", stacks[1], STACK, 3, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TH, "W2", third_waiter, "W2", stacks[0], STACK, 5, 0, 0), CAIRN_OK);
+    klog("L:give");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+    klog("L:end");
+}
+
+static void test_a_third_thread_raises_the_holder_again(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TL, "L", third_low, 0, stacks[2], STACK, 1, 0, 0), CAIRN_OK);
+    assert_log("W1:take W2:take L:give W2:took W1:took L:end");
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.exchanges - before.exchanges, CAIRN_SEM_EMERALDS ? 2 : 0);
+    assert_int_equal(after.inherits - before.inherits, 2);
+    assert_int_equal(m1.count, 1);
+    assert_null(m1.waiters);
+}
+
+static void expiring_waiter(void *arg)
+{
+    (void)arg;
+    klog("W:%d", cairn_sem_take(&m1, 10));
+}
+
+static void expiring_low(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TH, "W", expiring_waiter, 0, stacks[0], STACK, 4, 0, 0), CAIRN_OK);
+    klog("L:raised");
+    host_timer_advance(10); /* W's limit ends while L runs in its place */
+    klog("L:back");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+}
+
+static void test_a_waiter_times_out_while_the_holder_holds_its_place(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TL, "L", expiring_low, 0, stacks[2], STACK, 1, 0, 0), CAIRN_OK);
+    assert_log("L:raised W:-7 L:back");
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.exchanges - before.exchanges, CAIRN_SEM_EMERALDS ? 1 : 0);
+    assert_int_equal(after.timeouts - before.timeouts, 1);
+    assert_int_equal(m1.count, 1);
+}
+
+static void equal_holder(void *arg);
+
+static void creator_of_equals(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_thread_create(TH, "H", equal_holder, 0, stacks[0], STACK, 3, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TM, "W", third_waiter, "W", stacks[1], STACK, 3, 0, 0), CAIRN_OK);
+}
+
+static void equal_holder(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("H:took");
+    cairn_thread_yield(); /* W, of the same priority, runs and blocks on m1 */
+    klog("H:give");
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+    klog("H:end");
+}
+
+static void test_nothing_moves_when_the_holder_runs_as_high(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
+    cairn_thread_set_slice(0);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TC, "creator", creator_of_equals, 0, stacks[4], STACK, 6, 0, 0), CAIRN_OK);
+    /* W blocks behind H; H's give readies W behind H, which runs on to its end. */
+    assert_log("H:took W:take H:give H:end W:took");
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.exchanges - before.exchanges, 0);
+    assert_int_equal(after.inherits - before.inherits, 0);
+    assert_int_equal(after.requeue_steps - before.requeue_steps, 0);
+    cairn_thread_set_slice(CAIRN_THREAD_SLICE_TICKS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +598,10 @@ int main(void)
         KTEST(test_exit_hands_mutexes_on),
         KTEST(test_hint_saves_switches),
         KTEST(test_hint_on_a_counting_semaphore),
+        KTEST(test_exchange_of_places),
+        KTEST(test_a_third_thread_raises_the_holder_again),
+        KTEST(test_a_waiter_times_out_while_the_holder_holds_its_place),
+        KTEST(test_nothing_moves_when_the_holder_runs_as_high),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

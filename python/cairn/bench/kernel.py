@@ -61,7 +61,7 @@ TARGETS = {
 SERVICE_OBJECTS = frozenset({
     "core/heap.o", "core/slab.o", "core/vtimer.o", "arch/armv6m/timer.o", "core/app.o",
     "core/mcast.o", "core/sleep.o", "core/statemsg.o", "core/thread.o", "arch/armv6m/thread.o",
-    "core/sem.o",
+    "core/sem.o", "arch/armv6m/sem_fast.o",
 })  # fmt: skip
 
 
@@ -222,7 +222,7 @@ def measure_cycles(tr: Trace) -> tuple[dict[str, int], dict[str, Any]]:
         "statemsg_write16_cycles": _one(sm[PH_SM_WRITE], "statemsg write"),
         "statemsg_read16_cycles": _one(sm[PH_SM_READ], "statemsg read"),
         "statemsg_read16_atomic_cycles": _one(sm[PH_SM_ATOMIC], "statemsg atomic read"),
-        "thread_switch_cycles": _one(thread_switch, "thread switch"),
+        "thread_yield_cycles": _one(thread_switch, "thread yield"),
         "sem_take_give_cycles": _one(sem_take_give, "sem take+give"),
         "sem_contended_cycles": _one(sem_contended, "sem contended"),
     }
@@ -391,6 +391,8 @@ METHOD = {
 
 
 def main(argv: list[str] | None = None) -> int:
+    from cairn.bench import thread_metric  # it reads this module's trace helpers
+
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sim", required=True)
     ap.add_argument("--elf", type=Path, default=Path("build/fw/kernel-bench.elf"),
@@ -399,6 +401,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="the same with the event log compiled out: the cycle figures")
     ap.add_argument("--elf-plainsem", type=Path, default=Path("build/fw/kernel-bench-plainsem.elf"),
                     help="the production build with CAIRN_SEM_EMERALDS=0: the *_plain semaphore figures")
+    ap.add_argument("--elf-thread-metric", type=Path, default=Path("build/fw/thread-metric.elf"),
+                    help="the Thread-Metric-style suite (cairn.bench.thread_metric): the thread keys")
+    ap.add_argument("--elf-thread-metric-plainsem", type=Path,
+                    default=Path("build/fw/thread-metric-plainsem.elf"),
+                    help="the same suite with CAIRN_SEM_EMERALDS=0")
     ap.add_argument("--map", type=Path, help="link map (default: the ELF's .map)")
     ap.add_argument("--obj-dir", type=Path, default=Path("build/obj/fw"), help="kernel objects under core/, arch/armv6m/")
     ap.add_argument("--size-tool", default="arm-none-eabi-size")
@@ -413,6 +420,9 @@ def main(argv: list[str] | None = None) -> int:
         figures, _, _ = measure(args.sim, args.elf_notrace, args.clock)
         figures["sem_take_give_plain_cycles"] = plain["sem_take_give_cycles"]
         figures["sem_contended_plain_cycles"] = plain["sem_contended_cycles"]
+        threads = thread_metric.measure(args.sim, args.elf_thread_metric, args.elf_thread_metric_plainsem,
+                                        args.clock)
+        figures.update({k: v for k, v in threads.items() if k != "thread_metric"})
         map_path = args.map or args.elf.with_suffix(".map")
         sizes = kernel_sizes_from_map(map_path.read_text())
     except BenchError as e:
@@ -445,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         "kernel_per_object": sizes["per_object"],
         "kernel_objects_size": obj_totals,
         "firmware_size": elf_size,
+        "thread_metric": threads["thread_metric"],
         "samples": dict(SAMPLES),
         "samples_traced": traced_samples,
         "breakdowns": breakdowns,
@@ -484,8 +495,22 @@ def main(argv: list[str] | None = None) -> int:
           f"{f['statemsg_read16_cycles']}, slow reader's read {f['statemsg_read16_atomic_cycles']} "
           f"(a message: send -> handler {f['send_preempt_cycles']}, send -> handler -> back "
           f"{f['send_preempt_roundtrip_cycles']})")
-    print(f"  thread to thread (cairn_thread_yield -> PendSV -> the other thread) "
-          f"{f['thread_switch_cycles']} [{tf['thread_switch_cycles']}]")
+    tm = threads["thread_metric"]
+    print(f"  thread to thread: preemptive (the pended switch unmasked -> the higher thread's first "
+          f"instruction) {f['thread_switch_cycles']} (target <= {tm['targets']['thread_switch_cycles_max']}: "
+          f"{'met' if tm['targets']['thread_switch_met'] else 'NOT met'}); cairn_thread_yield -> the other "
+          f"thread {f['thread_yield_cycles']} [{tf['thread_yield_cycles']}]; semaphore given -> the waiter "
+          f"{f['sem_signal_to_waiter_cycles']}")
+    print(f"  mutex lock + unlock, free {f['mutex_lock_unlock_cycles']} (target <= "
+          f"{tm['targets']['mutex_lock_unlock_cycles_max']}: "
+          f"{'met' if tm['targets']['mutex_lock_unlock_met'] else 'NOT met'})")
+    pi = tm["priority_inheritance"]
+    print(f"  Thread-Metric-style: " + ", ".join(
+        f"{k} {tm[k]}" for k in ("cooperative_switch", "preemptive_switch", "interrupt_processing",
+                                 "interrupt_preemption", "message_processing", "synchronisation",
+                                 "memory_allocation")))
+    print(f"  priority inheritance, holder's give -> the waiter, by threads ready behind the holder "
+          f"{pi['threads_ready_behind']}: EMERALDS {pi['emeralds']}, plain {pi['plain']}")
     print(f"  mutex take + give, free {f['sem_take_give_cycles']} [plain {f['sem_take_give_plain_cycles']}]; "
           f"contended (holder posts to the announced waiter and gives -> the waiter holds it) "
           f"{f['sem_contended_cycles']} [plain {f['sem_contended_plain_cycles']}]")
