@@ -72,8 +72,11 @@ void cairn_bus_serviced(void);
 /* Powers module `module` on or off (a power frame; this module's own: at once). */
 void cairn_bus_power(uint8_t module, bool on);
 
-/* The other way: the RX vector goes to cairn__net_rx_vector (r0 = its binding) on a port
- * that has it (armv6m), the bus manager's fast path, which takes the common frame into
- * its task's handler and otherwise goes on as the binding's vector would. */
+/* The other way: on a port that has it (armv6m), the RX vector branches to
+ * cairn__net_rx_vector, the bus manager's fast path, which takes the common frame into its
+ * task's handler and otherwise goes on as the vector of the driver's RX binding would. That
+ * path reaches the controller's registers itself (the board's register map, cairn_bus.h). */
+struct cairn_irq_binding;
+extern struct cairn_irq_binding cairn_bus_rx_binding;
 
 #endif /* CAIRN_BUS_H */
