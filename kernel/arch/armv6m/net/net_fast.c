@@ -468,8 +468,7 @@ __attribute__((naked, section(".text.cairn_fast.net_send"))) void cairn__send_re
         "adds  r0, #" S(N_REMOTE) "\n\t"
         "ldrb  r0, [r0, #2]\n\t"
 #endif
-        "msr   primask, r6\n\t"
-#if CAIRN_TRACE_ENABLED
+#if CAIRN_TRACE_ENABLED /* with interrupts still masked: the two words in a row */
         "ldr   r1, =" S(CAIRN_TRACE_ADDR) "\n\t"
         "lsls  r0, #16\n\t"
         "lsrs  r5, #16\n\t"
@@ -488,6 +487,7 @@ __attribute__((naked, section(".text.cairn_fast.net_send"))) void cairn__send_re
         "orrs  r7, r2\n\t"
         "str   r7, [r1]\n\t" /* NET_SEND_TO: task, port */
 #endif
+        "msr   primask, r6\n\t"
         "movs  r0, #0\n\t"
         "pop   {r4, r5, r6, r7, pc}\n\t"
         "12:\n\t"
