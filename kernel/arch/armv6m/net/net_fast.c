@@ -117,8 +117,11 @@ _Static_assert(EV_SEND == CAIRN_EV_SEND && EV_START == CAIRN_EV_START, "event co
 
 /* Registers in the receive path: r4 cairn_k, r5 cairn_net, r6 the interrupted top, r7 the
  * destination's TCB, r3 the controller; the header's words in r0, r1 and (once its length
- * is checked) the payload length in r2. Its rare parts come first, before its entry
- * cairn__net_rx_vector, in reach of its conditional branches. */
+ * is checked) the payload length in r2. The checks that keep the controller to the bus
+ * manager come before the header is read, the other kernel checks after its kind, so that a
+ * frame of another kind (a multicast, the reliable layer's) is declined sooner. Its rare
+ * parts come first, before its entry cairn__net_rx_vector, in reach of its conditional
+ * branches. */
 void cairn__net_rx_parts(void);
 __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_parts(void)
 {
@@ -149,14 +152,14 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_pa
         "ldr   r6, [r3, #" S(R_RX_DATA) "]\n\t"
         "str   r6, [r4, #4]\n\t"
         "cmp   r2, #8\n\t"
-        "bls   4f\n\t"
+        "bls   13f\n\t"
         "ldr   r6, [r3, #" S(R_RX_DATA) "]\n\t"
         "str   r6, [r4, #8]\n\t"
         "cmp   r2, #12\n\t"
-        "bls   4f\n\t"
+        "bls   13f\n\t"
         "ldr   r6, [r3, #" S(R_RX_DATA) "]\n\t"
         "str   r6, [r4, #12]\n\t"
-        "b     4f\n\t"
+        "b     13f\n\t"
         ".global cairn__net_rx_vector\n\t"
         ".type   cairn__net_rx_vector, %%function\n\t"
         ".thumb_func\n"
@@ -168,12 +171,7 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_pa
         "push  {r4, r5, r6, r7}\n\t"
         "ldr   r4, =cairn_k\n\t"
         "ldr   r5, =cairn_net\n\t"
-        "ldr   r1, [r4, #" S(CAIRN_K_QUEUE) "]\n\t"
-        "ldr   r2, [r4, #" S(K_ISR) "]\n\t"
-        "lsls  r2, #24\n\t"
-        "orrs  r1, r2\n\t"
-        "ldrb  r2, [r5, #" S(N_PEEKED) "]\n\t"
-        "orrs  r1, r2\n\t"
+        "ldrb  r1, [r5, #" S(N_PEEKED) "]\n\t"
         "ldr   r2, [r4, #%c[nettcb]]\n\t"
         "cmp   r2, #0\n\t"
         "beq   18b\n\t"
@@ -181,25 +179,12 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_pa
         "lsrs  r2, #5\n\t"
         "subs  r2, #1\n\t"
         "orrs  r1, r2\n\t"
-        "bne   18b\n\t" /* queued messages, a header already read, in an interrupt handler,
-                           the bus manager not started or running */
+        "bne   18b\n\t" /* a header already read, the bus manager not started or running:
+                           the controller is not the fast path's */
         "ldr   r2, =%c[tson]\n\t"
         "ldrb  r2, [r2]\n\t"
         "cmp   r2, #0\n\t"
         "bne   17b\n\t"
-        "ldr   r6, [r4, #" S(CAIRN_K_TOP) "]\n\t"
-        "cmp   r6, #0\n\t"
-        "beq   2f\n\t"
-        "movs  r1, #" S(N_FRAME) "\n\t"
-        "adds  r1, r5\n\t"
-        "mov   r2, r6\n\t"
-        "1:\n\t" /* the fast path's frame is free unless it is on the stack */
-        "cmp   r2, r1\n\t"
-        "beq   18b\n\t"
-        "ldr   r2, [r2]\n\t"
-        "cmp   r2, #0\n\t"
-        "bne   1b\n\t"
-        "2:\n\t"
         "ldr   r3, =" S(CAIRN_BUS_BASE) "\n\t"
         "ldr   r0, [r3, #" S(R_RX_COUNT) "]\n\t"
         "cmp   r0, #1\n\t"
@@ -227,6 +212,26 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_pa
         "eors  r7, r0\n\t"
         "lsls  r7, #16\n\t"
         "bne   16b\n\t" /* not a message frame, or not from the controller's source */
+        /* The kernel's state (after the kind: a frame of another kind is declined sooner). */
+        "ldr   r6, [r4, #" S(CAIRN_K_QUEUE) "]\n\t"
+        "ldr   r7, [r4, #" S(K_ISR) "]\n\t"
+        "lsls  r7, #24\n\t"
+        "orrs  r6, r7\n\t"
+        "bne   16b\n\t" /* queued messages, in an interrupt handler */
+        "ldr   r6, [r4, #" S(CAIRN_K_TOP) "]\n\t"
+        "cmp   r6, #0\n\t"
+        "beq   2f\n\t"
+        "movs  r3, #" S(N_FRAME) "\n\t"
+        "adds  r3, r5\n\t"
+        "mov   r7, r6\n\t"
+        "1:\n\t" /* the fast path's frame is free unless it is on the stack */
+        "cmp   r7, r3\n\t"
+        "beq   16b\n\t"
+        "ldr   r7, [r7]\n\t"
+        "cmp   r7, #0\n\t"
+        "bne   1b\n\t"
+        "ldr   r3, =" S(CAIRN_BUS_BASE) "\n\t"
+        "2:\n\t"
         "lsrs  r7, r0, #24\n\t"
         "subs  r7, #1\n\t"
         "cmp   r7, #%c[portmax]\n\t"
@@ -253,6 +258,7 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_pa
         "ldr   r3, =" S(CAIRN_BUS_BASE) "\n\t"
         "3:\n\t"
         "movs  r4, #0\n\t" /* no payload, no block */
+        "movs  r6, #%c[remote]\n\t" /* the message's flags */
         "cmp   r2, #0\n\t"
         "beq   4f\n\t"
         "ldrb  r4, [r5]\n\t" /* rx_cached */
@@ -267,6 +273,8 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_pa
         "str   r6, [r4]\n\t"
         "cmp   r2, #4\n\t"
         "bhi   12b\n\t"
+        "13:\n\t"
+        "movs  r6, #%c[heapremote]\n\t"
         "4:\n\t"
         "str   r3, [r3, #" S(R_RX_POP) "]\n\t"
         /* len | port << 16 | src << 24 */
@@ -283,13 +291,8 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_pa
         "lsls  r0, #8\n\t"
         "ldrb  r1, [r7, #" S(CAIRN_TCB_PRIO) "]\n\t"
         "orrs  r0, r1\n\t"
-        "movs  r3, #%c[remote]\n\t"
-        "cmp   r4, #0\n\t"
-        "beq   5f\n\t"
-        "movs  r3, #%c[heapremote]\n\t"
-        "5:\n\t"
-        "lsls  r3, #16\n\t"
-        "orrs  r0, r3\n\t"
+        "lsls  r6, #16\n\t"
+        "orrs  r0, r6\n\t"
         "str   r4, [r5, #" S(F_MSG) " + " S(M_PAYLOAD) "]\n\t"
         "str   r2, [r5, #" S(F_MSG) " + " S(M_LEN) "]\n\t"
         "str   r0, [r5, #" S(F_MSG) " + " S(M_PRIO) "]\n\t"
