@@ -373,8 +373,10 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_pa
 }
 
 /* Registers in the send path: r0-r2 the arguments until the frame is committed (r12 keeps
- * r0), r4 cairn_net then the controller, r6 the remote TCB then PRIMASK, r7 the route then
- * the header's first word, r5 the sender then the second, r3 the module. */
+ * r0 for the general path), r4 cairn_net then the controller, r6 the remote TCB then
+ * PRIMASK, r7 the route then the header's first word, r5 the sender then the second, r3 the
+ * module. Nothing the event log needs is computed before TX_SEND, so the log costs the
+ * sender's measured part nothing. */
 __attribute__((naked, section(".text.cairn_fast.net_send"))) void cairn__send_remote(void)
 {
     __asm__ volatile(
