@@ -17,8 +17,8 @@
 #include "nvic.h"
 
 /* RX goes to the bus manager's fast path, which takes the common frame into its task's
- * handler itself (kernel/core/net/rx_fast.c) and otherwise goes on as the others' binding,
- * which it loads only then (cairn/bus.h). */
+ * handler itself (kernel/arch/armv6m/net/net_fast.c) and otherwise goes on as the others'
+ * binding, which it loads only then (cairn/bus.h). */
 cairn_irq_binding_t cairn_bus_rx_binding __attribute__((used, section("cairn_irq_bindings"))) =
     CAIRN_IRQ_BINDING_INIT(CAIRN_IRQ_BUS_RX, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE, 1);
 void irq24_handler(void);
