@@ -121,9 +121,9 @@ _Static_assert(EV_SEND == CAIRN_EV_SEND && EV_START == CAIRN_EV_START, "event co
  * manager come before the header is read, the other kernel checks after its kind, so that a
  * frame of another kind (a multicast, the reliable layer's) is declined sooner. Its rare
  * parts come first, before its entry cairn__net_rx_vector, in reach of its conditional
- * branches. */
-void cairn__net_rx_parts(void);
-__attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_parts(void)
+ * branches; the function's symbol spans both, so profiles name the path by it. */
+void cairn__net_rx_vector_body(void);
+__attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_vector_body(void)
 {
     __asm__ volatile(
         "17:\n\t" /* time synchronisation on: the C path */
