@@ -283,10 +283,11 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f);
 
 /* cairn_send's general path: cairn_send_from the running task (send.c). */
 cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len);
-/* The fast send path's way for a route to a task without a local TCB: a remote task's
- * send to an idle bus (kernel/arch/armv6m/net/net_fast.c); without the bus manager, the
- * general path itself (send.c). */
-cairn_ret_t cairn__send_remote(cairn_port_t out_port, const void *payload, size_t len);
+/* The fast send path's way for a route to a task without a local TCB, by a branch with the
+ * path's registers pushed (not a C function): a remote task's send to an idle bus
+ * (kernel/arch/armv6m/net/net_fast.c); without the bus manager, the general path
+ * (arch/armv6m/fast.c). */
+void cairn__send_remote(void);
 
 /* Fills f->msg, a message from src of payload (len bytes, at most
  * CAIRN_MSG_MAX_LEN: the caller checks); the caller sets dst and port. A heap

@@ -73,9 +73,6 @@ def test_the_event_log_costs_the_remote_path_a_few_stores(production: dict[str, 
     assert traced["remote_send_to_handler_sender_cycles"] == f["remote_send_to_handler_sender_cycles"]
 
 
-@pytest.mark.xfail(strict=True, reason="not met yet: the remote path is above 400 cycles beyond the bus "
-                                       "(docs/distributed.md, 'Benchmark: where the cycles go'); strict, so meeting "
-                                       "the target makes this test fail until the mark is removed")
 def test_remote_send_to_handler_meets_the_target(production: dict[str, Any]) -> None:
     f, t = production["figures"], production["targets"]
     limit = t["remote_send_to_handler_beyond_bus_cycles_max"]

@@ -77,6 +77,19 @@ void cairn__direct_end(cairn_ret_t r)
     cairn_dispatch();
 }
 
+/* Where cairn_send goes for a route without a local TCB, its registers {r4-r7, lr} pushed,
+ * r0-r2 its arguments, r5 the sender's TCB: the bus manager's remote fast path
+ * (kernel/arch/armv6m/net/net_fast.c) when it is linked, else the general path. */
+__attribute__((weak, naked, section(".text.cairn_fast.send_remote"))) void cairn__send_remote(void)
+{
+    __asm__ volatile("pop   {r4-r7}\n\t"
+                     "pop   {r3}\n\t"
+                     "mov   lr, r3\n\t"
+                     "ldr   r3, =cairn__send_general\n\t"
+                     "bx    r3\n\t"
+                     ".ltorg\n\t");
+}
+
 FAST void cairn__armv6m_direct_end(void)
 {
     __asm__ volatile("bl   cairn__direct_end\n\t"
@@ -280,11 +293,7 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "add   sp, #32\n\t"
         "pop   {r4-r7, pc}\n\t"
         "6:\n\t" /* no local TCB: the bus manager's remote fast path, if it is linked */
-        "pop   {r4-r7}\n\t"
-        "pop   {r3}\n\t"
-        "mov   lr, r3\n\t"
-        "ldr   r3, =cairn__send_remote\n\t"
-        "bx    r3\n\t"
+        "b     cairn__send_remote\n\t" /* r4-r7 and lr pushed, r5 the sender */
         "8:\n\t"
         "uxth  r2, r2\n\t" /* len again */
         "9:\n\t"

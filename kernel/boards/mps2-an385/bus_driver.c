@@ -17,10 +17,16 @@
 #include "nvic.h"
 
 /* RX goes to the bus manager's fast path, which takes the common frame into its task's
- * handler itself (kernel/core/net/rx_fast.c) and otherwise goes on as the others' binding. */
-static cairn_irq_binding_t rx_binding __attribute__((used, section("cairn_irq_bindings"))) =
+ * handler itself (kernel/arch/armv6m/net/net_fast.c) and otherwise goes on as the others'
+ * binding, which it loads only then (cairn/bus.h). */
+cairn_irq_binding_t cairn_bus_rx_binding __attribute__((used, section("cairn_irq_bindings"))) =
     CAIRN_IRQ_BINDING_INIT(CAIRN_IRQ_BUS_RX, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE, 1);
-CAIRN__IRQ_VECTOR_VIA(irq24_handler, rx_binding, cairn__net_rx_vector)
+void irq24_handler(void);
+void cairn__net_rx_vector(void);
+__attribute__((naked, section(".text.cairn_fast.irq24_handler"))) void irq24_handler(void)
+{
+    __asm__ volatile("b    cairn__net_rx_vector\n\t");
+}
 CAIRN_IRQ_MESSAGE(irq25_handler, CAIRN_IRQ_BUS_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
 CAIRN_IRQ_MESSAGE(irq26_handler, CAIRN_IRQ_BUS_ERR, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
 

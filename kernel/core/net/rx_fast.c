@@ -4,9 +4,11 @@
  * The common case of a received frame — a message to one local task that is ready and
  * outranks the interrupted code, with a payload that fits a receive block, nothing queued
  * and no other frame waiting — goes from the RX interrupt straight into the destination's
- * handler: the board's vector calls cairn__net_rx_fast, and when it returns a frame the
+ * handler: the port's vector calls cairn__net_rx_fast, and when it returns a frame the
  * exception returns into that frame's handler (the port's part, like an interrupt bound
- * to a message). The message is the one the bus manager would have built (the payload in a
+ * to a message). On armv6m the vector is the same path in assembly
+ * (kernel/arch/armv6m/net/net_fast.c), which calls this one while time synchronisation
+ * is on. The message is the one the bus manager would have built (the payload in a
  * receive block, CAIRN_MSG_REMOTE), with the same trace words, so only the path differs.
  *
  * Anything else is the bus manager's: the RX line is masked and the bus manager runs as

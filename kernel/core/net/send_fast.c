@@ -1,12 +1,12 @@
 /*
  * Cairn OS bus manager: the send's fast path to a remote task (docs/distributed.md,
- * "Sending"). The port's cairn_send fast path (kernel/arch/armv6m/fast.c) comes here when
- * the route's task has no local TCB, with the checks it made (a task's handler sends on
- * an existing output port a payload that is not a heap block). The common case — a remote
- * task on a module that is not powered off, a payload that fits a frame, the plain bus
- * manager (not the reliable layer), the bus idle and nothing buffered — is written to the
- * controller at once, as the bus manager's submit does; anything else takes the general
- * path, which gives the same result.
+ * "Sending"), the C twin of the armv6m assembly (kernel/arch/armv6m/net/net_fast.c, where
+ * cairn_send's fast path branches when the route's task has no local TCB): it expects the
+ * checks that path made (a task's handler sends on an existing output port a payload that
+ * is not a heap block). The common case — a remote task on a module that is not powered
+ * off, a payload that fits a frame, the plain bus manager (not the reliable layer), the bus
+ * idle and nothing buffered — is written to the controller at once, as the bus manager's
+ * submit does; anything else takes the general path, which gives the same result.
  */
 #include "net.h"
 
@@ -36,8 +36,9 @@ cairn_ret_t cairn__net_send_fast(cairn_port_t out_port, const void *payload, siz
     cairn_net.stats.tx_frames++;
     cairn_net.stats.tx_immediate++;
     cairn_net.stats.tx_fast++;
-    arch_irq_restore(s);
+    /* Before interrupts come back: the two words in a row, as the trace's reader expects. */
     CAIRN_TRACE(CAIRN_EV_NET_SEND, rt->module, seq);
     CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, r.task, r.port);
+    arch_irq_restore(s);
     return CAIRN_OK;
 }

@@ -46,8 +46,10 @@ uint32_t cairn_bus_rtc(void);
 int cairn_bus_rx_head(uint8_t *src, bool *corrupt);
 /* Frames in the RX FIFO. */
 unsigned cairn_bus_rx_count(void);
-/* The fast paths' calls (kernel/core/net/rx_fast.c, send_fast.c), one each where the others
- * take several; the header is CAIRN_NET_HEADER bytes, moved as two words and a halfword.
+/* The C fast paths' calls (kernel/core/net/rx_fast.c, send_fast.c: the host port's, and the RX
+ * path's on armv6m while time synchronisation is on; the armv6m assembly reaches the
+ * registers itself), one each where the others take several; the header is
+ * CAIRN_NET_HEADER bytes, moved as two words and a halfword.
  * When exactly one frame waits, not corrupt, of CAIRN_NET_HEADER to max_len bytes: its
  * header copied to head and its length | source << 16; else -1 and nothing read. */
 int cairn_bus_rx_single(uint32_t *head, unsigned max_len);
@@ -72,8 +74,11 @@ void cairn_bus_serviced(void);
 /* Powers module `module` on or off (a power frame; this module's own: at once). */
 void cairn_bus_power(uint8_t module, bool on);
 
-/* The other way: the RX vector goes to cairn__net_rx_vector (r0 = its binding) on a port
- * that has it (armv6m), the bus manager's fast path, which takes the common frame into
- * its task's handler and otherwise goes on as the binding's vector would. */
+/* The other way: on a port that has it (armv6m), the RX vector branches to
+ * cairn__net_rx_vector, the bus manager's fast path, which takes the common frame into its
+ * task's handler and otherwise goes on as the vector of the driver's RX binding would. That
+ * path reaches the controller's registers itself (the board's register map, cairn_bus.h). */
+struct cairn_irq_binding;
+extern struct cairn_irq_binding cairn_bus_rx_binding;
 
 #endif /* CAIRN_BUS_H */

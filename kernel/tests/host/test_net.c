@@ -3,8 +3,9 @@
  * the bus manager's policy (at once when idle, buffered by destination priority when
  * busy), received frames delivered by priority, RX overflow, a powered-off destination
  * and corrupted or malformed frames refused and counted, multicast sent once and
- * delivered on every module, and one application description run on one module or
- * spread over three with the same output. docs/distributed.md.
+ * delivered on every module, one application description run on one module or spread
+ * over three with the same output, and the C twins of the armv6m fast paths.
+ * docs/distributed.md.
  */
 #include <string.h>
 
@@ -700,6 +701,62 @@ static void test_rx_fast_path_takes_the_common_frame_and_leaves_the_rest(void **
     assert_int_equal(st.rx_fast, 1);
 }
 
+/* The send's fast path in C (the armv6m assembly's twin), called as cairn_send's fast path
+ * calls it: from a handler, on output ports routed to tasks without a local TCB, with a
+ * payload that is not a heap block. */
+static void send_fast_all(struct rec *r, cairn_msg_t *msg)
+{
+    struct sender *s = (struct sender *)r;
+    if (msg->port != CAIRN_PORT(0))
+        return;
+    const char *text = r->user;
+    for (uint8_t o = 0; o < s->outs; o++) {
+        cairn_ret_t ret = cairn__net_send_fast(o, text, strlen(text) + 1);
+        klog("fast%u=%d tx%u", o, ret, cairn_simbus_tx_count(cairn_simbus_selected()));
+    }
+}
+
+static void test_send_fast_path_writes_to_an_idle_bus_and_leaves_the_rest(void **state)
+{
+    (void)state;
+    receiver_on(1, 0, "T", 5, 3);
+    start(1);
+    cairn_simbus_select(0);
+    S = (struct sender){.r = {.name = "S", .hook = send_fast_all, .user = (void *)"hi"}, .outs = 3};
+    rec_task(2, &S.r, 1, 3);
+    remote_on(0, 5, 3, 1);
+    remote_on(0, 6, 4, 2);
+    assert_int_equal(cairn_route_set(2, 0, 5, CAIRN_PORT(1)), CAIRN_OK);
+    assert_int_equal(cairn_route_set(2, 1, 5, CAIRN_PORT(2)), CAIRN_OK);
+    assert_int_equal(cairn_route_set(2, 2, 6, CAIRN_PORT(1)), CAIRN_OK);
+    start(0);
+    assert_int_equal(cairn_net_power(2, false), CAIRN_OK);
+    klog_reset();
+    cairn_trace_host_reset();
+    go(0, 2);
+    /* Idle: written at once; busy: buffered by the general path; module 2 off: refused. */
+    assert_log("S:0 fast0=0 tx1 fast1=0 tx1 fast2=-6 tx1");
+    cairn_net_stats_t st = stats(0);
+    assert_int_equal(st.tx_fast, 1);
+    assert_int_equal(st.tx_immediate, 1);
+    assert_int_equal(st.tx_buffered, 1);
+    assert_int_equal(st.tx_down, 1);
+    const uint8_t want[CAIRN_NET_HEADER] = {CAIRN_NET_KIND_MSG, 0, 5, CAIRN_PORT(1), 3, 2, 0, 0, 3, 0};
+    /* Its two trace words in a row, as the trace's reader pairs them. */
+    uint32_t buf[CAIRN_TRACE_RING];
+    size_t n = cairn_trace_host_read(buf, CAIRN_TRACE_RING), at = n;
+    for (size_t i = 0; i < n; i++)
+        if (buf[i] == CAIRN_TRACE_WORD(CAIRN_EV_NET_SEND, 1, 0))
+            at = i;
+    assert_true(at + 1 < n);
+    assert_int_equal(buf[at + 1], CAIRN_TRACE_WORD(CAIRN_EV_NET_SEND_TO, 5, CAIRN_PORT(1)));
+    cairn_simbus_run();
+    assert_log("S:0 fast0=0 tx1 fast1=0 tx1 fast2=-6 tx1 T:1 [hi from 2 remote] T:2 [hi from 2 remote]");
+    assert_int_equal(cairn_simbus_wire_count(), 2);
+    assert_memory_equal(cairn_simbus_wire(0)->head, want, sizeof want);
+    assert_int_equal(cairn_net_power(2, true), CAIRN_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -715,6 +772,7 @@ int main(void)
         NTEST(test_the_same_application_on_one_module_or_three),
         NTEST(test_small_payloads_are_received_into_blocks_allocated_beforehand),
         NTEST(test_rx_fast_path_takes_the_common_frame_and_leaves_the_rest),
+        NTEST(test_send_fast_path_writes_to_an_idle_bus_and_leaves_the_rest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,33 +5,42 @@
  * (kernel/firmware.mk, FW_NET_SRCS). Each takes the common case and otherwise goes on as
  * before, which gives the same result.
  *
- * cairn__net_rx_vector (the bus RX vector, r0 = its binding, cairn/bus.h): when the
- *   interrupt returns to Thread mode on the main stack, nothing is queued, the bus manager
- *   is ready (started, not running), the RX fast path's frame is free, and exactly one
- *   frame waits, not corrupt, of at most CAIRN_NET_RX_BLOCK payload bytes: its header is
- *   read (cairn_bus_rx_single). A message frame to a local task that is ready and outranks
- *   the interrupted level strictly, whose payload has a receive block, is read into the
- *   block and popped; the message is the one the bus manager builds, in the fast path's
- *   frame, which becomes the top of the execution stack, and the interrupt returns into the
- *   task's handler (cairn__armv6m_return_into). Any other frame keeps its header for the
- *   bus manager (rx_peeked), and the interrupt goes on as the binding's level-sensitive
- *   vector (cairn__irq_fast_level). With the time synchronisation on, the C path decides
- *   (it stamps the entry for a TIMESYNC frame).
+ * Both reach the controller's registers themselves (the board's register map, cairn_bus.h),
+ * where the C twins call the driver (cairn/bus.h): a call's prologue, its literal loads and
+ * its copies through memory were a third of each path.
  *
- * cairn__send_remote (from cairn_send's fast path when the route's task has no local TCB,
- *   after its checks: a task's handler, an existing output port, a payload that is not a
- *   heap block): a remote task on a module not powered off, a payload that fits a frame,
- *   the plain bus manager (not the reliable layer), nothing buffered and the controller idle
- *   (cairn_bus_tx_if_idle): the frame goes to the controller as the bus manager's submit
- *   writes it. Else cairn__send_general.
+ * cairn__net_rx_vector (the bus RX vector branches here; its binding is the board's
+ *   cairn_bus_rx_binding): when the interrupt returns to Thread mode on the main stack,
+ *   nothing is queued, the bus manager is ready (started, not running), the RX fast path's
+ *   frame is free, and exactly one frame waits, not corrupt, of at most CAIRN_NET_RX_BLOCK
+ *   payload bytes: its header is read into registers. A message frame to a local task that
+ *   is ready and outranks the interrupted level strictly, whose payload has a receive block,
+ *   is read into the block and popped; the message is the one the bus manager builds, in the
+ *   fast path's frame, which becomes the top of the execution stack, and the exception
+ *   returns into the task's handler through a frame fabricated below the interrupted code's,
+ *   as cairn__armv6m_return_into's (kernel/arch/armv6m/fast.c). Any other frame leaves its
+ *   header in rx_peek for the bus manager (rx_peeked), and the interrupt goes on as the
+ *   binding's level-sensitive vector (cairn__irq_fast_level). With the time synchronisation
+ *   on, the C path decides (it stamps the entry for a TIMESYNC frame).
+ *
+ * cairn__send_remote (cairn_send's fast path branches here when the route's task has no
+ *   local TCB, after its checks: a task's handler, an existing output port, a payload that
+ *   is not a heap block; its registers {r4-r7, lr} pushed, r0-r2 the arguments, r5 the
+ *   sender's TCB): a remote task on a module not powered off, a payload that fits a frame,
+ *   the plain bus manager (not the reliable layer), nothing buffered and the controller idle:
+ *   the frame goes to the controller as the bus manager's submit writes it. Else
+ *   cairn__send_general.
  */
 #include "../../../core/net/net.h"
+
+#include "cairn_bus.h"
 
 #define S_(x) #x
 #define S(x) S_(x)
 
 void cairn__net_rx_vector(void);
 void cairn__armv6m_return_into(void);
+void cairn__armv6m_direct_end(void);
 
 #define OFF(t, f) __builtin_offsetof(t, f)
 
@@ -56,6 +65,11 @@ _Static_assert(OFF(cairn_net_stats_t, tx_immediate) == OFF(cairn_net_stats_t, tx
                    OFF(cairn_net_stats_t, tx_fast) == OFF(cairn_net_stats_t, tx_frames) + 8 &&
                    OFF(cairn_net_stats_t, rx_fast) == OFF(cairn_net_stats_t, rx_frames) + 4,
                "the counters the paths increment together");
+/* The fast path's frame, and its message's words as the receive path writes them. */
+#define F_BELOW N_FRAME
+#define F_TCB (N_FRAME + CAIRN_FRAME_TCB)
+#define F_PRIO (N_FRAME + CAIRN_FRAME_PRIO)
+#define F_MSG (N_FRAME + CAIRN_FRAME_MSG)
 #define M_NEXT 0
 #define M_PAYLOAD 4
 #define M_LEN 8
@@ -63,300 +77,385 @@ _Static_assert(OFF(cairn_net_stats_t, tx_immediate) == OFF(cairn_net_stats_t, tx
 _Static_assert(OFF(cairn_msg_t, payload) == M_PAYLOAD && OFF(cairn_msg_t, len) == M_LEN &&
                    OFF(cairn_msg_t, port) == M_LEN + 2 && OFF(cairn_msg_t, src) == M_LEN + 3 &&
                    OFF(cairn_msg_t, prio) == M_PRIO && OFF(cairn_msg_t, dst) == M_PRIO + 1 &&
-                   OFF(cairn_msg_t, flags) == M_PRIO + 2,
+                   OFF(cairn_msg_t, flags) == M_PRIO + 2 && OFF(cairn_msg_t, reserved) == M_PRIO + 3,
                "message layout");
+/* The word whose low byte is isr_depth (little-endian). */
+#define K_ISR 36
+_Static_assert(OFF(cairn_kernel_t, isr_depth) == K_ISR, "kernel layout");
 #define TCB_ID (CAIRN_TCB_PRIO + 1)
+
+/* The controller's registers, from its base (cairn_bus.h). */
+#define R_STATUS 0x04
+#define R_TX_DEST 0x10
+#define R_TX_DATA 0x14
+#define R_TX_SEND 0x18
+#define R_RX_SRC 0x20
+#define R_RX_LEN 0x24
+#define R_RX_DATA 0x28
+#define R_RX_POP 0x2C
+#define R_RX_COUNT 0x38
+#define BUS(r) (CAIRN_BUS_BASE + (r))
+_Static_assert(&CAIRN_BUS_STATUS == &CAIRN_BUS_REG(BUS(R_STATUS)) &&
+                   &CAIRN_BUS_TX_DEST == &CAIRN_BUS_REG(BUS(R_TX_DEST)) &&
+                   &CAIRN_BUS_TX_DATA == &CAIRN_BUS_REG(BUS(R_TX_DATA)) &&
+                   &CAIRN_BUS_TX_SEND == &CAIRN_BUS_REG(BUS(R_TX_SEND)) &&
+                   &CAIRN_BUS_RX_SRC == &CAIRN_BUS_REG(BUS(R_RX_SRC)) &&
+                   &CAIRN_BUS_RX_LEN == &CAIRN_BUS_REG(BUS(R_RX_LEN)) &&
+                   &CAIRN_BUS_RX_DATA == &CAIRN_BUS_REG(BUS(R_RX_DATA)) &&
+                   &CAIRN_BUS_RX_POP == &CAIRN_BUS_REG(BUS(R_RX_POP)) &&
+                   &CAIRN_BUS_RX_COUNT == &CAIRN_BUS_REG(BUS(R_RX_COUNT)),
+               "controller registers");
+_Static_assert(CAIRN_BUS_STATUS_RX_CORRUPT == 1u << 3 && CAIRN_BUS_STATUS_TX_IDLE == 1u << 2,
+               "the status bits the paths shift into the sign");
+_Static_assert(CAIRN_NET_HEADER == 10u && CAIRN_NET_RX_BLOCK <= 16u,
+               "the header is two words and a halfword; a receive block at most four words");
 
 /* Trace words (event code << 24). */
 #define EV_SEND 1
 #define EV_START 2
 _Static_assert(EV_SEND == CAIRN_EV_SEND && EV_START == CAIRN_EV_START, "event codes");
 
-__attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_vector(void)
+/* Registers in the receive path: r4 cairn_k, r5 cairn_net, r6 the interrupted top, r7 the
+ * destination's TCB, r3 the controller; the header's words in r0, r1 and (once its length
+ * is checked) the payload length in r2. The checks that keep the controller to the bus
+ * manager come before the header is read, the other kernel checks after its kind, so that a
+ * frame of another kind (a multicast, the reliable layer's) is declined sooner. Its rare
+ * parts come first, before its entry cairn__net_rx_vector, in reach of its conditional
+ * branches; the function's symbol spans both, so profiles name the path by it. */
+void cairn__net_rx_vector_body(void);
+__attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_vector_body(void)
 {
     __asm__ volatile(
+        "17:\n\t" /* time synchronisation on: the C path */
+        "bl    cairn__net_rx_fast\n\t"
+        "movs  r1, #7\n\t"
+        "rsbs  r1, r1, #0\n\t"
+        "mov   lr, r1\n\t" /* EXC_RETURN 0xFFFFFFF9 again */
+        "pop   {r4, r5, r6, r7}\n\t"
+        "cmp   r0, #0\n\t"
+        "beq   19f\n\t"
+        "b     cairn__armv6m_return_into\n\t" /* r0 = the frame */
+        "15:\n\t" /* the header is read: the bus manager takes the frame from it */
+        "mov   r2, r7\n\t"
+        "16:\n\t"
+        "str   r0, [r5, #" S(N_PEEK) "]\n\t"
+        "str   r1, [r5, #" S(N_PEEK) " + 4]\n\t"
+        "str   r2, [r5, #" S(N_PEEK) " + 8]\n\t"
+        "movs  r1, #1\n\t"
+        "strb  r1, [r5, #" S(N_PEEKED) "]\n\t"
+        "18:\n\t"
+        "pop   {r4, r5, r6, r7}\n\t"
+        "19:\n\t"
+        "ldr   r0, =cairn_bus_rx_binding\n\t"
+        "b     cairn__irq_fast_level\n\t"
+        "12:\n\t" /* the payload's other words */
+        "ldr   r6, [r3, #" S(R_RX_DATA) "]\n\t"
+        "str   r6, [r4, #4]\n\t"
+        "cmp   r2, #8\n\t"
+        "bls   13f\n\t"
+        "ldr   r6, [r3, #" S(R_RX_DATA) "]\n\t"
+        "str   r6, [r4, #8]\n\t"
+        "cmp   r2, #12\n\t"
+        "bls   13f\n\t"
+        "ldr   r6, [r3, #" S(R_RX_DATA) "]\n\t"
+        "str   r6, [r4, #12]\n\t"
+        "b     13f\n\t"
+        ".global cairn__net_rx_vector\n\t"
+        ".type   cairn__net_rx_vector, %%function\n\t"
+        ".thumb_func\n"
+        "cairn__net_rx_vector:\n\t"
         "cpsid i\n\t"
         "mov   r1, lr\n\t"
         "adds  r1, #7\n\t" /* EXC_RETURN 0xFFFFFFF9: back to Thread mode, main stack? */
-        "bne   19f\n\t"
-        "push  {r0, r4, r5, r6, r7, lr}\n\t"
+        "bne   19b\n\t"
+        "push  {r4, r5, r6, r7}\n\t"
         "ldr   r4, =cairn_k\n\t"
         "ldr   r5, =cairn_net\n\t"
-        "ldr   r1, [r4, #" S(CAIRN_K_QUEUE) "]\n\t"
-        "ldrb  r2, [r5, #" S(N_PEEKED) "]\n\t"
-        "orrs  r1, r2\n\t"
-        "ldr   r2, =%c[isr]\n\t"
-        "ldrb  r2, [r2]\n\t"
-        "orrs  r1, r2\n\t"
-        "bne   18f\n\t" /* queued messages, a header already read, in an interrupt handler */
+        "ldrb  r1, [r5, #" S(N_PEEKED) "]\n\t"
         "ldr   r2, [r4, #%c[nettcb]]\n\t"
         "cmp   r2, #0\n\t"
-        "beq   18f\n\t"
+        "beq   18b\n\t"
         "ldrb  r2, [r2, #" S(CAIRN_TCB_FLAGS) "]\n\t"
         "lsrs  r2, #5\n\t"
-        "cmp   r2, #1\n\t"
-        "bne   18f\n\t" /* the bus manager is not started, or it runs */
-        "ldr   r1, =%c[tson]\n\t"
-        "ldrb  r1, [r1]\n\t"
-        "cmp   r1, #0\n\t"
-        "bne   17f\n\t"
-        "ldr   r6, [r4, #" S(CAIRN_K_TOP) "]\n\t"
-        "movs  r1, #" S(N_FRAME) "\n\t"
-        "adds  r1, r5\n\t"
-        "mov   r2, r6\n\t"
-        "1:\n\t" /* the fast path's frame is free unless it is on the stack */
+        "subs  r2, #1\n\t"
+        "orrs  r1, r2\n\t"
+        "bne   18b\n\t" /* a header already read, the bus manager not started or running:
+                           the controller is not the fast path's */
+        "ldr   r2, =%c[tson]\n\t"
+        "ldrb  r2, [r2]\n\t"
         "cmp   r2, #0\n\t"
+        "bne   17b\n\t"
+        "ldr   r3, =" S(CAIRN_BUS_BASE) "\n\t"
+        "ldr   r0, [r3, #" S(R_RX_COUNT) "]\n\t"
+        "cmp   r0, #1\n\t"
+        "bne   18b\n\t" /* none, or frames behind it */
+        "ldr   r0, [r3, #" S(R_STATUS) "]\n\t"
+        "lsls  r0, #28\n\t"
+        "bmi   18b\n\t" /* corrupt */
+        "ldr   r2, [r3, #" S(R_RX_LEN) "]\n\t"
+        "subs  r2, #%c[header]\n\t"
+        "cmp   r2, #%c[block]\n\t"
+        "bhi   18b\n\t" /* shorter than a header, or a payload beyond a receive block */
+        "ldr   r0, [r3, #" S(R_RX_DATA) "]\n\t"  /* kind | source << 8 | task << 16 | port << 24 */
+        "ldr   r1, [r3, #" S(R_RX_DATA) "]\n\t"  /* prio | src << 8 | seq << 16 */
+        "ldrh  r7, [r3, #" S(R_RX_DATA) "]\n\t" /* length */
+#if CAIRN_TRACE_ENABLED /* the trace words below read the header from there */
+        "str   r0, [r5, #" S(N_PEEK) "]\n\t"
+        "str   r1, [r5, #" S(N_PEEK) " + 4]\n\t"
+        "str   r7, [r5, #" S(N_PEEK) " + 8]\n\t"
+#endif
+        "cmp   r7, r2\n\t"
+        "bne   15b\n\t"
+        "ldr   r7, [r3, #" S(R_RX_SRC) "]\n\t"
+        "lsls  r7, #8\n\t"
+        "adds  r7, #%c[kind]\n\t"
+        "eors  r7, r0\n\t"
+        "lsls  r7, #16\n\t"
+        "bne   16b\n\t" /* not a message frame, or not from the controller's source */
+        /* The kernel's state (after the kind: a frame of another kind is declined sooner). */
+        "ldr   r6, [r4, #" S(CAIRN_K_QUEUE) "]\n\t"
+        "ldr   r7, [r4, #" S(K_ISR) "]\n\t"
+        "lsls  r7, #24\n\t"
+        "orrs  r6, r7\n\t"
+        "bne   16b\n\t" /* queued messages, in an interrupt handler */
+        "ldr   r6, [r4, #" S(CAIRN_K_TOP) "]\n\t"
+        "cmp   r6, #0\n\t"
         "beq   2f\n\t"
-        "cmp   r2, r1\n\t"
-        "beq   18f\n\t"
-        "ldr   r2, [r2]\n\t"
-        "b     1b\n\t"
-        "17:\n\t" /* out of the conditional branches' reach */
-        "b     7f\n\t"
-        "18:\n\t"
-        "b     8f\n\t"
-        "19:\n\t"
-        "b     9f\n\t"
-        "2:\n\t"
-        "movs  r0, #" S(N_PEEK) "\n\t"
-        "adds  r0, r5\n\t"
-        "movs  r1, #%c[maxlen]\n\t"
-        "bl    cairn_bus_rx_single\n\t"
-        "cmp   r0, #0\n\t"
-        "blt   18b\n\t" /* not one frame alone, corrupt, or too long: nothing read */
-        "ldr   r1, [r5, #" S(N_PEEK) "]\n\t" /* kind | source << 8 | task << 16 | port << 24 */
-        "uxth  r2, r1\n\t"
-        "lsrs  r3, r0, #16\n\t"
-        "lsls  r3, #8\n\t"
-        "adds  r3, #%c[kind]\n\t"
-        "cmp   r2, r3\n\t"
-        "bne   6f\n\t" /* not a message frame, or not from the controller's source */
-        "uxth  r2, r0\n\t"
-        "subs  r2, #%c[header]\n\t" /* payload length */
-        "ldrh  r3, [r5, #" S(N_PEEK) " + 8]\n\t"
-        "cmp   r3, r2\n\t"
-        "bne   6f\n\t"
-        "lsrs  r3, r1, #24\n\t"
-        "subs  r3, #1\n\t"
-        "cmp   r3, #%c[portmax]\n\t"
-        "bhi   6f\n\t" /* not an input port a message may be sent to */
-        "lsls  r3, r1, #8\n\t"
-        "lsrs  r3, #24\n\t"
-        "cmp   r3, #%c[maxtasks]\n\t"
-        "bhi   6f\n\t"
-        "lsls  r3, #2\n\t"
-        "adds  r3, r4\n\t"
-        "ldr   r7, [r3, #" S(CAIRN_K_TASKS) "]\n\t"
+        "movs  r3, #" S(N_FRAME) "\n\t"
+        "adds  r3, r5\n\t"
+        "mov   r7, r6\n\t"
+        "1:\n\t" /* the fast path's frame is free unless it is on the stack */
+        "cmp   r7, r3\n\t"
+        "beq   16b\n\t"
+        "ldr   r7, [r7]\n\t"
         "cmp   r7, #0\n\t"
-        "beq   6f\n\t" /* no local task: the bus manager counts it */
-        "ldrb  r3, [r7, #" S(CAIRN_TCB_FLAGS) "]\n\t"
-        "lsrs  r3, #5\n\t"
-        "cmp   r3, #1\n\t"
-        "bne   6f\n\t" /* not READY alone */
+        "bne   1b\n\t"
+        "ldr   r3, =" S(CAIRN_BUS_BASE) "\n\t"
+        "2:\n\t"
+        "lsrs  r7, r0, #24\n\t"
+        "subs  r7, #1\n\t"
+        "cmp   r7, #%c[portmax]\n\t"
+        "bhi   16b\n\t" /* not an input port a message may be sent to */
+        "lsls  r7, r0, #8\n\t"
+        "lsrs  r7, #24\n\t"
+        "cmp   r7, #%c[maxtasks]\n\t"
+        "bhi   16b\n\t"
+        "lsls  r7, #2\n\t"
+        "adds  r7, r4\n\t"
+        "ldr   r7, [r7, #" S(CAIRN_K_TASKS) "]\n\t"
+        "cmp   r7, #0\n\t"
+        "beq   16b\n\t" /* no local task: the bus manager counts it */
+        "ldrb  r4, [r7, #" S(CAIRN_TCB_FLAGS) "]\n\t"
+        "lsrs  r4, #5\n\t"
+        "cmp   r4, #1\n\t"
+        "bne   16b\n\t" /* not READY alone */
         "cmp   r6, #0\n\t"
         "beq   3f\n\t"
-        "ldrb  r3, [r7, #" S(CAIRN_TCB_PRIO) "]\n\t"
-        "ldrb  r0, [r6, #" S(CAIRN_FRAME_PRIO) "]\n\t"
-        "cmp   r3, r0\n\t"
-        "bls   6f\n\t" /* not strictly above the interrupted level */
+        "ldrb  r4, [r7, #" S(CAIRN_TCB_PRIO) "]\n\t"
+        "ldrb  r3, [r6, #" S(CAIRN_FRAME_PRIO) "]\n\t"
+        "cmp   r4, r3\n\t"
+        "bls   16b\n\t" /* not strictly above the interrupted level */
+        "ldr   r3, =" S(CAIRN_BUS_BASE) "\n\t"
         "3:\n\t"
-        "movs  r0, #0\n\t"
+        "movs  r4, #0\n\t" /* no payload, no block */
+        "movs  r6, #%c[remote]\n\t" /* the message's flags */
         "cmp   r2, #0\n\t"
-        "beq   4f\n\t" /* no payload, no block */
-        "ldrb  r3, [r5]\n\t" /* rx_cached */
-        "subs  r3, #1\n\t"
-        "bmi   6f\n\t" /* no receive block: the bus manager allocates one */
-        "strb  r3, [r5]\n\t"
-        "lsls  r3, #2\n\t"
-        "adds  r3, r5\n\t"
-        "ldr   r0, [r3, #" S(N_CACHE) "]\n\t"
+        "beq   4f\n\t"
+        "ldrb  r4, [r5]\n\t" /* rx_cached */
+        "subs  r4, #1\n\t"
+        "bmi   16b\n\t" /* no receive block: the bus manager allocates one */
+        /* Taken: the frame is read and popped, the message and frame written. */
+        "strb  r4, [r5]\n\t"
+        "lsls  r4, #2\n\t"
+        "adds  r4, r5\n\t"
+        "ldr   r4, [r4, #" S(N_CACHE) "]\n\t"
+        "ldr   r6, [r3, #" S(R_RX_DATA) "]\n\t"
+        "str   r6, [r4]\n\t"
+        "cmp   r2, #4\n\t"
+        "bhi   12b\n\t"
+        "13:\n\t"
+        "movs  r6, #%c[heapremote]\n\t"
         "4:\n\t"
-        "str   r0, [r5, #" S(N_FRAME) " + " S(CAIRN_FRAME_MSG) " + " S(M_PAYLOAD) "]\n\t"
-        "mov   r1, r2\n\t"
-        "bl    cairn_bus_rx_words_pop\n\t"
-        /* The message: len | port << 16 | src << 24; prio | dst << 8 | flags << 16; next. */
-        "ldr   r1, [r5, #" S(N_PEEK) "]\n\t"
-        "ldrh  r2, [r5, #" S(N_PEEK) " + 8]\n\t"
-        "lsrs  r3, r1, #24\n\t"
+        "str   r3, [r3, #" S(R_RX_POP) "]\n\t"
+        /* len | port << 16 | src << 24 */
+        "lsrs  r3, r0, #24\n\t"
         "lsls  r3, #16\n\t"
         "orrs  r2, r3\n\t"
-        "ldrb  r3, [r5, #" S(N_PEEK) " + 5]\n\t"
+        "lsls  r3, r1, #16\n\t"
+        "lsrs  r3, #24\n\t"
         "lsls  r3, #24\n\t"
         "orrs  r2, r3\n\t"
-        "str   r2, [r5, #" S(N_FRAME) " + " S(CAIRN_FRAME_MSG) " + " S(M_LEN) "]\n\t"
-        "ldrb  r2, [r7, #" S(CAIRN_TCB_PRIO) "]\n\t"
-        "lsls  r3, r1, #8\n\t"
-        "lsrs  r3, #24\n\t"
-        "lsls  r3, #8\n\t"
-        "orrs  r2, r3\n\t"
-        "ldr   r0, [r5, #" S(N_FRAME) " + " S(CAIRN_FRAME_MSG) " + " S(M_PAYLOAD) "]\n\t"
-        "movs  r3, #%c[remote]\n\t"
-        "cmp   r0, #0\n\t"
-        "beq   5f\n\t"
-        "movs  r3, #%c[heapremote]\n\t"
-        "5:\n\t"
-        "lsls  r3, #16\n\t"
-        "orrs  r2, r3\n\t"
-        "str   r2, [r5, #" S(N_FRAME) " + " S(CAIRN_FRAME_MSG) " + " S(M_PRIO) "]\n\t"
+        /* prio | dst << 8 | flags << 16 (reserved 0) */
+        "lsls  r0, #8\n\t"
+        "lsrs  r0, #24\n\t"
+        "lsls  r0, #8\n\t"
+        "ldrb  r1, [r7, #" S(CAIRN_TCB_PRIO) "]\n\t"
+        "orrs  r0, r1\n\t"
+        "lsls  r6, #16\n\t"
+        "orrs  r0, r6\n\t"
+        "str   r4, [r5, #" S(F_MSG) " + " S(M_PAYLOAD) "]\n\t"
+        "str   r2, [r5, #" S(F_MSG) " + " S(M_LEN) "]\n\t"
+        "str   r0, [r5, #" S(F_MSG) " + " S(M_PRIO) "]\n\t"
         "movs  r3, #0\n\t"
-        "str   r3, [r5, #" S(N_FRAME) " + " S(CAIRN_FRAME_MSG) " + " S(M_NEXT) "]\n\t"
+        "str   r3, [r5, #" S(F_MSG) " + " S(M_NEXT) "]\n\t"
         /* The frame: below, tcb, prio; the task on the stack; the new top. */
-        "str   r6, [r5, #" S(N_FRAME) "]\n\t"
-        "str   r7, [r5, #" S(N_FRAME) " + " S(CAIRN_FRAME_TCB) "]\n\t"
-        "movs  r0, #" S(N_FRAME) "\n\t"
-        "adds  r0, r5\n\t"
-        "ldrb  r2, [r7, #" S(CAIRN_TCB_PRIO) "]\n\t"
-        "strb  r2, [r0, #" S(CAIRN_FRAME_PRIO) "]\n\t"
-        "ldrb  r2, [r7, #" S(CAIRN_TCB_FLAGS) "]\n\t"
-        "movs  r3, #%c[onstack]\n\t"
-        "orrs  r2, r3\n\t"
-        "strb  r2, [r7, #" S(CAIRN_TCB_FLAGS) "]\n\t"
-        "str   r0, [r4, #" S(CAIRN_K_TOP) "]\n\t"
-        "ldr   r1, =%c[rxframes]\n\t"
-        "ldm   r1!, {r2, r3}\n\t"
-        "adds  r2, #1\n\t"
+        "ldr   r2, =cairn_k\n\t"
+        "ldr   r3, [r2, #" S(CAIRN_K_TOP) "]\n\t"
+        "str   r3, [r5, #" S(F_BELOW) "]\n\t"
+        "str   r7, [r5, #" S(F_TCB) "]\n\t"
+        "str   r1, [r5, #" S(F_PRIO) "]\n\t" /* prio, reserved 0 */
+        "movs  r3, #%c[readyonstack]\n\t"
+        "strb  r3, [r7, #" S(CAIRN_TCB_FLAGS) "]\n\t"
+        "movs  r1, #" S(F_MSG) "\n\t"
+        "adds  r1, r5\n\t" /* the message */
+        "mov   r3, r1\n\t"
+        "subs  r3, #" S(CAIRN_FRAME_MSG) "\n\t"
+        "str   r3, [r2, #" S(CAIRN_K_TOP) "]\n\t"
+        "ldr   r2, =%c[rxframes]\n\t"
+        "ldm   r2!, {r0, r3}\n\t"
+        "adds  r0, #1\n\t"
         "adds  r3, #1\n\t"
-        "subs  r1, #8\n\t"
-        "stm   r1!, {r2, r3}\n\t"
+        "subs  r2, #8\n\t"
+        "stm   r2!, {r0, r3}\n\t"
 #if CAIRN_TRACE_ENABLED
-        "ldr   r1, =" S(CAIRN_TRACE_ADDR) "\n\t"
-        "ldrb  r2, [r5, #" S(N_PEEK) " + 1]\n\t"
-        "lsls  r2, #16\n\t"
+        "ldr   r2, =" S(CAIRN_TRACE_ADDR) "\n\t"
+        "ldrb  r0, [r5, #" S(N_PEEK) " + 1]\n\t"
+        "lsls  r0, #16\n\t"
         "ldrh  r3, [r5, #" S(N_PEEK) " + 6]\n\t"
-        "orrs  r2, r3\n\t"
+        "orrs  r0, r3\n\t"
         "movs  r3, #%c[evrecv]\n\t"
         "lsls  r3, #24\n\t"
-        "orrs  r2, r3\n\t"
-        "str   r2, [r1]\n\t" /* NET_RECV: source module, sequence */
-        "ldrb  r2, [r5, #" S(N_PEEK) " + 2]\n\t"
-        "lsls  r2, #16\n\t"
+        "orrs  r0, r3\n\t"
+        "str   r0, [r2]\n\t" /* NET_RECV: source module, sequence */
+        "ldrb  r0, [r5, #" S(N_PEEK) " + 2]\n\t"
+        "lsls  r0, #16\n\t"
         "ldrb  r3, [r5, #" S(N_PEEK) " + 3]\n\t"
-        "orrs  r2, r3\n\t" /* task << 16 | port */
+        "orrs  r0, r3\n\t" /* task << 16 | port */
         "movs  r3, #%c[evrecvto]\n\t"
         "lsls  r3, #24\n\t"
-        "orrs  r3, r2\n\t"
-        "str   r3, [r1]\n\t" /* NET_RECV_TO */
+        "orrs  r3, r0\n\t"
+        "str   r3, [r2]\n\t" /* NET_RECV_TO */
         "movs  r3, #" S(EV_SEND) "\n\t"
         "lsls  r3, #24\n\t"
-        "orrs  r3, r2\n\t"
-        "str   r3, [r1]\n\t" /* SEND */
+        "orrs  r3, r0\n\t"
+        "str   r3, [r2]\n\t" /* SEND */
         "movs  r3, #" S(EV_START) "\n\t"
         "lsls  r3, #24\n\t"
-        "orrs  r3, r2\n\t"
-        "str   r3, [r1]\n\t" /* START */
+        "orrs  r3, r0\n\t"
+        "str   r3, [r2]\n\t" /* START */
 #endif
-        "pop   {r1, r4, r5, r6, r7}\n\t"
-        "pop   {r1}\n\t"
-        "mov   lr, r1\n\t"
-        "b     cairn__armv6m_return_into\n\t" /* r0 = the frame */
-        "7:\n\t" /* time synchronisation on: the C path */
-        "bl    cairn__net_rx_fast\n\t"
-        "cmp   r0, #0\n\t"
-        "beq   8f\n\t"
-        "pop   {r1, r4, r5, r6, r7}\n\t"
-        "pop   {r1}\n\t"
-        "mov   lr, r1\n\t"
-        "b     cairn__armv6m_return_into\n\t"
-        "6:\n\t" /* the header is read: the bus manager takes the frame from it */
-        "movs  r1, #1\n\t"
-        "strb  r1, [r5, #" S(N_PEEKED) "]\n\t"
-        "8:\n\t"
-        "pop   {r0, r4, r5, r6, r7}\n\t"
-        "pop   {r1}\n\t"
-        "mov   lr, r1\n\t"
-        "9:\n\t"
-        "b     cairn__irq_fast_level\n\t" /* r0 = the binding */
-        ".ltorg\n\t" ::[isr] "i"(&cairn_k.isr_depth),
-        [nettcb] "i"(CAIRN_K_TASKS + 4 * CAIRN_TASK_NET), [tson] "i"(&cairn_net.ts.on),
-        [maxlen] "i"(CAIRN_NET_HEADER + CAIRN_NET_RX_BLOCK), [kind] "i"(CAIRN_NET_KIND_MSG),
-        [header] "i"(CAIRN_NET_HEADER), [portmax] "i"(CAIRN_PORT_LIMIT - 2),
-        [maxtasks] "i"(CAIRN_MAX_TASKS), [remote] "i"(CAIRN_MSG_REMOTE),
-        [heapremote] "i"(CAIRN_MSG_HEAP | CAIRN_MSG_REMOTE), [onstack] "i"(0x40),
-        [rxframes] "i"(&cairn_net.stats.rx_frames), [evrecv] "i"(CAIRN_EV_NET_RECV),
-        [evrecvto] "i"(CAIRN_EV_NET_RECV_TO));
+        /* The exception returns into the handler through a frame fabricated below the
+         * interrupted code's, where r4-r7 were pushed: r0 = state, r1 = the message,
+         * lr = cairn__armv6m_direct_end, pc = the handler, xPSR = Thumb. */
+        "ldm   r7!, {r0, r3}\n\t" /* state, handler */
+        "mov   r2, sp\n\t"
+        "subs  r2, #16\n\t"
+        "mov   sp, r2\n\t"
+        "stm   r2!, {r0, r1}\n\t"
+        "adds  r2, #8\n\t"
+        "ldm   r2!, {r4, r5, r6, r7}\n\t"
+        "subs  r2, #12\n\t"
+        "ldr   r0, =cairn__armv6m_direct_end\n\t"
+        "lsrs  r1, r3, #1\n\t"
+        "lsls  r1, #1\n\t" /* pc: bit 0 clear */
+        "movs  r3, #1\n\t"
+        "lsls  r3, #24\n\t"
+        "stm   r2!, {r0, r1, r3}\n\t"
+        "cpsie i\n\t"
+        "bx    lr\n\t"
+        ".ltorg\n\t" ::[nettcb] "i"(CAIRN_K_TASKS + 4 * CAIRN_TASK_NET),
+        [tson] "i"(&cairn_net.ts.on), [header] "i"(CAIRN_NET_HEADER),
+        [block] "i"(CAIRN_NET_RX_BLOCK), [kind] "i"(CAIRN_NET_KIND_MSG),
+        [portmax] "i"(CAIRN_PORT_LIMIT - 2), [maxtasks] "i"(CAIRN_MAX_TASKS),
+        [remote] "i"(CAIRN_MSG_REMOTE), [heapremote] "i"(CAIRN_MSG_HEAP | CAIRN_MSG_REMOTE),
+        [readyonstack] "i"(0x60), [rxframes] "i"(&cairn_net.stats.rx_frames),
+        [evrecv] "i"(CAIRN_EV_NET_RECV), [evrecvto] "i"(CAIRN_EV_NET_RECV_TO));
 }
 
-/* cairn_ret_t cairn__send_remote(cairn_port_t out_port, const void *payload, size_t len) */
-__attribute__((naked, section(".text.cairn_fast.net_send"))) cairn_ret_t
-cairn__send_remote(cairn_port_t out_port, const void *payload, size_t len)
+/* Registers in the send path: r0-r2 the arguments until the frame is committed (r12 keeps
+ * r0 for the general path), r4 cairn_net then the controller, r6 the remote TCB then
+ * PRIMASK, r7 the route then the header's first word, r5 the sender then the second, r3 the
+ * module. Nothing the event log needs is computed before TX_SEND, so the log costs the
+ * sender's measured part nothing. */
+__attribute__((naked, section(".text.cairn_fast.net_send"))) void cairn__send_remote(void)
 {
-    (void)out_port;
-    (void)payload;
-    (void)len;
     __asm__ volatile(
-        "push  {r0, r1, r2, r4, r5, r6, r7, lr}\n\t"
         "ldr   r3, =%c[knet]\n\t"
-        "ldr   r7, [r3]\n\t"
-        "ldr   r3, =cairn_k\n\t"
-        "ldr   r4, [r3, #" S(CAIRN_K_TOP) "]\n\t"
-        "ldr   r4, [r4, #" S(CAIRN_FRAME_TCB) "]\n\t" /* the sender */
-        "ldr   r3, =cairn__net_plain_ops\n\t"
-        "cmp   r7, r3\n\t"
+        "ldr   r3, [r3]\n\t"
+        "ldr   r4, =cairn__net_plain_ops\n\t"
+        "cmp   r3, r4\n\t"
         "bne   9f\n\t" /* the reliable layer, or no bus manager */
         "cmp   r2, #%c[maxpayload]\n\t"
         "bhi   9f\n\t"
-        "lsls  r5, r0, #1\n\t"
-        "adds  r5, r4\n\t"
-        "ldrb  r6, [r5, #" S(CAIRN_TCB_ROUTES) "]\n\t"     /* destination task */
-        "ldrb  r5, [r5, #" S(CAIRN_TCB_ROUTES) " + 1]\n\t" /* its input port */
-        "subs  r7, r6, #1\n\t"
-        "cmp   r7, #%c[maxtasks1]\n\t"
+        "lsls  r7, r0, #1\n\t"
+        "adds  r7, r5\n\t"
+        "ldrh  r7, [r7, #" S(CAIRN_TCB_ROUTES) "]\n\t" /* task | port << 8 */
+        "uxtb  r6, r7\n\t"
+        "subs  r6, #1\n\t"
+        "cmp   r6, #%c[maxtasks1]\n\t"
         "bhi   9f\n\t" /* unconnected, a multicast group */
-        "lsls  r3, r7, #1\n\t"
-        "adds  r7, r3\n\t"
-        "ldr   r3, =cairn_net + " S(N_REMOTE) "\n\t"
-        "adds  r7, r3\n\t" /* its remote TCB, if any */
-        "ldrb  r3, [r7]\n\t"
-        "cmp   r3, r6\n\t"
+        "lsls  r3, r6, #1\n\t"
+        "adds  r6, r3\n\t"
+        "ldr   r4, =cairn_net\n\t"
+        "adds  r6, r4\n\t"
+        "adds  r6, #" S(N_REMOTE) "\n\t" /* its remote TCB */
+        "ldrb  r3, [r6]\n\t"
+        "eors  r3, r7\n\t"
+        "lsls  r3, #24\n\t"
         "bne   9f\n\t" /* no remote task either (the general path drops it) */
-        "ldrb  r0, [r7, #2]\n\t" /* module */
-        "lsrs  r1, r0, #5\n\t"
-        "lsls  r1, #2\n\t"
-        "ldr   r2, =cairn_net + " S(N_OFF) "\n\t"
-        "ldr   r1, [r2, r1]\n\t"
-        "movs  r2, #31\n\t"
-        "ands  r2, r0\n\t"
-        "lsrs  r1, r2\n\t"
-        "lsls  r1, #31\n\t"
-        "bmi   9f\n\t" /* powered off by this module: refused and counted */
-        /* h[0] = kind | address << 8 | task << 16 | port << 24; h[1] = prio | src << 8. */
-        "ldr   r3, =cairn_net\n\t"
-        "lsls  r6, #16\n\t"
-        "lsls  r5, #24\n\t"
-        "orrs  r6, r5\n\t"
-        "ldrb  r5, [r3, #" S(N_ADDR) "]\n\t"
+        "ldrb  r3, [r6, #2]\n\t" /* module */
+        "mov   r12, r0\n\t"
+        "lsrs  r0, r3, #5\n\t"
+        "lsls  r0, #2\n\t"
+        "adds  r0, r4\n\t"
+        "ldr   r0, [r0, #" S(N_OFF) "]\n\t"
+        "rors  r0, r3\n\t" /* its bit (module mod 32) to bit 0 */
+        "lsrs  r0, #1\n\t"
+        "bcs   10f\n\t" /* powered off by this module: refused and counted */
+        /* h[0] = kind | address << 8 | task << 16 | port << 24; h[1] = prio | src << 8 | seq << 16. */
+        "lsls  r7, #16\n\t"
+        "ldrb  r0, [r4, #" S(N_ADDR) "]\n\t"
+        "lsls  r0, #8\n\t"
+        "orrs  r7, r0\n\t"
+        "adds  r7, #%c[kind]\n\t"
+        "ldrb  r5, [r5, #" S(TCB_ID) "]\n\t"
         "lsls  r5, #8\n\t"
-        "orrs  r6, r5\n\t"
-        "adds  r6, #%c[kind]\n\t"
-        "ldrb  r4, [r4, #" S(TCB_ID) "]\n\t"
-        "lsls  r4, #8\n\t"
-        "ldrb  r5, [r7, #1]\n\t"
-        "orrs  r4, r5\n\t"
-        "mov   r7, r0\n\t" /* module */
-        "mrs   r5, primask\n\t"
+        "ldrb  r0, [r6, #1]\n\t"
+        "orrs  r5, r0\n\t"
+        "mrs   r6, primask\n\t"
         "cpsid i\n\t"
-        "ldr   r2, [r3, #" S(N_TXQ) "]\n\t"
-        "cmp   r2, #0\n\t"
-        "bne   8f\n\t" /* buffered messages go first */
-        "ldrh  r2, [r3, #" S(N_SEQ) "]\n\t"
-        "lsls  r2, #16\n\t"
-        "orrs  r4, r2\n\t" /* | seq << 16 */
-        "ldr   r3, [sp, #8]\n\t" /* len */
-        "sub   sp, #16\n\t"
-        "str   r6, [sp]\n\t"
-        "str   r4, [sp, #4]\n\t"
-        "str   r3, [sp, #8]\n\t"
-        "mov   r0, r7\n\t"
-        "mov   r1, sp\n\t"
-        "ldr   r2, [sp, #20]\n\t" /* payload */
-        "bl    cairn_bus_tx_if_idle\n\t"
-        "add   sp, #16\n\t"
+        "ldr   r0, [r4, #" S(N_TXQ) "]\n\t"
         "cmp   r0, #0\n\t"
-        "beq   8f\n\t" /* the controller is busy: the bus manager buffers it */
-        "ldr   r3, =cairn_net\n\t"
-        "ldrh  r2, [r3, #" S(N_SEQ) "]\n\t"
+        "bne   11f\n\t" /* buffered messages go first */
+        "ldrh  r0, [r4, #" S(N_SEQ) "]\n\t"
+        "lsls  r0, #16\n\t"
+        "orrs  r5, r0\n\t"
+        "ldr   r4, =" S(CAIRN_BUS_BASE) "\n\t"
+        "ldr   r0, [r4, #" S(R_STATUS) "]\n\t"
+        "lsls  r0, #29\n\t"
+        "bpl   11f\n\t" /* the controller is busy: the bus manager buffers it */
+        "str   r3, [r4, #" S(R_TX_DEST) "]\n\t"
+        "str   r7, [r4, #" S(R_TX_DATA) "]\n\t"
+        "str   r5, [r4, #" S(R_TX_DATA) "]\n\t"
+        "strh  r2, [r4, #" S(R_TX_DATA) "]\n\t"
+        "lsls  r0, r1, #30\n\t"
+        "bne   13f\n\t" /* not word-aligned: byte by byte */
+        "lsrs  r0, r2, #2\n\t"
+        "beq   2f\n\t"
+        "1:\n\t"
+        "ldm   r1!, {r3}\n\t"
+        "str   r3, [r4, #" S(R_TX_DATA) "]\n\t"
+        "subs  r0, #1\n\t"
+        "bne   1b\n\t"
+        "2:\n\t"
+        "lsls  r0, r2, #30\n\t"
+        "bne   12f\n\t" /* the last bytes */
+        "3:\n\t"
+        "str   r4, [r4, #" S(R_TX_SEND) "]\n\t"
+        "ldr   r4, =cairn_net\n\t"
+        "ldrh  r2, [r4, #" S(N_SEQ) "]\n\t"
         "adds  r2, #1\n\t"
-        "strh  r2, [r3, #" S(N_SEQ) "]\n\t"
+        "strh  r2, [r4, #" S(N_SEQ) "]\n\t"
         "ldr   r1, =%c[txframes]\n\t"
         "ldm   r1!, {r0, r2, r3}\n\t"
         "adds  r0, #1\n\t"
@@ -364,33 +463,56 @@ cairn__send_remote(cairn_port_t out_port, const void *payload, size_t len)
         "adds  r3, #1\n\t"
         "subs  r1, #12\n\t"
         "stm   r1!, {r0, r2, r3}\n\t"
-        "msr   primask, r5\n\t"
-#if CAIRN_TRACE_ENABLED
+#if CAIRN_TRACE_ENABLED /* the module again, from the remote TCB: none of it before TX_SEND */
+        "lsls  r0, r7, #8\n\t"
+        "lsrs  r0, #24\n\t"
+        "subs  r0, #1\n\t"
+        "lsls  r3, r0, #1\n\t"
+        "adds  r0, r3\n\t"
+        "adds  r0, r4\n\t"
+        "adds  r0, #" S(N_REMOTE) "\n\t"
+        "ldrb  r0, [r0, #2]\n\t"
+#endif
+#if CAIRN_TRACE_ENABLED /* with interrupts still masked: the two words in a row */
         "ldr   r1, =" S(CAIRN_TRACE_ADDR) "\n\t"
-        "lsls  r7, #16\n\t"
-        "lsrs  r4, #16\n\t"
-        "orrs  r7, r4\n\t"
+        "lsls  r0, #16\n\t"
+        "lsrs  r5, #16\n\t"
+        "orrs  r0, r5\n\t"
         "movs  r2, #%c[evsend]\n\t"
         "lsls  r2, #24\n\t"
+        "orrs  r0, r2\n\t"
+        "str   r0, [r1]\n\t" /* NET_SEND: module, sequence */
+        "lsrs  r2, r7, #24\n\t" /* port */
+        "lsls  r7, #8\n\t"
+        "lsrs  r7, #24\n\t"
+        "lsls  r7, #16\n\t"
         "orrs  r7, r2\n\t"
-        "str   r7, [r1]\n\t" /* NET_SEND: module, sequence */
-        "lsrs  r2, r6, #24\n\t" /* port */
-        "lsls  r6, #8\n\t"
-        "lsrs  r6, #24\n\t"
-        "lsls  r6, #16\n\t"
-        "orrs  r6, r2\n\t"
         "movs  r2, #%c[evsendto]\n\t"
         "lsls  r2, #24\n\t"
-        "orrs  r6, r2\n\t"
-        "str   r6, [r1]\n\t" /* NET_SEND_TO: task, port */
+        "orrs  r7, r2\n\t"
+        "str   r7, [r1]\n\t" /* NET_SEND_TO: task, port */
 #endif
+        "msr   primask, r6\n\t"
         "movs  r0, #0\n\t"
-        "add   sp, #12\n\t"
         "pop   {r4, r5, r6, r7, pc}\n\t"
-        "8:\n\t"
-        "msr   primask, r5\n\t"
+        "12:\n\t"
+        "lsrs  r2, r0, #30\n\t"
+        "13:\n\t" /* r2 bytes from r1 */
+        "cmp   r2, #0\n\t"
+        "beq   3b\n\t"
+        "14:\n\t"
+        "ldrb  r3, [r1]\n\t"
+        "adds  r1, #1\n\t"
+        "strb  r3, [r4, #" S(R_TX_DATA) "]\n\t"
+        "subs  r2, #1\n\t"
+        "bne   14b\n\t"
+        "b     3b\n\t"
+        "11:\n\t"
+        "msr   primask, r6\n\t"
+        "10:\n\t"
+        "mov   r0, r12\n\t"
         "9:\n\t"
-        "pop   {r0, r1, r2, r4, r5, r6, r7}\n\t"
+        "pop   {r4, r5, r6, r7}\n\t"
         "pop   {r3}\n\t"
         "mov   lr, r3\n\t"
         "ldr   r3, =cairn__send_general\n\t"
