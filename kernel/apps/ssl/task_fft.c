@@ -21,6 +21,7 @@ static cairn_ret_t start(struct ssl_fft_state *st, const cairn_msg_t *msg)
         return CAIRN_ENOMEM;
     st->buf->round = *(const uint16_t *)msg->payload;
     st->buf->channel = st->channel;
+    CAIRN_GPIO_CLR = 1u << PIN_SC_DONE(st->channel); /* on a sensing module: the Timer is not here */
     return adc_driver_request(cairn_current_task(), st->channel, st->buf->x);
 }
 

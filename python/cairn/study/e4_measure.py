@@ -1,0 +1,146 @@
+"""E4's measurements on cairn-sim: the SSL + FBD application (kernel/apps/ssl) run on the
+scenarios of experiments/e4-comos, timed at the marker pins by cairn-sim's own
+stimulus -> pin delay measurement (docs/stimuli.md), never by the kernel's counters; and
+the firmware's memory from its link map."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cairn.bench.kernel import map_sections
+from cairn.paths import firmware_dir, repo_root, sim_binary
+
+SCENARIOS = repo_root() / "experiments" / "e4-comos"
+ROUND_PERIOD_S = 1.0
+CHANNELS = 4
+
+
+class E4Error(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run: the round's latencies (timer interrupt -> the last SC done, -> HT done),
+    the FBD chain's, the directions HT printed and the energy by processor."""
+
+    sc_ms: float
+    ht_ms: float | None
+    fbd_mean_ms: float
+    fbd_max_ms: float
+    chain_ms: float
+    directions: tuple[int, ...]
+    energy_uj: dict[str, float]
+    rounds: int
+
+
+def _delay(io: dict[str, Any], name: str) -> dict[str, Any] | None:
+    d = io.get("delay", {}).get(name)
+    return d if d and d.get("answered") else None
+
+
+def run(scenario: str, rounds: int, elf: str | None = None) -> Run:
+    """Runs experiments/e4-comos/<scenario>.toml for `rounds` rounds (with `elf` instead of
+    the scenario's firmware on a one-module scenario)."""
+    args = [str(sim_binary()), "run", "--device", str(SCENARIOS / f"{scenario}.toml"),
+            "--max-time", f"{int(rounds * ROUND_PERIOD_S * 1000)}ms"]
+    if elf:
+        path = firmware_dir() / f"{elf}.elf"
+        if not path.exists():
+            raise E4Error(f"{path} is missing (make build)")
+        args.append(str(path))
+    with tempfile.TemporaryDirectory() as d:
+        stats_path = Path(d) / "stats.json"
+        proc = subprocess.run(args + ["--stats", str(stats_path)], capture_output=True, text=True, timeout=600)
+        if proc.returncode != 124 or not stats_path.exists():
+            raise E4Error(f"{scenario} {elf or ''}: status {proc.returncode}: {proc.stderr.strip()[-300:]}")
+        stats = json.loads(stats_path.read_text())
+    procs: dict[str, Any] = stats.get("processors") or {"module": stats}
+    ios = [p.get("io", {}) for p in procs.values()]
+    sc: dict[int, dict[str, Any]] = {}
+    ht = fbd = None
+    for io in ios:
+        for c in range(CHANNELS):
+            if (e := _delay(io, f"round->sc{c}")) is not None:
+                sc[c] = e
+        ht = ht or _delay(io, "round->ht")
+        fbd = fbd or _delay(io, "temp->fbd")
+    if len(sc) != CHANNELS or fbd is None:
+        raise E4Error(f"{scenario} {elf or ''}: the SC or FBD pins were not answered")
+    if any(e["answered"] != rounds for e in sc.values()):
+        raise E4Error(f"{scenario} {elf or ''}: not every round reached SC: {[e['answered'] for e in sc.values()]}")
+    means = [sc[c]["delay"]["mean_s"] * 1e3 for c in range(CHANNELS)]
+    directions = tuple(int(line.split(" direction ")[1].split()[0])
+                       for line in proc.stdout.splitlines() if " direction " in line)
+    energy = {name: p["energy_joules"]["total"] * 1e6 for name, p in procs.items()
+              if isinstance(p.get("energy_joules"), dict) and "total" in p["energy_joules"]}
+    return Run(sc_ms=max(means), ht_ms=ht["delay"]["mean_s"] * 1e3 if ht else None,
+               fbd_mean_ms=fbd["delay"]["mean_s"] * 1e3, fbd_max_ms=fbd["delay"]["max_s"] * 1e3,
+               chain_ms=(max(means) - min(means)) / (CHANNELS - 1), directions=directions,
+               energy_uj=energy, rounds=rounds)
+
+
+# Components of Table IV, by the object a section comes from (first match wins).
+COMPONENTS = (
+    ("Application", ("apps/ssl/",)),
+    ("Migration protocol", ("core/net/migrat", "core/net/staging", "core/net/checkpoint")),
+    ("Distributed messaging (bus manager, remote TCBs, time sync)", ("core/net/", "arch/armv6m/net/")),
+    ("Memory management", ("core/heap", "core/slab", "core/take")),
+    ("Virtual timer", ("core/timer",)),
+    ("Messaging kernel", ("core/", "arch/armv6m/", "apps/support/")),
+    ("Hardware drivers", ("boards/",)),
+    ("C runtime (libgcc)", ("libgcc",)),
+)
+
+
+def memory(elf: str) -> dict[str, dict[str, int]]:
+    """text and data + bss bytes by component, from build/fw/<elf>.map."""
+    path = firmware_dir() / f"{elf}.map"
+    if not path.exists():
+        raise E4Error(f"{path} is missing (make build)")
+    out: dict[str, dict[str, int]] = {}
+    for kind, size, obj in map_sections(path.read_text()):
+        name = next((c for c, keys in COMPONENTS if any(k in obj for k in keys)), "Other")
+        row = out.setdefault(name, {"text": 0, "data": 0})
+        row["text" if kind == "text" else "data"] += size
+    return out
+
+
+def heap_bytes(elf: str) -> int:
+    """The size of the application's heap array (the `heap` symbol), 0 when it has none."""
+    out = subprocess.run(["arm-none-eabi-nm", "-S", "--defined-only", str(firmware_dir() / f"{elf}.elf")],
+                         capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 4 and parts[3] == "heap":
+            return int(parts[1], 16)
+    return 0
+
+
+def _ms(v: object) -> float:
+    """A scenario duration ("262ms", "1s", "728.8us") in ms."""
+    text = str(v)
+    for unit, scale in (("ms", 1.0), ("us", 1e-3), ("ns", 1e-6), ("s", 1e3)):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * scale
+    return float(text) * 1e3
+
+
+def fbd_during_fft(r: Run, scenario: str) -> bool:
+    """Whether a firing of FBD's timer falls while a channel's FFT and SC run, on a one-module
+    scenario: channel c's work is the chain time before its SC done pin rises."""
+    doc = tomllib.loads((SCENARIOS / f"{scenario}.toml").read_text())
+    stim = {s["name"]: s for s in doc["stimulus"]}
+    round0, period = _ms(stim["round"]["start"]), _ms(stim["round"]["period"])
+    temp0, temp_period = _ms(stim["temp"]["start"]), _ms(stim["temp"]["period"])
+    sc_last = r.sc_ms
+    windows = [(round0 + k * period + sc_last - (c + 1) * r.chain_ms, round0 + k * period + sc_last - c * r.chain_ms)
+               for k in range(r.rounds) for c in range(CHANNELS)]
+    fires = [temp0 + k * temp_period for k in range(int(r.rounds * period / temp_period) + 1)]
+    return any(lo <= t < hi for t in fires for lo, hi in windows)

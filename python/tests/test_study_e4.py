@@ -1,0 +1,64 @@
+"""E4 (CoMOS's SSL + FBD application) at the reduced size: the paper's claims judged on our
+measurements, and the application's own answer (the source's direction) checked."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.study import e4_comos
+from cairn.study.e4_measure import E4Error, run
+from cairn.study.paper import load
+from cairn.study.result import StudyResult
+
+pytestmark = pytest.mark.skipif(not sim_binary().exists() or not (firmware_dir() / "ssl-five.elf").exists(),
+                                reason="needs make build")
+
+SOURCE_DIR = 60.0 / 360.0 * e4_comos.DIRS
+
+
+@pytest.fixture(scope="module")
+def result() -> StudyResult:
+    return e4_comos.run(load(repo_root() / "experiments" / "e4-comos" / "paper.toml"), "reduced")
+
+
+def test_every_claim_has_a_verdict(result: StudyResult) -> None:
+    paper = load(repo_root() / "experiments" / "e4-comos" / "paper.toml")
+    assert {c.id for c in paper.claims} == {v.claim_id for v in result.verdicts}
+
+
+@pytest.mark.parametrize("claim", ["overhead_below_one_percent", "migration_linear_in_state",
+                                   "stack_preemption_responsive"])
+def test_the_papers_claim_holds(result: StudyResult, claim: str) -> None:
+    v = result.verdict(claim)
+    assert v.holds is True, v.evidence
+
+
+def test_cairn_os_costs_more_than_the_standalone_image(result: StudyResult) -> None:
+    table = next(t for t in result.tables if "Table II" in t.title)
+    for case, os_ms, bare_ms, overhead in table.rows:
+        assert os_ms > bare_ms > 0, case
+        assert 0 < overhead < 5, case
+
+
+def test_five_modules_put_ht_on_the_fast_module(result: StudyResult) -> None:
+    table = next(t for t in result.tables if "Five modules" in t.title)
+    five_ht, one_ht = table.rows[0][1], table.rows[0][2]
+    assert five_ht < one_ht
+
+
+@pytest.mark.parametrize("scenario,elf", [("one-sound", "ssl-one"), ("one-sound", "ssl-standalone"),
+                                          ("five-sound", None)])
+def test_ht_finds_the_source(scenario: str, elf: str | None) -> None:
+    r = run(scenario, 1, elf)
+    assert r.directions and all(abs(d - SOURCE_DIR) <= 2 for d in r.directions), r.directions
+
+
+def test_noise_never_reaches_ht() -> None:
+    r = run("one-noise", 1, "ssl-one")
+    assert r.ht_ms is None and r.directions == ()
+
+
+def test_a_missing_firmware_is_one_error() -> None:
+    with pytest.raises(E4Error, match="missing"):
+        run("one-sound", 1, "ssl-no-such")
