@@ -370,6 +370,20 @@ $(FW_OUT)/ssl-standalone.elf: $(FW_OBJ)/ssl/apps/ssl/standalone.o $(FW_SSL_DSP_O
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# build/fw/assign-job.elf: the CoMOS appendix's job of L instructions by a deadline, no OS
+# (kernel/apps/assign_job; cairn.study.e4_assign runs it on the two module kinds).
+FW_ASSIGN_OBJ := $(FW_OBJ)/apps/assign_job/job.o
+
+firmware: $(FW_OUT)/assign-job.elf
+
+$(FW_ASSIGN_OBJ): $(FW_MK_DIR)/apps/assign_job/job.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/assign-job.elf: $(FW_ASSIGN_OBJ) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 # ---- Device test firmware (cairn-sim `run --device` only; docs/device.md) ----------
 # build/fw/device-<name>.elf for every kernel/tests/device/<name>.c except busy.c, which is
 # built once per frame period: build/fw/device-busy-<us>.elf with -DFRAME_PERIOD_US=<us>.
@@ -462,7 +476,7 @@ firmware-clean:
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
 	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d) \
-	$(FW_SSL_OBJS:.o=.d) $(FW_SSL_NT_OBJS:.o=.d) $(wildcard $(FW_OBJ)/ssl/apps/ssl/*.d $(FW_OBJ)/ssl-notrace/apps/ssl/*.d)
+	$(FW_SSL_OBJS:.o=.d) $(FW_SSL_NT_OBJS:.o=.d) $(FW_ASSIGN_OBJ:.o=.d) $(wildcard $(FW_OBJ)/ssl/apps/ssl/*.d $(FW_OBJ)/ssl-notrace/apps/ssl/*.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

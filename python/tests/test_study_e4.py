@@ -28,7 +28,7 @@ def test_every_claim_has_a_verdict(result: StudyResult) -> None:
 
 
 @pytest.mark.parametrize("claim", ["overhead_below_one_percent", "migration_linear_in_state",
-                                   "stack_preemption_responsive"])
+                                   "stack_preemption_responsive", "optimal_assignment_regions"])
 def test_the_papers_claim_holds(result: StudyResult, claim: str) -> None:
     v = result.verdict(claim)
     assert v.holds is True, v.evidence
@@ -62,3 +62,14 @@ def test_noise_never_reaches_ht() -> None:
 def test_a_missing_firmware_is_one_error() -> None:
     with pytest.raises(E4Error, match="missing"):
         run("one-sound", 1, "ssl-no-such")
+
+
+def test_the_assignment_model_picks_the_measured_cheaper_module(result: StudyResult) -> None:
+    table = next(t for t in result.tables if t.title.startswith("Jobs of L instructions"))
+    cols = table.columns
+    assert len(table.rows) >= 10
+    for row in table.rows:
+        r = dict(zip(cols, row))
+        assert r["model"] == r["measured"], r
+        if r["E_q_nJ"] is None:
+            assert r["measured"] == "p", r

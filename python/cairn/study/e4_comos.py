@@ -12,7 +12,7 @@ from __future__ import annotations
 from cairn.bench import migration
 from cairn.bench.linefit import fit
 
-from . import plots
+from . import e4_assign, plots
 from .e4_measure import fbd_during_fft, heap_bytes, memory
 from .e4_measure import run as measure
 from .paper import Paper
@@ -22,6 +22,7 @@ NAME = "e4-comos"
 ROUNDS = {"reduced": 2, "full": 4}
 MIGRATION_SIZES = {"reduced": (0, 1024, 2048), "full": (0, 256, 512, 1024, 2048, 4096)}
 MIGRATION_MODULES = {"reduced": (2, 3), "full": (2, 3, 5)}
+ASSIGN_LOOPS = {"reduced": (100, 5000, 2_000_000), "full": (100, 1000, 5000, 100_000, 2_000_000)}
 DIRS = 256
 SOURCE_DEG = 60.0
 
@@ -143,8 +144,7 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         f"FBD timer -> Alert done at most {fbd.fbd_max_ms:.3f} ms (mean {fbd.fbd_mean_ms:.3f}) on one 8 MHz "
         f"module; its 4 Hz timer fires {'during' if during else 'never during'} a channel's FFT + SC, "
         f"which takes {fbd.chain_ms:.1f} ms"))
-    result.verdicts.append(Verdict("optimal_assignment_regions", None,
-                                   "the appendix's lines a-e are not yet checked by simulation"))
+    result.verdicts.append(_assignment(result, ASSIGN_LOOPS[size]))
     dirs = one[("ssl-one", "sound")].directions + five["sound"].directions
     result.differences = (
         f"Our rounds are as long as the paper's (512 samples at 2048 Hz), but an 8 MHz Cortex-M0+ takes "
@@ -162,3 +162,59 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
     return result
 
 
+
+
+def _assignment(result: StudyResult, loops: tuple[int, ...]) -> Verdict:
+    """The appendix's Figure 1 on two pairs of module kinds; the verdict on the pair that
+    meets its premise (p faster and more energy-efficient than q)."""
+    rows = []
+    checked: dict[str, list[e4_assign.Point]] = {}
+    params: dict[str, tuple[e4_assign.Kind, e4_assign.Kind]] = {}
+    for name, pair in (("device", e4_assign.DEVICE), ("premise", e4_assign.PREMISE)):
+        p, q, pts = e4_assign.check(pair, loops)
+        checked[name], params[name] = pts, (p, q)
+        for k, kind in (("p", p), ("q", q)):
+            clock, profile = pair[k]
+            rows.append((name, k, f"{clock} {profile}", round(kind.n / 1e6, 3), round(kind.m / 1e6, 1),
+                         round(kind.p_i * 1e3, 4), round(kind.p_s * 1e6, 3), round(kind.e_w * 1e9, 2)))
+    result.tables.append(OurTable("The appendix's parameters measured on cairn-sim",
+                                  ("pair", "kind", "module", "N_mips", "M_instr_per_uJ", "P_I_mW", "P_S_uW", "E_W_nJ"),
+                                  tuple(rows)))
+    result.tables.append(OurTable(
+        "Jobs of L instructions by deadline D: the appendix's region, the model's choice from the measured "
+        "parameters, the measured cheaper module",
+        ("pair", "L", "D_us", "region", "model", "measured", "E_p_nJ", "E_q_nJ"),
+        tuple((name, pt.length, round(pt.deadline * 1e6, 1), pt.region, pt.predicted, pt.measured,
+               None if pt.energy_p is None else round(pt.energy_p * 1e9, 1),
+               None if pt.energy_q is None else round(pt.energy_q * 1e9, 1))
+              for name, pts in checked.items() for pt in pts)))
+    p, q = params["premise"]
+    ln = e4_assign.lines(p, q)
+    xs = [min(pt.length for pt in checked["premise"]) / 2, max(pt.length for pt in checked["premise"]) * 2]
+    drawn = [(f"{k}: D = {ln[k][0]:.3g} L + {ln[k][1]:.3g}", xs, [ln[k][0] * x + ln[k][1] for x in xs]) for k in "abcd"
+             if ln[k][0] > 0]
+    if 0 < ln["e"][2] < float("inf"):
+        d_all = [pt.deadline for pt in checked["premise"]]
+        drawn.append((f"e: L = {ln['e'][2]:.0f}", [ln["e"][2]] * 2, [min(d_all) / 2, max(d_all) * 2]))
+    result.figures.append(Figure("assignment", "The appendix's Figure 1 for the pair that meets its premise, "
+                                 "with the measured cheaper module at each job.",
+                                 plots.assignment_regions("Optimal assignment (premise pair)", drawn,
+                                                          [(pt.measured, pt.length, pt.deadline)
+                                                           for pt in checked["premise"]])))
+    premise_met = p.n > q.n and p.m > q.m
+    claimed = [pt for pt in checked["premise"] if pt.region.startswith(("a-b", "above c"))]
+    sliver = [pt for pt in checked["premise"] if pt.region.startswith("b-c")]
+    model_ok = all(pt.predicted == pt.measured for pts in checked.values() for pt in pts)
+    holds = premise_met and all(pt.region.endswith(pt.measured) for pt in claimed) and \
+        {pt.measured for pt in claimed} == {"p", "q"}
+    dp, dq = params["device"]
+    return Verdict(
+        "optimal_assignment_regions", holds,
+        f"premise pair (p {e4_assign.PREMISE['p'][0]} {e4_assign.PREMISE['p'][1]}, q {e4_assign.PREMISE['q'][0]} "
+        f"{e4_assign.PREMISE['q'][1]}): {sum(pt.region.endswith(pt.measured) for pt in claimed)} of {len(claimed)} "
+        f"jobs between a and b or above c as the appendix says; between b and c "
+        f"{sum(pt.region.endswith(pt.measured) for pt in sliver)} of {len(sliver)} (line d assumes q's standby "
+        f"free; it costs {q.e_w * 1e9:.1f} nJ here); the model with the measured parameters "
+        f"{'picks' if model_ok else 'does not always pick'} the measured cheaper module on both pairs. On the "
+        f"five-module device's kinds the premise fails (M_p {dp.m / 1e6:.0f} < M_q {dq.m / 1e6:.0f} "
+        f"instructions per uJ): q wins wherever it meets the deadline")

@@ -62,3 +62,27 @@ def _png(fig: Figure) -> bytes:
     fig.savefig(buf, format="png")
     plt.close(fig)
     return buf.getvalue()
+
+
+def assignment_regions(
+    title: str,
+    lines: Sequence[tuple[str, Sequence[float], Sequence[float]]],
+    points: Sequence[tuple[str, float, float]],
+) -> bytes:
+    """The appendix's Figure 1: boundary lines in the (L, D) plane, log-log, and measured
+    points labelled with the cheaper processor."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.8), dpi=110)
+    for label, xs, ys in lines:
+        ax.plot(list(xs), list(ys), "-", label=label)
+    markers = {"p": "s", "q": "o", "none": "x"}
+    for choice in sorted({c for c, _, _ in points}):
+        pts = [(x, y) for c, x, y in points if c == choice]
+        ax.plot([x for x, _ in pts], [y for _, y in pts], markers.get(choice, "^"), label=f"measured: {choice}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_title(title)
+    ax.set_xlabel("L (instructions)")
+    ax.set_ylabel("D (s)")
+    ax.grid(True, alpha=0.3, which="both")
+    ax.legend(fontsize="x-small")
+    return _png(fig)
