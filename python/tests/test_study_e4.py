@@ -73,3 +73,11 @@ def test_the_assignment_model_picks_the_measured_cheaper_module(result: StudyRes
         assert r["model"] == r["measured"], r
         if r["E_q_nJ"] is None:
             assert r["measured"] == "p", r
+
+
+def test_the_event_log_only_adds_to_message_latency(result: StudyResult) -> None:
+    table = next(t for t in result.tables if t.title.startswith("Message latency by destination"))
+    assert {row[0] for row in table.rows} == {"Timer", "FFT", "SC", "Vote", "HT"}
+    for dest, off, on, added in table.rows:
+        assert 0 < off <= on, dest
+        assert added == pytest.approx(on - off, abs=0.01), dest

@@ -39,6 +39,12 @@ enum ssl_task {
 #define PIN_FBD_DONE 6u                     /* set when Alert has finished */
 #define PIN_FFT_BUSY 7u                     /* high while an FFT handler runs */
 #define SSL_ROUND_PINS (0x3Fu)              /* pins the round's timer clears: 0 .. 5 */
+/* Message pins (the paper's Figure 6): set just before a send, cleared when the destination's
+ * handler starts, so the high time is the message's latency. */
+#define PIN_MSG_FFT 9u   /* the ADC driver's post -> FFT */
+#define PIN_MSG_SC 10u   /* FFT -> SC */
+#define PIN_MSG_VOTE 11u /* SC -> Vote */
+#define PIN_MSG_HT 12u   /* Vote -> HT */
 
 /* Stimulus lines of the scenarios (the "hardware timers"). */
 #define LINE_ROUND 0u

@@ -29,6 +29,7 @@ static cairn_ret_t transform(struct ssl_fft_state *st)
 {
     struct ssl_samples *s = st->buf;
     st->buf = 0;
+    CAIRN_GPIO_CLR = 1u << PIN_MSG_FFT;
     if (!s)
         return CAIRN_OK;
     CAIRN_GPIO_SET = 1u << PIN_FFT_BUSY;
@@ -53,6 +54,7 @@ static cairn_ret_t transform(struct ssl_fft_state *st)
         cairn_free(out);
         return CAIRN_ENOMEM;
     }
+    CAIRN_GPIO_SET = 1u << PIN_MSG_SC;
     return cairn_send(0, out, sizeof *out);
 }
 

@@ -10,6 +10,7 @@ cairn_ret_t ssl_ht_task(void *state, cairn_msg_t *msg)
     (void)state;
     if (msg->port != CAIRN_PORT(0) || msg->len != sizeof(struct ssl_bands))
         return CAIRN_OK;
+    CAIRN_GPIO_CLR = 1u << PIN_MSG_HT;
     const struct ssl_bands *b = msg->payload;
     unsigned d = dsp_ht(b->band);
     CAIRN_GPIO_SET = 1u << PIN_HT_DONE;

@@ -11,6 +11,7 @@ cairn_ret_t ssl_sc_task(void *state, cairn_msg_t *msg)
     struct ssl_sc_state *st = state;
     if (msg->port != CAIRN_PORT(0) || msg->len != sizeof(struct ssl_spectrum))
         return CAIRN_OK;
+    CAIRN_GPIO_CLR = 1u << PIN_MSG_SC;
     const struct ssl_spectrum *s = msg->payload;
     struct ssl_verdict *v = cairn_malloc(sizeof *v);
     if (!v)
@@ -20,6 +21,6 @@ cairn_ret_t ssl_sc_task(void *state, cairn_msg_t *msg)
     v->voice = dsp_sc(s->re, s->im, st->noise);
     if (v->voice)
         dsp_band_copy(&v->band, s->re, s->im);
-    CAIRN_GPIO_SET = 1u << PIN_SC_DONE(s->channel);
+    CAIRN_GPIO_SET = (1u << PIN_SC_DONE(s->channel)) | (1u << PIN_MSG_VOTE);
     return cairn_send(0, v, v->voice ? sizeof *v : SSL_VERDICT_HEADER);
 }

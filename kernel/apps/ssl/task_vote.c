@@ -3,11 +3,14 @@
 
 #include "cairn/mem.h"
 
+#include "cairn_io.h"
+
 cairn_ret_t ssl_vote_task(void *state, cairn_msg_t *msg)
 {
     struct ssl_vote_state *st = state;
     if (msg->port != CAIRN_PORT(0) || msg->len < SSL_VERDICT_HEADER)
         return CAIRN_OK;
+    CAIRN_GPIO_CLR = 1u << PIN_MSG_VOTE;
     const struct ssl_verdict *v = msg->payload;
     if (v->round != st->round || !st->bands) {
         cairn_free(st->bands);
@@ -31,5 +34,6 @@ cairn_ret_t ssl_vote_task(void *state, cairn_msg_t *msg)
         return CAIRN_OK;
     }
     b->round = st->round;
+    CAIRN_GPIO_SET = 1u << PIN_MSG_HT;
     return cairn_send(0, b, sizeof *b);
 }

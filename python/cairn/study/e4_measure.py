@@ -18,6 +18,7 @@ from cairn.paths import firmware_dir, repo_root, sim_binary
 
 SCENARIOS = repo_root() / "experiments" / "e4-comos"
 ROUND_PERIOD_S = 1.0
+MARGIN_MS = 40  # past the last round's end, before the next round's timer (50 ms into a period)
 CHANNELS = 4
 
 
@@ -49,7 +50,7 @@ def run(scenario: str, rounds: int, elf: str | None = None) -> Run:
     """Runs experiments/e4-comos/<scenario>.toml for `rounds` rounds (with `elf` instead of
     the scenario's firmware on a one-module scenario)."""
     args = [str(sim_binary()), "run", "--device", str(SCENARIOS / f"{scenario}.toml"),
-            "--max-time", f"{int(rounds * ROUND_PERIOD_S * 1000)}ms"]
+            "--max-time", f"{int(rounds * ROUND_PERIOD_S * 1000) + MARGIN_MS}ms"]
     if elf:
         path = firmware_dir() / f"{elf}.elf"
         if not path.exists():
@@ -144,3 +145,53 @@ def fbd_during_fft(r: Run, scenario: str) -> bool:
                for k in range(r.rounds) for c in range(CHANNELS)]
     fires = [temp0 + k * temp_period for k in range(int(r.rounds * period / temp_period) + 1)]
     return any(lo <= t < hi for t in fires for lo, hi in windows)
+
+
+# Figure 6's destinations: the pin its sender sets and its handler clears (kernel/apps/ssl/ssl.h).
+MESSAGE_PINS = {"FFT": 9, "SC": 10, "Vote": 11, "HT": 12}
+ROUND_PIN = 0
+
+
+def message_latencies(elf: str, scenario: str = "one-sound") -> dict[str, float]:
+    """Mean latency in us of the messages to each destination over one round, from the I/O
+    log: a message pin's high time; the Timer's message from the round's stimulus to the
+    Timer handler's first pin write (the round pin rising)."""
+    path = firmware_dir() / f"{elf}.elf"
+    if not path.exists():
+        raise E4Error(f"{path} is missing (make build)")
+    with tempfile.TemporaryDirectory() as d:
+        log = Path(d) / "io.csv"
+        proc = subprocess.run([str(sim_binary()), "run", "--device", str(SCENARIOS / f"{scenario}.toml"),
+                               "--max-time", f"{int(ROUND_PERIOD_S * 1000) + MARGIN_MS}ms", "--io-log", str(log), str(path)],
+                              capture_output=True, text=True, timeout=600)
+        if proc.returncode != 124 or not log.exists():
+            raise E4Error(f"{scenario} {elf}: status {proc.returncode}: {proc.stderr.strip()[-300:]}")
+        rows = log.read_text().splitlines()[1:]
+    clock = 0.0
+    level = 0
+    rising: dict[int, float] = {}
+    spans: dict[str, list[float]] = {name: [] for name in ("Timer", *MESSAGE_PINS)}
+    fired: float | None = None
+    for row in rows:
+        cycle, time_s, kind, name, value = row.split(",")
+        if int(cycle):
+            clock = int(cycle) / float(time_s)
+        t = float(time_s)
+        if kind == "stimulus" and name == "round":
+            fired = t
+        if kind != "gpio":
+            continue
+        new = int(value)
+        up, down = new & ~level, level & ~new
+        if up >> ROUND_PIN & 1 and fired is not None:
+            spans["Timer"].append(t - fired)
+            fired = None
+        for dest, pin in MESSAGE_PINS.items():
+            if up >> pin & 1:
+                rising[pin] = t
+            if down >> pin & 1 and pin in rising:
+                spans[dest].append(t - rising.pop(pin))
+        level = new
+    if not clock or any(not v for v in spans.values()):
+        raise E4Error(f"{scenario} {elf}: a message pin never went up and down: {spans}")
+    return {dest: 1e6 * sum(v) / len(v) for dest, v in spans.items()}

@@ -86,3 +86,19 @@ def assignment_regions(
     ax.grid(True, alpha=0.3, which="both")
     ax.legend(fontsize="x-small")
     return _png(fig)
+
+
+def paired_bars(title: str, ylabel: str, labels: Sequence[str],
+                series: Sequence[tuple[str, Sequence[float]]]) -> bytes:
+    """Bars side by side per label (the CoMOS paper's Figure 6: without and with the event log)."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
+    width = 0.8 / max(1, len(series))
+    for i, (name, values) in enumerate(series):
+        ax.bar([k + i * width for k in range(len(labels))], list(values), width, label=name)
+    ax.set_xticks([k + width * (len(series) - 1) / 2 for k in range(len(labels))])
+    ax.set_xticklabels(list(labels))
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small")
+    return _png(fig)
