@@ -81,3 +81,10 @@ def test_the_event_log_only_adds_to_message_latency(result: StudyResult) -> None
     for dest, off, on, added in table.rows:
         assert 0 < off <= on, dest
         assert added == pytest.approx(on - off, abs=0.01), dest
+
+
+def test_multicast_across_modules_is_judged_on_the_receivers_cycles(result: StudyResult) -> None:
+    table = next(t for t in result.tables if t.title.startswith("Messages across the five modules"))
+    assert all(row[1] > 0 and row[2] > 0 for row in table.rows)
+    v = result.verdict("multicast_costlier_than_unicast")
+    assert v.holds is not None and "cycles" in v.evidence

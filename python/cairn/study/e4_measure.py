@@ -195,3 +195,88 @@ def message_latencies(elf: str, scenario: str = "one-sound") -> dict[str, float]
     if not clock or any(not v for v in spans.values()):
         raise E4Error(f"{scenario} {elf}: a message pin never went up and down: {spans}")
     return {dest: 1e6 * sum(v) / len(v) for dest, v in spans.items()}
+
+
+EV_START, EV_NET_SEND, EV_NET_RECV, EV_NET_RECV_TO = 0x02, 0x20, 0x22, 0x23
+BROADCAST = 0xFF
+
+
+@dataclass(frozen=True)
+class Remote:
+    """Messages across modules on the five-module device, in us from the frame written to the
+    sender's controller (NET_SEND) to the destination handler's start (START), from the
+    device trace's kernel events (global time): the Timer's multicast to the four FFT tasks
+    (first and last member), and the SCs' unicasts to Vote (the quickest, and the mean)."""
+
+    mcast_first_us: float
+    mcast_last_us: float
+    unicast_min_us: float
+    unicast_mean_us: float
+
+
+def remote_latencies(rounds: int, scenario: str = "five-sound") -> Remote:
+    with tempfile.TemporaryDirectory() as d:
+        trace = Path(d) / "trace.json"
+        proc = subprocess.run([str(sim_binary()), "run", "--device", str(SCENARIOS / f"{scenario}.toml"),
+                               "--max-time", f"{int(rounds * ROUND_PERIOD_S * 1000) + MARGIN_MS}ms",
+                               "--trace", str(trace)], capture_output=True, text=True, timeout=600)
+        if proc.returncode != 124 or not trace.exists():
+            raise E4Error(f"{scenario}: status {proc.returncode}: {proc.stderr.strip()[-300:]}")
+        doc = json.loads(trace.read_text())
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    words: dict[int, list[tuple[float, int, int, int]]] = {}
+    for e in events:
+        name = str(e.get("name", ""))
+        if e.get("ph") == "i" and name.startswith("event ") and isinstance(e.get("args"), dict):
+            words.setdefault(int(e["pid"]), []).append((float(e["ts"]), int(name[6:]), int(e["args"]["a"]), int(e["args"]["b"])))
+    for w in words.values():
+        w.sort()
+
+    def start_after(pid: int, t: float, tasks: set[int]) -> float | None:
+        """The first START of one of tasks on pid after t, following the frame's NET_RECV."""
+        for ts, code, a, b in words.get(pid, []):
+            if ts >= t and code == EV_START and a in tasks and b == 16:
+                return ts
+        return None
+
+    def received(pid: int, src_module: int, seq: int, after: float) -> float | None:
+        for ts, code, a, b in words.get(pid, []):
+            if ts >= after and code == EV_NET_RECV and a == src_module and b == seq:
+                return ts
+        return None
+
+    fft_tasks, vote_task = {2, 3, 4, 5}, {10}
+    mcast: list[tuple[float, float]] = []
+    unicast: list[float] = []
+    for pid, ws in words.items():
+        for ts, code, a, b in ws:
+            if code != EV_NET_SEND:
+                continue
+            if a == BROADCAST and pid == 1:
+                arrivals = []
+                for other in words:
+                    if other != pid and (r := received(other, pid - 1, b, ts)) is not None:
+                        if (s := start_after(other, r, fft_tasks)) is not None:
+                            arrivals.append(s - ts)
+                if arrivals:
+                    mcast.append((min(arrivals), max(arrivals)))
+            elif a == 0 and pid != 1:
+                if (r := received(1, pid - 1, b, ts)) is not None and (s := start_after(1, r, vote_task)) is not None:
+                    unicast.append(s - ts)
+    if not mcast or not unicast:
+        raise E4Error(f"{scenario}: no multicast or no unicast found in the trace")
+    return Remote(mcast_first_us=sum(m[0] for m in mcast) / len(mcast),
+                  mcast_last_us=sum(m[1] for m in mcast) / len(mcast),
+                  unicast_min_us=min(unicast), unicast_mean_us=sum(unicast) / len(unicast))
+
+
+def clocks_hz(scenario: str) -> dict[str, float]:
+    """Each processor's clock in a device file of experiments/e4-comos, in Hz."""
+    doc = tomllib.loads((SCENARIOS / f"{scenario}.toml").read_text())
+    units = {"GHz": 1e9, "MHz": 1e6, "kHz": 1e3, "Hz": 1.0}
+    out = {}
+    for p in doc["processor"]:
+        text = str(p["clock"])
+        unit = next(u for u in units if text.endswith(u))
+        out[str(p["name"])] = float(text[: -len(unit)]) * units[unit]
+    return out
