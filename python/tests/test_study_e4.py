@@ -88,3 +88,11 @@ def test_multicast_across_modules_is_judged_on_the_receivers_cycles(result: Stud
     assert all(row[1] > 0 and row[2] > 0 for row in table.rows)
     v = result.verdict("multicast_costlier_than_unicast")
     assert v.holds is not None and "cycles" in v.evidence
+
+
+def test_energy_is_attributed_to_every_task_where_it_runs(result: StudyResult) -> None:
+    table = next(t for t in result.tables if t.title.startswith("Energy by task"))
+    where = {task: module for module, task, uj in table.rows if uj > 0}
+    assert where["HT"] == where["Vote"] == where["Timer"] == "compute"
+    for c in range(4):
+        assert where[f"FFT{c}"] == where[f"SC{c}"] == f"mic{c}"

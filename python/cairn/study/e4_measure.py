@@ -38,6 +38,7 @@ class Run:
     chain_ms: float
     directions: tuple[int, ...]
     energy_uj: dict[str, float]
+    energy_by_task_uj: dict[tuple[str, str], float]
     rounds: int
 
 
@@ -81,10 +82,12 @@ def run(scenario: str, rounds: int, elf: str | None = None) -> Run:
                        for line in proc.stdout.splitlines() if " direction " in line)
     energy = {name: p["energy_joules"]["total"] * 1e6 for name, p in procs.items()
               if isinstance(p.get("energy_joules"), dict) and "total" in p["energy_joules"]}
+    by_task = {(name, str(task)): float(j) * 1e6 for name, p in procs.items()
+               for task, j in (p.get("energy_joules", {}).get("by_task") or {}).items()}
     return Run(sc_ms=max(means), ht_ms=ht["delay"]["mean_s"] * 1e3 if ht else None,
                fbd_mean_ms=fbd["delay"]["mean_s"] * 1e3, fbd_max_ms=fbd["delay"]["max_s"] * 1e3,
                chain_ms=(max(means) - min(means)) / (CHANNELS - 1), directions=directions,
-               energy_uj=energy, rounds=rounds)
+               energy_uj=energy, energy_by_task_uj=by_task, rounds=rounds)
 
 
 # Components of Table IV, by the object a section comes from (first match wins).
