@@ -96,3 +96,9 @@ def test_energy_is_attributed_to_every_task_where_it_runs(result: StudyResult) -
     assert where["HT"] == where["Vote"] == where["Timer"] == "compute"
     for c in range(4):
         assert where[f"FFT{c}"] == where[f"SC{c}"] == f"mic{c}"
+
+
+def test_the_heap_high_water_fits_the_heap(result: StudyResult) -> None:
+    row = next(c for c in result.comparisons if c.quantity.startswith("heap size"))
+    size, peak = (int(x) for x in row.ours.split(" B")[0].split(" / "))
+    assert 0 < peak < size

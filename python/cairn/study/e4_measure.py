@@ -283,3 +283,36 @@ def clocks_hz(scenario: str) -> dict[str, float]:
         unit = next(u for u in units if text.endswith(u))
         out[str(p["name"])] = float(text[: -len(unit)]) * units[unit]
     return out
+
+
+EV_ALLOC, EV_FREE = 0x04, 0x05
+
+
+def heap_high_water(elf: str = "ssl-one", scenario: str = "one-sound", rounds: int = 1) -> int:
+    """The most heap bytes in use at once (usable sizes, headers apart), from the kernel's
+    ALLOC and FREE words in cairn-sim's trace, start-up included."""
+    path = firmware_dir() / f"{elf}.elf"
+    if not path.exists():
+        raise E4Error(f"{path} is missing (make build)")
+    with tempfile.TemporaryDirectory() as d:
+        trace = Path(d) / "trace.json"
+        proc = subprocess.run([str(sim_binary()), "run", "--device", str(SCENARIOS / f"{scenario}.toml"),
+                               "--max-time", f"{int(rounds * ROUND_PERIOD_S * 1000) + MARGIN_MS}ms",
+                               "--trace", str(trace), str(path)], capture_output=True, text=True, timeout=600)
+        if proc.returncode != 124 or not trace.exists():
+            raise E4Error(f"{scenario} {elf}: status {proc.returncode}: {proc.stderr.strip()[-300:]}")
+        doc = json.loads(trace.read_text())
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    words = sorted((float(e["ts"]), int(str(e["name"])[6:]), int(e["args"]["b"])) for e in events
+                   if e.get("ph") == "i" and str(e.get("name", "")).startswith("event ")
+                   and isinstance(e.get("args"), dict))
+    used = peak = 0
+    for _, code, size in words:
+        if code == EV_ALLOC:
+            used += size
+            peak = max(peak, used)
+        elif code == EV_FREE:
+            used -= size
+    if peak == 0:
+        raise E4Error(f"{scenario} {elf}: no heap allocation in the trace")
+    return peak
