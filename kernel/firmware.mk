@@ -320,12 +320,13 @@ $(FW_OUT)/net-bench-notrace.elf: $(FW_NBENCH_NT_OBJS) $(FW_APP_SUPPORT_OBJS) $(F
 # ---- SSL + FBD, the CoMOS paper's application (kernel/apps/ssl, experiments/e4-comos) -------
 # build/fw/ssl-one.elf (every task on one module), ssl-five.elf (-DSSL_FIVE=1: five modules,
 # the paper's Figure 8), ssl-one-notrace.elf (the event log compiled out) and
-# ssl-standalone.elf (no OS: the same computations in interrupt handlers and main). The
+# ssl-standalone.elf (no OS: the same computations in interrupt handlers and main) and
+# ssl-standalone-five.elf (the same on five modules, frames by hand). The
 # kernel, the bus manager and the tasks are compiled with the application's heap size, objects
 # under $(FW_OBJ)/ssl/ (and $(FW_OBJ)/ssl-notrace/).
 FW_SSL_DIR := $(FW_MK_DIR)/apps/ssl
 FW_SSL_DSP_SRCS := $(sort $(wildcard $(FW_SSL_DIR)/dsp*.c))
-FW_SSL_APP_SRCS := $(filter-out $(FW_SSL_DSP_SRCS) $(FW_SSL_DIR)/app.c $(FW_SSL_DIR)/standalone.c,$(sort $(wildcard $(FW_SSL_DIR)/*.c)))
+FW_SSL_APP_SRCS := $(filter-out $(FW_SSL_DSP_SRCS) $(FW_SSL_DIR)/app.c $(FW_SSL_DIR)/standalone.c $(FW_SSL_DIR)/standalone_five.c,$(sort $(wildcard $(FW_SSL_DIR)/*.c)))
 FW_SSL_CFLAGS := $(FW_KERNEL_CFLAGS) -DSSL_HEAP_BYTES=24576u
 ssl_obj = $(patsubst $(FW_MK_DIR)/%.c,$(FW_OBJ)/$(1)/%.o,$(2))
 FW_SSL_KERNEL_SRCS := $(FW_KERNEL_SRCS) $(FW_NET_SRCS) $(FW_MK_DIR)/apps/support/app_fail.c $(FW_SSL_APP_SRCS) $(FW_SSL_DSP_SRCS)
@@ -333,7 +334,7 @@ FW_SSL_OBJS := $(call ssl_obj,ssl,$(FW_SSL_KERNEL_SRCS))
 FW_SSL_NT_OBJS := $(call ssl_obj,ssl-notrace,$(FW_SSL_KERNEL_SRCS))
 FW_SSL_DSP_OBJS := $(call ssl_obj,ssl,$(FW_SSL_DSP_SRCS))
 FW_SSL_ELFS := $(FW_OUT)/ssl-one.elf $(FW_OUT)/ssl-five.elf $(FW_OUT)/ssl-one-notrace.elf \
-	$(FW_OUT)/ssl-standalone.elf
+	$(FW_OUT)/ssl-standalone.elf $(FW_OUT)/ssl-standalone-five.elf
 
 firmware: $(FW_SSL_ELFS)
 
@@ -367,6 +368,16 @@ $(FW_OBJ)/ssl/apps/ssl/standalone.o: $(FW_SSL_DIR)/standalone.c $(FW_FLAGS_STAMP
 	$(FW_CC) $(FW_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FW_OUT)/ssl-standalone.elf: $(FW_OBJ)/ssl/apps/ssl/standalone.o $(FW_SSL_DSP_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+# Five modules without an OS: the device tests' bus driver does the frames.
+$(FW_OBJ)/ssl/apps/ssl/standalone_five.o: $(FW_SSL_DIR)/standalone_five.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -I$(FW_MK_DIR)/tests/device/support -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/ssl-standalone-five.elf: $(FW_OBJ)/ssl/apps/ssl/standalone_five.o $(FW_SSL_DSP_OBJS) \
+		$(FW_OBJ)/tests/device/support/bus.o $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 	@mkdir -p $(@D)
 	$(fw_link)
 
