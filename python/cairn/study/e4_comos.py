@@ -94,12 +94,13 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         "Five modules (Table V): timer interrupt -> done (ms), Cairn OS against the standalone images",
         ("case", "cairn_os_ms", "standalone_ms", "overhead_percent"), rows5))
 
+    brk = paper.value("overhead_breakdown").value  # messaging, event logging, memory (ms)
     log_ms = one[("ssl-one", "sound")].sc_ms - one[("ssl-one-notrace", "sound")].sc_ms
     result.comparisons.append(Comparison("Section VI-C", "event logging's share of a round (sound, one module)",
-                                         "0.863 ms of 2.4 ms", f"{log_ms:.3f} ms of "
+                                         f"{brk[1]} ms of {sum(brk):.1f} ms", f"{log_ms:.3f} ms of "
                                          f"{one[('ssl-one', 'sound')].sc_ms - one[('ssl-standalone', 'sound')].sc_ms:.3f} ms"))
 
-    _messages(result)
+    _messages(result, paper)
 
     mem_os, mem_bare = memory("ssl-one"), memory("ssl-standalone")
     heap = heap_bytes("ssl-one")
@@ -121,14 +122,17 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
                                   "includes bss, the heap array apart)", ("component", "code_bytes", "data_bytes"),
                                   tuple((k, v["text"], v["data"]) for k, v in sorted(mem_os.items()))))
 
+    p_base, p_per_byte = paper.value("migration_base").value, paper.value("migration_per_byte").value
+    p_hz = paper.parameter("migration_cpu_hz").value
     sizes = MIGRATION_SIZES[size]
     mig = {s: migration.run(s, 2) for s in sizes}
     ms = 1e3 / migration.CLOCK_HZ
     base, per_byte, r2 = fit([float(s) for s in sizes], [float(mig[s].latency) for s in sizes])
     result.comparisons.append(Comparison("Fig. 7", "migration latency at zero state (intercept)",
-                                         "3.5 ms (6 MHz MSP430)", f"{base * ms:.3f} ms (8 MHz)"))
+                                         f"{p_base} ms ({p_hz / 1e6:.0f} MHz)",
+                                         f"{base * ms:.3f} ms ({migration.CLOCK_HZ / 1e6:.0f} MHz)"))
     result.comparisons.append(Comparison("Fig. 7", "migration latency per byte of state",
-                                         "0.013 ms", f"{per_byte * ms:.5f} ms"))
+                                         f"{p_per_byte} ms", f"{per_byte * ms:.5f} ms"))
     by_modules = {n: (mig[1024] if n == 2 else migration.run(1024, n)) for n in MIGRATION_MODULES[size]}
     result.tables.append(OurTable("Task migration, REQUEST -> live on the destination (8 MHz modules)",
                                   ("state_bytes", "modules", "latency_ms"),
@@ -154,7 +158,7 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         "overhead_below_one_percent", all(o < 1.0 for o in overheads + overheads5),
         f"one module: {overheads[0]:.2f} % (sound), {overheads[1]:.2f} % (noise), {rows2[2][3]:.2f} % to HT done; "
         f"five modules: {overheads5[0]:.2f} % (sound, to HT done), {overheads5[1]:.2f} % (noise)"))
-    result.verdicts.append(_multicast(result, rounds))
+    result.verdicts.append(_multicast(result, paper, rounds))
     grows = all(by_modules[a].latency < by_modules[b].latency
                 for a, b in zip(sorted(by_modules), sorted(by_modules)[1:]))
     result.verdicts.append(Verdict(
@@ -177,14 +181,16 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         f"{fbd.chain_ms:.1f} ms per channel for FFT and SC, so one module's timer -> SC done is "
         f"{one[('ssl-one', 'sound')].sc_ms:.1f} ms against the paper's {t2['CoMOS'][1]} ms. Cairn OS adds "
         f"{one[('ssl-one', 'sound')].sc_ms - one[('ssl-standalone', 'sound')].sc_ms:.2f} ms a round to the "
-        f"standalone image ({overheads[0]:.2f} %), the paper 2.4 ms ({p_over['sound source']} %); "
-        f"{log_ms:.2f} ms of it is the event log (the paper's was 0.863 ms); the rest, messages, heap blocks "
-        f"and the copies into messages that the standalone image does without, is not broken down yet. "
+        f"standalone image ({overheads[0]:.2f} %), the paper {sum(brk):.1f} ms ({p_over['sound source']} %); "
+        f"{log_ms:.2f} ms of it is the event log (the paper's was {brk[1]} ms); the rest, messages, heap "
+        f"blocks and the copies into messages that the standalone image does without, is not broken down "
+        f"yet. On five modules the overhead is {overheads5[0]:.2f} % (sound) and {overheads5[1]:.2f} % "
+        f"(noise), the paper's {p_over5['sound source']} % and {p_over5['noise']} %. "
         f"HT found directions {sorted(set(dirs))} of {DIRS} (the source is at "
         f"{SOURCE_DEG / 360 * DIRS:.1f}). On five modules HT runs on the 48 MHz module, so the sound case is "
         f"shorter than on one module ({five_ht:.1f} against {ht_one:.1f} ms), where the paper's was longer. "
-        f"Migration is {per_byte * ms / 0.013:.2f} times the paper's per-byte cost and "
-        f"{base * ms / 3.5:.1f} times its base at a third more clock.")
+        f"Migration costs {per_byte * ms / p_per_byte:.2f} times the paper's per byte and "
+        f"{base * ms / p_base:.2f} times its base, at {migration.CLOCK_HZ / p_hz:.2f} times its clock.")
     return result
 
 
@@ -246,7 +252,7 @@ def _assignment(result: StudyResult, loops: tuple[int, ...]) -> Verdict:
         f"instructions per uJ): q wins wherever it meets the deadline")
 
 
-def _messages(result: StudyResult) -> None:
+def _messages(result: StudyResult, paper: Paper) -> None:
     """Figure 6: each destination's message latency on one module, the event log compiled out
     and in."""
     off, on = message_latencies("ssl-one-notrace"), message_latencies("ssl-one")
@@ -261,16 +267,20 @@ def _messages(result: StudyResult) -> None:
                                  plots.paired_bars("Messaging latency", "latency (us)", dests,
                                                    [("log out", [off[d] for d in dests]),
                                                     ("log in", [on[d] for d in dests])])))
-    result.comparisons.append(Comparison("Fig. 6", "message to the Timer task (log out)", "127.8 us",
+    pv = {k: paper.value(k).value for k in ("latency_timer_message", "latency_fft_message", "event_logging_latency")}
+    result.comparisons.append(Comparison("Fig. 6", "message to the Timer task (log out)",
+                                         f"{pv['latency_timer_message']} us",
                                          f"{off['Timer']:.2f} us"))
-    result.comparisons.append(Comparison("Fig. 6", "message to the FFT task (log out)", "80.96 us",
+    result.comparisons.append(Comparison("Fig. 6", "message to the FFT task (log out)",
+                                         f"{pv['latency_fft_message']} us",
                                          f"{off['FFT']:.2f} us"))
     added = [on[d] - off[d] for d in dests]
     result.comparisons.append(Comparison("Fig. 6", "latency the event log adds, minimum and maximum",
-                                         "13 / 181.37 us", f"{min(added):.2f} / {max(added):.2f} us"))
+                                         f"{pv['event_logging_latency'][0]} / {pv['event_logging_latency'][1]} us",
+                                         f"{min(added):.2f} / {max(added):.2f} us"))
 
 
-def _multicast(result: StudyResult, rounds: int) -> Verdict:
+def _multicast(result: StudyResult, paper: Paper, rounds: int) -> Verdict:
     """Figure 6's multicast against a unicast across modules, from the device trace."""
     r = remote_latencies(rounds)
     hz = clocks_hz("five-sound")
@@ -284,7 +294,8 @@ def _multicast(result: StudyResult, rounds: int) -> Verdict:
          ("SC -> Vote (unicast), quickest", round(r.unicast_min_us, 3), round(uni_cycles)),
          ("SC -> Vote (unicast), mean", round(r.unicast_mean_us, 3), round(r.unicast_mean_us * compute_hz / 1e6)))))
     ratio, cycle_ratio = r.mcast_last_us / r.unicast_min_us, mcast_cycles / uni_cycles
-    result.comparisons.append(Comparison("Fig. 6", "multicast latency / unicast latency", "5",
+    result.comparisons.append(Comparison("Fig. 6", "multicast latency / unicast latency",
+                                         f"{paper.value('mcast_over_unicast_sound').value}",
                                          f"{ratio:.2f} in time, {cycle_ratio:.2f} in the receivers' cycles"))
     return Verdict(
         "multicast_costlier_than_unicast", ratio >= 2 and cycle_ratio >= 2,
