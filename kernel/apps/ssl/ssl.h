@@ -13,10 +13,10 @@
 
 #include "dsp.h"
 
-/* Tasks, in the description's order (the kernel's limit is 16 tasks, and its armv6m fast
- * paths fix CAIRN_MAX_TASKS, so each chain's ADC sampling and FFT are one task, FFT):
- * global ID = index + 1 (the application manager
- * gives the lowest free IDs, and nothing else is created before it). */
+/* Tasks, in the description's order; global ID = index + 1 (the application manager gives
+ * the lowest free IDs, and nothing else is created before it). The kernel has 16 task IDs
+ * and its armv6m fast paths fix CAIRN_MAX_TASKS, so each chain's ADC sampling and FFT are
+ * one task, FFT. */
 enum ssl_task {
     T_TIMER,
     T_FFT0, T_FFT1, T_FFT2, T_FFT3,
