@@ -328,6 +328,7 @@ FW_SSL_DIR := $(FW_MK_DIR)/apps/ssl
 FW_SSL_DSP_SRCS := $(sort $(wildcard $(FW_SSL_DIR)/dsp*.c))
 FW_SSL_APP_SRCS := $(filter-out $(FW_SSL_DSP_SRCS) $(FW_SSL_DIR)/app.c $(FW_SSL_DIR)/standalone.c $(FW_SSL_DIR)/standalone_five.c,$(sort $(wildcard $(FW_SSL_DIR)/*.c)))
 FW_SSL_CFLAGS := $(FW_KERNEL_CFLAGS) -DSSL_HEAP_BYTES=24576u
+FW_SSL_STAMP := $(FW_OBJ)/ssl-flags.stamp
 ssl_obj = $(patsubst $(FW_MK_DIR)/%.c,$(FW_OBJ)/$(1)/%.o,$(2))
 FW_SSL_KERNEL_SRCS := $(FW_KERNEL_SRCS) $(FW_NET_SRCS) $(FW_MK_DIR)/apps/support/app_fail.c $(FW_SSL_APP_SRCS) $(FW_SSL_DSP_SRCS)
 FW_SSL_OBJS := $(call ssl_obj,ssl,$(FW_SSL_KERNEL_SRCS))
@@ -338,15 +339,19 @@ FW_SSL_ELFS := $(FW_OUT)/ssl-one.elf $(FW_OUT)/ssl-five.elf $(FW_OUT)/ssl-one-no
 
 firmware: $(FW_SSL_ELFS)
 
-$(FW_SSL_OBJS): $(FW_OBJ)/ssl/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+# The objects depend on the application's flags too (they are not in FW_FLAGS_STAMP's line).
+$(FW_SSL_STAMP): fw-always
+	$(call fw_stamp,$(FW_SSL_CFLAGS))
+
+$(FW_SSL_OBJS): $(FW_OBJ)/ssl/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP) $(FW_SSL_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_SSL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(FW_SSL_NT_OBJS): $(FW_OBJ)/ssl-notrace/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+$(FW_SSL_NT_OBJS): $(FW_OBJ)/ssl-notrace/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP) $(FW_SSL_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_SSL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -MMD -MP -c -o $@ $<
 
-$(FW_OBJ)/ssl/apps/ssl/app-one.o $(FW_OBJ)/ssl-notrace/apps/ssl/app-one.o $(FW_OBJ)/ssl/apps/ssl/app-five.o: $(FW_SSL_DIR)/app.c $(FW_FLAGS_STAMP)
+$(FW_OBJ)/ssl/apps/ssl/app-one.o $(FW_OBJ)/ssl-notrace/apps/ssl/app-one.o $(FW_OBJ)/ssl/apps/ssl/app-five.o: $(FW_SSL_DIR)/app.c $(FW_FLAGS_STAMP) $(FW_SSL_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_SSL_CFLAGS) $(if $(findstring notrace,$@),-DCAIRN_TRACE_ENABLED=0) \
 		$(if $(findstring five,$@),-DSSL_FIVE=1) -MMD -MP -c -o $@ $<
