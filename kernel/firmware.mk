@@ -13,7 +13,7 @@
 #                     busy.c, and build/fw/device-busy-{100,10,1}.elf (cairn-sim devices
 #                     only, docs/device.md; not in the FW_TEST_* lists nor firmware-qemu)
 #                     build/fw/pipeline.elf, pipeline-spread.elf, multicast.elf, timesync.elf,
-#                     timesync-free.elf (Cairn OS
+#                     timesync-free.elf, ssl-*.elf (Cairn OS
 #                     across modules: kernel/core/net + the board's bus driver;
 #                     docs/distributed.md)
 #   firmware-qemu     run the test firmware on QEMU (kernel/tests/sim/run-qemu.sh)
@@ -358,6 +358,89 @@ $(FW_OUT)/net-bench-notrace.elf: $(FW_NBENCH_NT_OBJS) $(FW_APP_SUPPORT_OBJS) $(F
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# ---- SSL + FBD, the CoMOS paper's application (kernel/apps/ssl, experiments/e4-comos) -------
+# build/fw/ssl-one.elf (every task on one module), ssl-five.elf (-DSSL_FIVE=1: five modules,
+# the paper's Figure 8), ssl-one-notrace.elf (the event log compiled out) and
+# ssl-standalone.elf (no OS: the same computations in interrupt handlers and main) and
+# ssl-standalone-five.elf (the same on five modules, frames by hand). The
+# kernel, the bus manager and the tasks are compiled with the application's heap size, objects
+# under $(FW_OBJ)/ssl/ (and $(FW_OBJ)/ssl-notrace/).
+FW_SSL_DIR := $(FW_MK_DIR)/apps/ssl
+FW_SSL_DSP_SRCS := $(sort $(wildcard $(FW_SSL_DIR)/dsp*.c))
+FW_SSL_APP_SRCS := $(filter-out $(FW_SSL_DSP_SRCS) $(FW_SSL_DIR)/app.c $(FW_SSL_DIR)/standalone.c $(FW_SSL_DIR)/standalone_five.c,$(sort $(wildcard $(FW_SSL_DIR)/*.c)))
+FW_SSL_CFLAGS := $(FW_KERNEL_CFLAGS) -DSSL_HEAP_BYTES=24576u
+FW_SSL_STAMP := $(FW_OBJ)/ssl-flags.stamp
+ssl_obj = $(patsubst $(FW_MK_DIR)/%.c,$(FW_OBJ)/$(1)/%.o,$(2))
+FW_SSL_KERNEL_SRCS := $(FW_KERNEL_SRCS) $(FW_NET_SRCS) $(FW_MK_DIR)/apps/support/app_fail.c $(FW_SSL_APP_SRCS) $(FW_SSL_DSP_SRCS)
+FW_SSL_OBJS := $(call ssl_obj,ssl,$(FW_SSL_KERNEL_SRCS))
+FW_SSL_NT_OBJS := $(call ssl_obj,ssl-notrace,$(FW_SSL_KERNEL_SRCS))
+FW_SSL_DSP_OBJS := $(call ssl_obj,ssl,$(FW_SSL_DSP_SRCS))
+FW_SSL_ELFS := $(FW_OUT)/ssl-one.elf $(FW_OUT)/ssl-five.elf $(FW_OUT)/ssl-one-notrace.elf \
+	$(FW_OUT)/ssl-standalone.elf $(FW_OUT)/ssl-standalone-five.elf
+
+firmware: $(FW_SSL_ELFS)
+
+# The objects depend on the application's flags too (they are not in FW_FLAGS_STAMP's line).
+$(FW_SSL_STAMP): fw-always
+	$(call fw_stamp,$(FW_SSL_CFLAGS))
+
+$(FW_SSL_OBJS): $(FW_OBJ)/ssl/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP) $(FW_SSL_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_SSL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FW_SSL_NT_OBJS): $(FW_OBJ)/ssl-notrace/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP) $(FW_SSL_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_SSL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -MMD -MP -c -o $@ $<
+
+$(FW_OBJ)/ssl/apps/ssl/app-one.o $(FW_OBJ)/ssl-notrace/apps/ssl/app-one.o $(FW_OBJ)/ssl/apps/ssl/app-five.o: $(FW_SSL_DIR)/app.c $(FW_FLAGS_STAMP) $(FW_SSL_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_SSL_CFLAGS) $(if $(findstring notrace,$@),-DCAIRN_TRACE_ENABLED=0) \
+		$(if $(findstring five,$@),-DSSL_FIVE=1) -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/ssl-one.elf: $(FW_OBJ)/ssl/apps/ssl/app-one.o $(FW_SSL_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/ssl-five.elf: $(FW_OBJ)/ssl/apps/ssl/app-five.o $(FW_SSL_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/ssl-one-notrace.elf: $(FW_OBJ)/ssl-notrace/apps/ssl/app-one.o $(FW_SSL_NT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OBJ)/ssl/apps/ssl/standalone.o: $(FW_SSL_DIR)/standalone.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/ssl-standalone.elf: $(FW_OBJ)/ssl/apps/ssl/standalone.o $(FW_SSL_DSP_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+# Five modules without an OS: the device tests' bus driver does the frames.
+$(FW_OBJ)/ssl/apps/ssl/standalone_five.o: $(FW_SSL_DIR)/standalone_five.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -I$(FW_MK_DIR)/tests/device/support -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/ssl-standalone-five.elf: $(FW_OBJ)/ssl/apps/ssl/standalone_five.o $(FW_SSL_DSP_OBJS) \
+		$(FW_OBJ)/tests/device/support/bus.o $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+# build/fw/assign-job.elf: the CoMOS appendix's job of L instructions by a deadline, no OS
+# (kernel/apps/assign_job; cairn.study.e4_assign runs it on the two module kinds).
+FW_ASSIGN_OBJ := $(FW_OBJ)/apps/assign_job/job.o
+
+firmware: $(FW_OUT)/assign-job.elf
+
+$(FW_ASSIGN_OBJ): $(FW_MK_DIR)/apps/assign_job/job.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/assign-job.elf: $(FW_ASSIGN_OBJ) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 # ---- Device test firmware (cairn-sim `run --device` only; docs/device.md) ----------
 # build/fw/device-<name>.elf for every kernel/tests/device/<name>.c except busy.c, which is
 # built once per frame period: build/fw/device-busy-<us>.elf with -DFRAME_PERIOD_US=<us>.
@@ -449,7 +532,8 @@ firmware-clean:
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
-	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d)
+	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d) \
+	$(FW_SSL_OBJS:.o=.d) $(FW_SSL_NT_OBJS:.o=.d) $(FW_ASSIGN_OBJ:.o=.d) $(wildcard $(FW_OBJ)/ssl/apps/ssl/*.d $(FW_OBJ)/ssl-notrace/apps/ssl/*.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

@@ -83,6 +83,46 @@ def stacked_bars(
     return _png(fig)
 
 
+def assignment_regions(
+    title: str,
+    lines: Sequence[tuple[str, Sequence[float], Sequence[float]]],
+    points: Sequence[tuple[str, float, float]],
+) -> bytes:
+    """The appendix's Figure 1: boundary lines in the (L, D) plane, log-log, and measured
+    points labelled with the cheaper processor."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.8), dpi=110)
+    for label, xs, ys in lines:
+        ax.plot(list(xs), list(ys), "-", label=label)
+    markers = {"p": "s", "q": "o", "none": "x"}
+    for choice in sorted({c for c, _, _ in points}):
+        pts = [(x, y) for c, x, y in points if c == choice]
+        ax.plot([x for x, _ in pts], [y for _, y in pts], markers.get(choice, "^"), label=f"measured: {choice}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_title(title)
+    ax.set_xlabel("L (instructions)")
+    ax.set_ylabel("D (s)")
+    ax.grid(True, alpha=0.3, which="both")
+    ax.legend(fontsize="x-small")
+    return _png(fig)
+
+
+def paired_bars(title: str, ylabel: str, labels: Sequence[str],
+                series: Sequence[tuple[str, Sequence[float]]]) -> bytes:
+    """Bars side by side per label (the CoMOS paper's Figure 6: without and with the event log)."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
+    width = 0.8 / max(1, len(series))
+    for i, (name, values) in enumerate(series):
+        ax.bar([k + i * width for k in range(len(labels))], list(values), width, label=name)
+    ax.set_xticks([k + width * (len(series) - 1) / 2 for k in range(len(labels))])
+    ax.set_xticklabels(list(labels))
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize="small")
+    return _png(fig)
+
+
 def density(
     title: str,
     xlabel: str,

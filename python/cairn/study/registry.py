@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import e5_mpsoc_migration
+from . import e4_comos, e5_mpsoc_migration
 from .paper import Paper
 from .result import StudyResult
 
 Runner = Callable[[Paper, str], StudyResult]
 
 STUDIES: dict[str, Runner] = {
+    e4_comos.NAME: e4_comos.run,
     e5_mpsoc_migration.NAME: e5_mpsoc_migration.run,
 }

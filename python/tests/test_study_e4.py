@@ -1,0 +1,111 @@
+"""E4 (CoMOS's SSL + FBD application) at the reduced size: the paper's claims judged on our
+measurements, and the application's own answer (the source's direction) checked."""
+
+from __future__ import annotations
+
+import pytest
+
+from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.study import e4_comos
+from cairn.study.e4_measure import E4Error, run
+from cairn.study.paper import load
+from cairn.study.result import StudyResult
+
+pytestmark = pytest.mark.skipif(not sim_binary().exists() or not (firmware_dir() / "ssl-five.elf").exists(),
+                                reason="needs make build")
+
+SOURCE_DIR = 60.0 / 360.0 * e4_comos.DIRS
+
+
+@pytest.fixture(scope="module")
+def result() -> StudyResult:
+    return e4_comos.run(load(repo_root() / "experiments" / "e4-comos" / "paper.toml"), "reduced")
+
+
+def test_every_claim_has_a_verdict(result: StudyResult) -> None:
+    paper = load(repo_root() / "experiments" / "e4-comos" / "paper.toml")
+    assert {c.id for c in paper.claims} == {v.claim_id for v in result.verdicts}
+
+
+@pytest.mark.parametrize("claim", ["overhead_below_one_percent", "migration_linear_in_state",
+                                   "stack_preemption_responsive", "optimal_assignment_regions"])
+def test_the_papers_claim_holds(result: StudyResult, claim: str) -> None:
+    v = result.verdict(claim)
+    assert v.holds is True, v.evidence
+
+
+def test_cairn_os_costs_more_than_the_standalone_image(result: StudyResult) -> None:
+    table = next(t for t in result.tables if "Table II" in t.title)
+    for case, os_ms, bare_ms, overhead in table.rows:
+        assert os_ms > bare_ms > 0, case
+        assert 0 < overhead < 5, case
+
+
+def test_five_modules_put_ht_on_the_fast_module(result: StudyResult) -> None:
+    five = next(t for t in result.tables if "Five modules" in t.title)
+    one = next(t for t in result.tables if "Table II" in t.title)
+    assert five.rows[0][1] < next(r[1] for r in one.rows if "HT" in r[0])
+
+
+def test_five_modules_cost_more_than_the_standalone_images(result: StudyResult) -> None:
+    table = next(t for t in result.tables if "Five modules" in t.title)
+    for case, os_ms, bare_ms, overhead in table.rows:
+        assert os_ms > bare_ms > 0, case
+        assert 0 < overhead < 5, case
+
+
+@pytest.mark.parametrize("scenario,elf", [("one-sound", "ssl-one"), ("one-sound", "ssl-standalone"),
+                                          ("five-sound", None), ("five-sound", "ssl-standalone-five")])
+def test_ht_finds_the_source(scenario: str, elf: str | None) -> None:
+    r = run(scenario, 1, elf)
+    assert r.directions and all(abs(d - SOURCE_DIR) <= 2 for d in r.directions), r.directions
+
+
+def test_noise_never_reaches_ht() -> None:
+    r = run("one-noise", 1, "ssl-one")
+    assert r.ht_ms is None and r.directions == ()
+
+
+def test_a_missing_firmware_is_one_error() -> None:
+    with pytest.raises(E4Error, match="missing"):
+        run("one-sound", 1, "ssl-no-such")
+
+
+def test_the_assignment_model_picks_the_measured_cheaper_module(result: StudyResult) -> None:
+    table = next(t for t in result.tables if t.title.startswith("Jobs of L instructions"))
+    cols = table.columns
+    assert len(table.rows) >= 10
+    for row in table.rows:
+        r = dict(zip(cols, row))
+        assert r["model"] == r["measured"], r
+        if r["E_q_nJ"] is None:
+            assert r["measured"] == "p", r
+
+
+def test_the_event_log_only_adds_to_message_latency(result: StudyResult) -> None:
+    table = next(t for t in result.tables if t.title.startswith("Message latency by destination"))
+    assert {row[0] for row in table.rows} == {"Timer", "FFT", "SC", "Vote", "HT"}
+    for dest, off, on, added in table.rows:
+        assert 0 < off <= on, dest
+        assert added == pytest.approx(on - off, abs=0.01), dest
+
+
+def test_multicast_across_modules_is_judged_on_the_receivers_cycles(result: StudyResult) -> None:
+    table = next(t for t in result.tables if t.title.startswith("Messages across the five modules"))
+    assert all(row[1] > 0 and row[2] > 0 for row in table.rows)
+    v = result.verdict("multicast_costlier_than_unicast")
+    assert v.holds is not None and "cycles" in v.evidence
+
+
+def test_energy_is_attributed_to_every_task_where_it_runs(result: StudyResult) -> None:
+    table = next(t for t in result.tables if t.title.startswith("Energy by task"))
+    where = {task: module for module, task, uj in table.rows if uj > 0}
+    assert where["HT"] == where["Vote"] == where["Timer"] == "compute"
+    for c in range(4):
+        assert where[f"FFT{c}"] == where[f"SC{c}"] == f"mic{c}"
+
+
+def test_the_heap_high_water_fits_the_heap(result: StudyResult) -> None:
+    row = next(c for c in result.comparisons if c.quantity.startswith("heap size"))
+    size, peak = (int(x) for x in row.ours.split(" B")[0].split(" / "))
+    assert 0 < peak < size
