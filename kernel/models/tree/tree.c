@@ -26,6 +26,9 @@ static uint32_t sense_turns, forward_turns;
 static uint32_t packets_seen, senses_seen;
 static uint32_t rx[TREE_RX_SLOTS];
 static uint32_t rx_head, rx_count;
+static volatile bool stopping; /* the last sensing job is done: drain, then end */
+static void finish(void);
+static bool drained(void);
 
 static void spin(uint32_t turns)
 {
@@ -113,6 +116,10 @@ uint32_t tree_receive(void)
     cpu_irq_disable();
     uint32_t first = packets_seen + 1u;
     uint32_t fresh = take_line(TREE_LINE_PACKET, &packets_seen);
+    if (stopping) {
+        tree_counts.after_end += fresh;
+        fresh = 0;
+    }
     uint32_t taken = 0;
     for (uint32_t k = 0; k < fresh; k++) {
         if (rx_count == TREE_RX_SLOTS) {
@@ -154,6 +161,8 @@ void tree_forward(void)
     spin(forward_turns);
     CAIRN_PORT_OUT(0) = seq;
     tree_counts.forwarded++;
+    if (stopping && drained())
+        finish();
 }
 
 uint32_t tree_sense_requests(void)
@@ -163,6 +172,8 @@ uint32_t tree_sense_requests(void)
     uint32_t fresh = take_line(TREE_LINE_SENSE, &senses_seen);
     tree_counts.sense_requests += fresh;
     cpu_set_primask(irq);
+    if (stopping && fresh > 0u)
+        finish(); /* a sensing period to drain is enough: what is left counts as lost */
     return fresh;
 }
 
@@ -172,13 +183,8 @@ static void report(const char *what, uint32_t v)
     uart_put_udec(v);
 }
 
-void tree_sense(void)
+static void finish(void)
 {
-    spin(sense_turns);
-    tree_counts.sensed++;
-    CAIRN_PORT_OUT(1) = tree_counts.sensed;
-    if (tree_counts.sensed < tree_params.senses)
-        return;
     cpu_irq_disable();
     uart_puts("tree ");
     uart_puts(model_name);
@@ -187,8 +193,32 @@ void tree_sense(void)
     report(" forwarded=", tree_counts.forwarded);
     report(" overflow=", tree_counts.overflow);
     report(" unqueued=", tree_counts.unqueued);
+    report(" after_end=", tree_counts.after_end);
     report(" turn_cycles_x256=", turn_cycles_x256);
     uart_puts("\n");
     tree_model_report();
     sh_exit(0);
+}
+
+static bool drained(void)
+{
+    uint32_t irq = cpu_get_primask();
+    cpu_irq_disable();
+    bool empty = rx_count == 0u;
+    cpu_set_primask(irq);
+    return empty;
+}
+
+void tree_sense(void)
+{
+    spin(sense_turns);
+    tree_counts.sensed++;
+    CAIRN_PORT_OUT(1) = tree_counts.sensed;
+    if (tree_counts.sensed < tree_params.senses)
+        return;
+    /* The packets received so far are still forwarded (the last one ends the run);
+     * later ones are not taken. */
+    stopping = true;
+    if (drained())
+        finish();
 }

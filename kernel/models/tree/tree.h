@@ -41,6 +41,7 @@ struct tree_counts {
     uint32_t received;  /* packets taken into the receive buffer */
     uint32_t overflow;  /* packets the full buffer could not take */
     uint32_t unqueued;  /* packets the model could not schedule (dropped) */
+    uint32_t after_end; /* packets that arrived after the last sensing job (not taken) */
     uint32_t forwarded;
     uint32_t sense_requests;
     uint32_t sensed;
@@ -64,7 +65,8 @@ void tree_forward(void);
 /* The sensing interrupt: clears the line; returns the sensing jobs requested since. */
 uint32_t tree_sense_requests(void);
 /* One sensing job: l_s cycles, then OUT[1] = its number. After the last job of the run
- * the node reports and the run ends (exit status 0). */
+ * no packet is taken any more; once those received are forwarded, or at the next sensing
+ * request if they are not by then, the node reports and the run ends (exit status 0). */
 void tree_sense(void);
 
 /* `cycles` cycles of computation, to within one turn of the loop calibrated at boot
