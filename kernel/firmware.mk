@@ -432,6 +432,24 @@ $(FW_TREE_KERNEL_ELFS): $(FW_OUT)/tree-%.elf: $(FW_OBJ)/models/tree/%.o $(FW_TRE
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# build/fw/rtos-<m>.elf: SimBed's task sets with their background load, shared code
+# kernel/models/rtos/rtos.c and the model's glue kernel/models/rtos/<m>.c (the bare models).
+FW_RTOS_DIR := $(FW_MODEL_DIR)/rtos
+FW_RTOS_MODELS := tinyos coop nos limit
+FW_RTOS_ELFS := $(FW_RTOS_MODELS:%=$(FW_OUT)/rtos-%.elf)
+FW_RTOS_SHARED_OBJ := $(FW_OBJ)/models/rtos/rtos.o
+FW_RTOS_OBJS := $(FW_RTOS_SHARED_OBJ) $(FW_RTOS_MODELS:%=$(FW_OBJ)/models/rtos/%.o)
+
+firmware: $(FW_RTOS_ELFS)
+
+$(FW_RTOS_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_MODEL_CFLAGS) -I$(FW_RTOS_DIR) -MMD -MP -c -o $@ $<
+
+$(FW_RTOS_ELFS): $(FW_OUT)/rtos-%.elf: $(FW_OBJ)/models/rtos/%.o $(FW_RTOS_SHARED_OBJ) $$(call fw_model_runtime,%) $(FW_OBJ)/models/port/armv6m.o $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 firmware-qemu: $(FW_TEST_ELFS)
 	QEMU=$(FW_QEMU) FW_DIR=$(FW_OUT) $(FW_MK_DIR)/tests/sim/run-qemu.sh
 
@@ -443,7 +461,7 @@ firmware-clean:
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
 	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d) \
-	$(FW_TREE_BARE_OBJS:.o=.d) $(FW_TREE_KERNEL_OBJS:.o=.d)
+	$(FW_TREE_BARE_OBJS:.o=.d) $(FW_TREE_KERNEL_OBJS:.o=.d) $(FW_RTOS_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

@@ -1,10 +1,15 @@
-"""The tree-network node of "A performance analysis of MANTIS and TinyOS" (section IV.A) on
-cairn-sim: write its scenario for a node level n and a sensing length l_s, run
-build/fw/tree-<model>.elf on it, and compute the paper's metrics from what the simulator
-measured (docs/models.md, "Workloads"). The firmware is the same for every n and l_s.
+"""The seeds' abstract workloads on cairn-sim (docs/models.md, "Workloads"): write the
+scenario of one point, run the workload's firmware under a model on it, and compute the
+paper's metrics from what the simulator measured. The firmware is the same for every point.
+
+- the tree-network node of "A performance analysis of MANTIS and TinyOS" (section IV.A),
+  build/fw/tree-<model>.elf, for a node level n and a sensing length l_s;
+- SimBed's task sets (sections 2.2 and 3), build/fw/rtos-<model>.elf, for a number of
+  P-IPC or FIR tasks, a period and the background load.
 
     python -m cairn.workloads tree --model all --n 3 --ls-ms 75
     python -m cairn.workloads tree --n 3 --ls-ms 75 --write experiments/workloads/tree.toml
+    python -m cairn.workloads rtos --tasks 4 --period-ms 2 --kind fir --background
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from .paths import firmware_dir
 from .runners import run_sim
 
 MODELS = ("tinyos", "mantis", "nos", "coop", "limit", "cairn")
+RTOS_MODELS = ("tinyos", "nos", "coop", "limit")
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,135 @@ def run_tree(model: str, node: TreeNode, out_dir: Path, seed: int = 1) -> TreeRe
     )
 
 
+@dataclass(frozen=True)
+class TaskSet:
+    """One point of SimBed's section 3: `tasks` periodic tasks of one kind and period, with
+    or without the background load (AP-IPC every 100 us with probability 0.01, a 32 ms
+    control loop). Defaults: the M-CORE's 20 MHz, 512 ms of run."""
+
+    tasks: int
+    period_ms: int
+    kind: str = "pipc"
+    background: bool = False
+    clock_hz: int = 20_000_000
+    run_ms: int = 512
+
+    def check(self) -> None:
+        if not 1 <= self.tasks <= 8:
+            raise ValueError(f"tasks: {self.tasks} is not 1 to 8")
+        if self.period_ms < 1 or self.run_ms < self.period_ms:
+            raise ValueError(f"period: {self.period_ms} ms is not 1 ms to the run's {self.run_ms} ms")
+        if self.kind not in ("pipc", "fir"):
+            raise ValueError(f"kind: {self.kind!r} is not pipc or fir")
+        if self.clock_hz < 1000 or self.clock_hz % 1000:
+            raise ValueError(f"clock: {self.clock_hz} Hz is not a whole number of kHz")
+
+    def scenario(self) -> str:
+        self.check()
+        ports = "".join(
+            f"""[port.task{k}]
+index = {k}
+expected_period = "{self.period_ms}ms"
+"""
+            for k in range(self.tasks)
+        )
+        background = """
+# AP-IPC: an interrupt every 100 us with probability 0.01 (SimBed, section 3).
+[[stimulus]]
+name = "apipc"
+kind = "geometric"
+interval = "100us"
+probability = 0.01
+line = 2
+
+[pin.apipc_done]
+index = 0
+edge = "both"
+
+[io]
+[[io.delay]]
+name = "apipc"
+stimulus = "apipc"
+response = "apipc_done"
+match = "fifo"
+""" if self.background else ""
+        params = [
+            ("tasks", self.tasks),
+            ("period_ticks", self.period_ms),
+            ("kind", 0 if self.kind == "pipc" else 1),
+            ("tick_cycles", self.clock_hz // 1000),
+            ("cl_period_ticks", 32 if self.background else 0),
+            ("run_ticks", self.run_ms),
+        ]
+        block = "".join(
+            f"""[port.{name}]
+dir = "in"
+index = {i}
+deliver = [{{ at = "0s", value = {value} }}]
+"""
+            for i, (name, value) in enumerate(params)
+        )
+        return f"""# SimBed's task set (sections 2.2 and 3) for build/fw/rtos-<model>.elf: {self.tasks}
+# {self.kind} task(s) every {self.period_ms} ms, background load {"AP-IPC + CL" if self.background else "none"}
+# (docs/models.md, "Workloads"). Written by python -m cairn.workloads rtos.
+board = "mps2-an385"
+clock = {self.clock_hz}
+
+# The parameter block, delivered before the first instruction.
+{block}
+# Each task's output: jitter against its period.
+{ports}{background}"""
+
+
+@dataclass(frozen=True)
+class TaskSetResult:
+    """SimBed's measurements (section 2.3): jitter of the tasks' outputs, AP-IPC delay."""
+
+    model: str
+    outputs: int
+    jitter_min_ms: float  # signed: negative is early
+    jitter_max_ms: float
+    apipc: int  # interrupts
+    apipc_answered: int
+    delay_mean_ms: float
+    delay_max_ms: float
+    idle_percent: float
+
+    def line(self) -> str:
+        return (
+            f"{self.model:7} jitter {self.jitter_min_ms:+8.3f} .. {self.jitter_max_ms:+8.3f} ms over {self.outputs} outputs  "
+            f"AP-IPC delay mean {self.delay_mean_ms:7.3f} max {self.delay_max_ms:7.3f} ms "
+            f"({self.apipc_answered}/{self.apipc})  idle {self.idle_percent:7.3f}%"
+        )
+
+
+def run_task_set(model: str, ts: TaskSet, out_dir: Path, seed: int = 1) -> TaskSetResult:
+    """Runs build/fw/rtos-<model>.elf on ts's scenario; raises RunError if it fails."""
+    scenario = out_dir / f"rtos-{ts.tasks}x{ts.kind}-{ts.period_ms}ms{'-bg' if ts.background else ''}.toml"
+    scenario.write_text(ts.scenario())
+    stats_file = out_dir / f"rtos-{model}.json"
+    res = run_sim(firmware_dir() / f"rtos-{model}.elf", "--device", str(scenario), "--seed", str(seed),
+                  "--stats", str(stats_file), timeout=300)  # fmt: skip
+    if res.status != 0:
+        raise RunError(res.describe())
+    stats = json.loads(stats_file.read_text())
+    io = stats.get("io", {})
+    entries = [io["jitter"][f"task{k}"] for k in range(ts.tasks)]
+    jit = [j for j in entries if j["events"] >= 2]  # an interval needs two outputs
+    delay = io.get("delay", {}).get("apipc")
+    return TaskSetResult(
+        model=model,
+        outputs=sum(j["events"] for j in entries),
+        jitter_min_ms=min((j["jitter"]["min_s"] for j in jit), default=0.0) * 1e3,
+        jitter_max_ms=max((j["jitter"]["max_s"] for j in jit), default=0.0) * 1e3,
+        apipc=delay["stimuli"] if delay else 0,
+        apipc_answered=delay["answered"] if delay else 0,
+        delay_mean_ms=delay["delay"]["mean_s"] * 1e3 if delay and delay["answered"] else 0.0,
+        delay_max_ms=delay["delay"]["max_s"] * 1e3 if delay and delay["answered"] else 0.0,
+        idle_percent=stats["idle"]["percent"],
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cairn.workloads", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="workload", required=True)
@@ -224,24 +359,39 @@ def main(argv: list[str] | None = None) -> int:
     tree.add_argument("--n", type=int, required=True, help="tree level (lambda_n = (2^n - 1) f_s)")
     tree.add_argument("--ls-ms", type=float, required=True, help="sensing task length l_s in ms")
     tree.add_argument("--senses", type=int, default=20, help="sensing jobs (seconds at f_s = 1/s)")
-    tree.add_argument("--seed", type=int, default=1)
-    tree.add_argument("--write", type=Path, help="only write the scenario file")
+    rtos = sub.add_parser("rtos", help="SimBed's periodic task sets and background load")
+    rtos.add_argument("--model", default="all", choices=(*RTOS_MODELS, "all"))
+    rtos.add_argument("--tasks", type=int, required=True, help="1 to 8 tasks")
+    rtos.add_argument("--period-ms", type=int, required=True)
+    rtos.add_argument("--kind", default="pipc", help="pipc or fir")
+    rtos.add_argument("--background", action="store_true", help="AP-IPC and the control loop")
+    for p in (tree, rtos):
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--write", type=Path, help="only write the scenario file")
     args = ap.parse_args(argv)
-    node = TreeNode(n=args.n, ls_ms=args.ls_ms, senses=args.senses)
+    point: TreeNode | TaskSet
+    if args.workload == "tree":
+        point, models = TreeNode(n=args.n, ls_ms=args.ls_ms, senses=args.senses), MODELS
+    else:
+        point = TaskSet(tasks=args.tasks, period_ms=args.period_ms, kind=args.kind, background=args.background)
+        models = RTOS_MODELS
     try:
-        node.check()
+        point.check()
     except ValueError as err:
         print(f"cairn.workloads: {err}", file=sys.stderr)
         return 2
     if args.write is not None:
-        args.write.write_text(node.scenario())
+        args.write.write_text(point.scenario())
         return 0
-    with tempfile.TemporaryDirectory(prefix="cairn-tree-") as tmp:
-        for model in MODELS if args.model == "all" else (args.model,):
+    with tempfile.TemporaryDirectory(prefix="cairn-workload-") as tmp:
+        for model in models if args.model == "all" else (args.model,):
             try:
-                print(run_tree(model, node, Path(tmp), args.seed).line())
+                if isinstance(point, TreeNode):
+                    print(run_tree(model, point, Path(tmp), args.seed).line())
+                else:
+                    print(run_task_set(model, point, Path(tmp), args.seed).line())
             except RunError as err:
-                print(f"cairn.workloads: tree-{model} failed: {str(err).splitlines()[1]}", file=sys.stderr)
+                print(f"cairn.workloads: {args.workload}-{model} failed: {str(err).splitlines()[1]}", file=sys.stderr)
                 return 1
     return 0
 

@@ -1,7 +1,8 @@
-"""The tree-network node of "A performance analysis of MANTIS and TinyOS" (section IV.A)
-under every execution model (build/fw/tree-<model>.elf, docs/models.md "Workloads"),
-checked against the paper's qualitative findings with what cairn-sim measured. The
-parameters come from generated scenarios: one firmware per model for every point."""
+"""The seeds' abstract workloads under the execution models (docs/models.md, "Workloads"):
+the tree-network node of "A performance analysis of MANTIS and TinyOS" (section IV.A,
+build/fw/tree-<model>.elf) and SimBed's task sets (build/fw/rtos-<model>.elf), checked
+against the papers' qualitative findings with what cairn-sim measured. The parameters come
+from generated scenarios: one firmware per model for every point."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 
 from cairn.paths import firmware_dir, repo_root
 from cairn.runners import run_sim
-from cairn.workloads import MODELS, TreeNode, TreeResult, run_tree
+from cairn.workloads import MODELS, RTOS_MODELS, TaskSet, TaskSetResult, TreeNode, TreeResult, run_task_set, run_tree
 
 SHORT, LONG = 1.0, 75.0  # l_s in ms: the paper's short and long sensing tasks
 LEVEL = 3  # lambda = 7 packets/s
@@ -156,3 +157,69 @@ def test_cli_refuses_bad_level() -> None:
     p = subprocess.run([sys.executable, "-m", "cairn.workloads", "tree", "--n", "0", "--ls-ms", "1"],
                        capture_output=True, text=True)  # fmt: skip
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "n: 0" in p.stderr, p.stderr
+
+
+# ---- SimBed's task sets (sections 2.2 and 3) on the bare models -----------------------
+
+LIGHT = TaskSet(tasks=4, period_ms=16, background=True)
+OVERLOAD = TaskSet(tasks=8, period_ms=1, kind="fir", background=True)
+TICK_MS = 1.0  # the models' tick; Echidna's AP-IPC object polls once per tick
+
+TaskSets = dict[tuple[str, TaskSet], TaskSetResult]
+
+
+@pytest.fixture(scope="module")
+def task_sets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TaskSets]:
+    out: TaskSets = {}
+    for ts in (LIGHT, OVERLOAD):
+        for model in RTOS_MODELS:
+            out[(model, ts)] = run_task_set(model, ts, tmp_path_factory.mktemp(f"rtos-{model}"))
+    yield out
+
+
+@pytest.mark.parametrize("model", RTOS_MODELS)
+def test_task_set_runs_on_time_at_light_load(task_sets: TaskSets, model: str) -> None:
+    r = task_sets[(model, LIGHT)]
+    releases = LIGHT.run_ms // LIGHT.period_ms
+    assert r.outputs >= LIGHT.tasks * (releases - 1), r
+    assert max(-r.jitter_min_ms, r.jitter_max_ms) < LIGHT.period_ms / 100, r
+    assert r.apipc > 0 and r.apipc_answered == r.apipc, r
+
+
+def test_echidna_answers_interrupts_at_its_poll(task_sets: TaskSets) -> None:
+    """SimBed, section 3.2: Echidna's response time is spread over its 1 ms polling
+    period; NOS (and the TinyOS-like model) answer almost at once at light load, LIMIT at
+    once."""
+    coop = task_sets[("coop", LIGHT)]
+    assert TICK_MS / 4 < coop.delay_mean_ms < 3 * TICK_MS / 4 and coop.delay_max_ms > TICK_MS / 2, coop
+    for model in ("nos", "tinyos"):
+        assert task_sets[(model, LIGHT)].delay_mean_ms < coop.delay_mean_ms / 4, model
+    limit = task_sets[("limit", LIGHT)]
+    assert limit.delay_max_ms < coop.delay_mean_ms / 10, limit
+
+
+def test_nos_starves_low_interrupts_under_overload(task_sets: TaskSets) -> None:
+    """SimBed, section 2.4.3: NOS's fixed priorities ignore low-priority work while there
+    is enough higher-priority work: with more FIR work than time, no AP-IPC interrupt is
+    answered, where the handler of LIMIT answers every one."""
+    nos, limit = task_sets[("nos", OVERLOAD)], task_sets[("limit", OVERLOAD)]
+    assert nos.apipc > 0 and nos.apipc_answered == 0, nos
+    assert limit.apipc_answered == limit.apipc > 0, limit
+
+
+def test_only_echidna_cannot_doze(task_sets: TaskSets) -> None:
+    """SimBed, section 4: Echidna polls its clock when idle; the others sleep."""
+    assert task_sets[("coop", LIGHT)].idle_percent == 0
+    for model in ("nos", "tinyos", "limit"):
+        assert task_sets[(model, LIGHT)].idle_percent > 50, model
+
+
+def test_shipped_task_set_scenario_is_generated() -> None:
+    shipped = repo_root() / "experiments" / "workloads" / "rtos.toml"
+    assert shipped.read_text() == LIGHT.scenario()
+
+
+def test_task_set_firmware_without_parameters_says_so() -> None:
+    res = run_sim(firmware_dir() / "rtos-nos.elf", "--max-time", "10ms")
+    assert res.status == 2, res.describe()
+    assert res.text().count("\n") == 1 and "parameter block" in res.text(), res.describe()
