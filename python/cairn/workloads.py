@@ -370,6 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--write", type=Path, help="only write the scenario file")
     args = ap.parse_args(argv)
     point: TreeNode | TaskSet
+    models: tuple[str, ...]
     if args.workload == "tree":
         point, models = TreeNode(n=args.n, ls_ms=args.ls_ms, senses=args.senses), MODELS
     else:
