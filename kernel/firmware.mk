@@ -433,7 +433,8 @@ $(FW_TREE_KERNEL_ELFS): $(FW_OUT)/tree-%.elf: $(FW_OBJ)/models/tree/%.o $(FW_TRE
 	$(fw_link)
 
 # build/fw/rtos-<m>.elf: SimBed's task sets with their background load, shared code
-# kernel/models/rtos/rtos.c and the model's glue kernel/models/rtos/<m>.c (the bare models).
+# kernel/models/rtos/rtos.c and the model's glue kernel/models/rtos/<m>.c; as for the tree,
+# mantis and cairn link the Cairn kernel.
 FW_RTOS_DIR := $(FW_MODEL_DIR)/rtos
 FW_RTOS_MODELS := tinyos coop nos limit
 FW_RTOS_ELFS := $(FW_RTOS_MODELS:%=$(FW_OUT)/rtos-%.elf)
@@ -450,6 +451,21 @@ $(FW_RTOS_ELFS): $(FW_OUT)/rtos-%.elf: $(FW_OBJ)/models/rtos/%.o $(FW_RTOS_SHARE
 	@mkdir -p $(@D)
 	$(fw_link)
 
+FW_RTOS_KERNEL := mantis cairn
+FW_RTOS_KERNEL_ELFS := $(FW_RTOS_KERNEL:%=$(FW_OUT)/rtos-%.elf)
+FW_RTOS_KERNEL_OBJS := $(FW_RTOS_KERNEL:%=$(FW_OBJ)/models/rtos/%.o)
+
+firmware: $(FW_RTOS_KERNEL_ELFS)
+
+$(FW_RTOS_KERNEL_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -I$(FW_MODEL_DIR)/mantis -I$(FW_RTOS_DIR) -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/rtos-mantis.elf: $(call fw_model_runtime,mantis)
+$(FW_RTOS_KERNEL_ELFS): $(FW_OUT)/rtos-%.elf: $(FW_OBJ)/models/rtos/%.o $(FW_RTOS_SHARED_OBJ) $(FW_KERNEL_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 firmware-qemu: $(FW_TEST_ELFS)
 	QEMU=$(FW_QEMU) FW_DIR=$(FW_OUT) $(FW_MK_DIR)/tests/sim/run-qemu.sh
 
@@ -461,7 +477,7 @@ firmware-clean:
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
 	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d) \
-	$(FW_TREE_BARE_OBJS:.o=.d) $(FW_TREE_KERNEL_OBJS:.o=.d) $(FW_RTOS_OBJS:.o=.d)
+	$(FW_TREE_BARE_OBJS:.o=.d) $(FW_TREE_KERNEL_OBJS:.o=.d) $(FW_RTOS_OBJS:.o=.d) $(FW_RTOS_KERNEL_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

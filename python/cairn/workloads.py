@@ -28,7 +28,7 @@ from .paths import firmware_dir
 from .runners import run_sim
 
 MODELS = ("tinyos", "mantis", "nos", "coop", "limit", "cairn")
-RTOS_MODELS = ("tinyos", "nos", "coop", "limit")
+RTOS_MODELS = MODELS
 
 
 @dataclass(frozen=True)
