@@ -234,6 +234,7 @@ class TaskSet:
     background: bool = False
     clock_hz: int = 20_000_000
     run_ms: int = 512
+    energy: bool = False  # an STM32L053-class profile and SimBed's categories
 
     def check(self) -> None:
         if not 1 <= self.tasks <= 8:
@@ -290,6 +291,17 @@ deliver = [{{ at = "0s", value = {value} }}]
 """
             for i, (name, value) in enumerate(params)
         )
+        energy = """
+# Energy by SimBed's categories (section 2.3): the jobs are user code; what the models and
+# the workload's glue add is kernel; exception handlers and sleep keep their defaults.
+[energy]
+profile = "stm32l053"
+
+[categories]
+handler = ["*_handler"]
+user = ["rtos_task", "fir", "rtos_control_loop", "rtos_apipc_respond"]
+kernel = ["file:*/models/*"]
+""" if self.energy else ""
         return f"""# SimBed's task set (sections 2.2 and 3) for build/fw/rtos-<model>.elf: {self.tasks}
 # {self.kind} task(s) every {self.period_ms} ms, background load {"AP-IPC + CL" if self.background else "none"}
 # (docs/models.md, "Workloads"). Written by python -m cairn.workloads rtos.
@@ -299,7 +311,7 @@ clock = {self.clock_hz}
 # The parameter block, delivered before the first instruction.
 {block}
 # Each task's output: jitter against its period.
-{ports}{background}"""
+{ports}{background}{energy}"""
 
 
 @dataclass(frozen=True)
@@ -315,10 +327,12 @@ class TaskSetResult:
     delay_mean_ms: float
     delay_max_ms: float
     idle_percent: float
+    energy_uj: dict[str, float]  # by category; empty without an energy profile
 
     def line(self) -> str:
+        energy = " ".join(f"{k} {v:.1f}" for k, v in sorted(self.energy_uj.items()))
         return (
-            f"{self.model:7} jitter {self.jitter_min_ms:+8.3f} .. {self.jitter_max_ms:+8.3f} ms over {self.outputs} outputs  "
+            f"{self.model:7} {'uJ ' + energy + '  ' if energy else ''}jitter {self.jitter_min_ms:+8.3f} .. {self.jitter_max_ms:+8.3f} ms over {self.outputs} outputs  "
             f"AP-IPC delay mean {self.delay_mean_ms:7.3f} max {self.delay_max_ms:7.3f} ms "
             f"({self.apipc_answered}/{self.apipc})  idle {self.idle_percent:7.3f}%"
         )
@@ -348,6 +362,7 @@ def run_task_set(model: str, ts: TaskSet, out_dir: Path, seed: int = 1) -> TaskS
         delay_mean_ms=delay["delay"]["mean_s"] * 1e3 if delay and delay["answered"] else 0.0,
         delay_max_ms=delay["delay"]["max_s"] * 1e3 if delay and delay["answered"] else 0.0,
         idle_percent=stats["idle"]["percent"],
+        energy_uj={k: v * 1e6 for k, v in stats.get("energy_joules", {}).get("by_category", {}).items()},
     )
 
 
@@ -365,6 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     rtos.add_argument("--period-ms", type=int, required=True)
     rtos.add_argument("--kind", default="pipc", help="pipc or fir")
     rtos.add_argument("--background", action="store_true", help="AP-IPC and the control loop")
+    rtos.add_argument("--energy", action="store_true", help="energy by category (STM32L053 profile)")
     for p in (tree, rtos):
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--write", type=Path, help="only write the scenario file")
@@ -374,7 +390,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.workload == "tree":
         point, models = TreeNode(n=args.n, ls_ms=args.ls_ms, senses=args.senses), MODELS
     else:
-        point = TaskSet(tasks=args.tasks, period_ms=args.period_ms, kind=args.kind, background=args.background)
+        point = TaskSet(tasks=args.tasks, period_ms=args.period_ms, kind=args.kind, background=args.background,
+                        energy=args.energy)  # fmt: skip
         models = RTOS_MODELS
     try:
         point.check()

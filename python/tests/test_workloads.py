@@ -224,3 +224,36 @@ def test_task_set_firmware_without_parameters_says_so() -> None:
     res = run_sim(firmware_dir() / "rtos-nos.elf", "--max-time", "10ms")
     assert res.status == 2, res.describe()
     assert res.text().count("\n") == 1 and "parameter block" in res.text(), res.describe()
+
+
+IPC_ENERGY = TaskSet(tasks=4, period_ms=4, energy=True)
+FIR_ENERGY = TaskSet(tasks=4, period_ms=4, kind="fir", energy=True)
+
+
+@pytest.fixture(scope="module")
+def energy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TaskSets]:
+    out: TaskSets = {}
+    for ts in (IPC_ENERGY, FIR_ENERGY):
+        for model in RTOS_MODELS:
+            out[(model, ts)] = run_task_set(model, ts, tmp_path_factory.mktemp(f"energy-{model}"))
+    yield out
+
+
+def test_same_work_costs_the_same_user_energy(energy: TaskSets) -> None:
+    """SimBed runs the same application code on every RTOS: its user energy is the same."""
+    for ts in (IPC_ENERGY, FIR_ENERGY):
+        users = [energy[(m, ts)].energy_uj["user"] for m in RTOS_MODELS]
+        assert max(users) - min(users) < min(users) / 100, users
+
+
+def test_an_os_is_overkill_for_trivial_jobs(energy: TaskSets) -> None:
+    """SimBed, section 3.3 (Figs. 6 and 7): for P-IPC, which only moves data, every
+    scheduler's kernel energy exceeds the jobs' own, LIMIT's kernel energy is the least; for
+    FIR the overhead is a far smaller share of the work."""
+    kernel = {m: energy[(m, IPC_ENERGY)].energy_uj["kernel"] for m in RTOS_MODELS}
+    for model in RTOS_MODELS:
+        ipc, fir = energy[(model, IPC_ENERGY)].energy_uj, energy[(model, FIR_ENERGY)].energy_uj
+        if model != "limit":
+            assert ipc["kernel"] > ipc["user"], (model, ipc)
+            assert kernel["limit"] < kernel[model], kernel
+        assert fir["kernel"] / fir["user"] < ipc["kernel"] / ipc["user"] / 10, (model, ipc, fir)
