@@ -42,7 +42,7 @@ static cairn_ret_t forward_task(void *state, cairn_msg_t *msg)
     (void)state;
     if (msg->port == CAIRN_PORT(0)) {
         for (uint32_t n = tree_receive(); n > 0; n--)
-            tree_forward();
+            (void)tree_forward();
         unmask_served(TREE_IRQ_PACKET);
     }
     return CAIRN_OK;

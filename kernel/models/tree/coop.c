@@ -39,7 +39,7 @@ static void poll_packets(void *arg)
 {
     (void)arg;
     for (uint32_t n = coop_port_take(&packets); n > 0; n--)
-        tree_forward();
+        (void)tree_forward();
 }
 
 static void poll_senses(void *arg)

@@ -15,7 +15,7 @@
 static void forward(void *arg)
 {
     (void)arg;
-    tree_forward();
+    (void)tree_forward();
 }
 
 static void sense(void *arg)

@@ -45,8 +45,12 @@ void irq19_handler(void) /* the sensing trigger */
 static void forward_main(void *arg)
 {
     (void)arg;
+    /* Every packet in the buffer, not one per resume: a resume is a message, refused when
+     * the thread's mailbox is full, where MANTIS's counting semaphore keeps every post;
+     * draining loses no packet to a refused resume. */
     while (mos_thread_suspend() == CAIRN_OK)
-        tree_forward();
+        while (tree_forward())
+            ;
 }
 
 static void sense_main(void *arg)

@@ -36,7 +36,7 @@ static void handle(void *ctx, unsigned line)
         uint32_t n = tree_receive(); /* clears the line */
         nvic_clear_pending(TREE_IRQ_PACKET);
         for (; n > 0; n--)
-            tree_forward();
+            (void)tree_forward();
     } else {
         uint32_t n = tree_sense_requests();
         nvic_clear_pending(TREE_IRQ_SENSE);

@@ -18,7 +18,7 @@ static const bool never = false;
 static void forward_task(void *arg)
 {
     (void)arg;
-    tree_forward();
+    (void)tree_forward();
 }
 
 static void sense_task(void *arg)

@@ -146,13 +146,13 @@ void tree_unreceive(void)
     cpu_set_primask(irq);
 }
 
-void tree_forward(void)
+bool tree_forward(void)
 {
     uint32_t irq = cpu_get_primask();
     cpu_irq_disable();
     if (rx_count == 0u) {
         cpu_set_primask(irq);
-        return;
+        return false;
     }
     uint32_t seq = rx[rx_head];
     rx_head = (rx_head + 1u) % TREE_RX_SLOTS;
@@ -163,6 +163,7 @@ void tree_forward(void)
     tree_counts.forwarded++;
     if (stopping && drained())
         finish();
+    return true;
 }
 
 uint32_t tree_sense_requests(void)

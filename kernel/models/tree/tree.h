@@ -59,8 +59,9 @@ void tree_enable_irqs(uint32_t packet_prio, uint32_t sense_prio);
 uint32_t tree_receive(void);
 /* The model could not schedule the newest received packet: drop it (counted). */
 void tree_unreceive(void);
-/* Forwards the oldest received packet: l_p cycles of work, then OUT[0] = its sequence. */
-void tree_forward(void);
+/* Forwards the oldest received packet: l_p cycles of work, then OUT[0] = its sequence.
+ * False, doing nothing, when the buffer is empty. */
+bool tree_forward(void);
 
 /* The sensing interrupt: clears the line; returns the sensing jobs requested since. */
 uint32_t tree_sense_requests(void);
