@@ -184,8 +184,10 @@ def run_tree(model: str, node: TreeNode, out_dir: Path, seed: int = 1) -> TreeRe
     scenario.write_text(node.scenario())
     stats_file, io_log = out_dir / f"{model}.json", out_dir / f"{model}.csv"
     elf = firmware_dir() / f"tree-{model}.elf"
+    # Bounded in simulated time: the run ends one sensing period after the last job.
+    limit_s = (node.senses + 3) / node.fs_hz
     res = run_sim(elf, "--device", str(scenario), "--seed", str(seed), "--stats", str(stats_file),
-                  "--io-log", str(io_log), timeout=300)  # fmt: skip
+                  "--io-log", str(io_log), "--max-time", f"{limit_s:g}s", timeout=300)  # fmt: skip
     if res.status != 0:
         raise RunError(res.describe())
     stats = json.loads(stats_file.read_text())
@@ -343,8 +345,9 @@ def run_task_set(model: str, ts: TaskSet, out_dir: Path, seed: int = 1) -> TaskS
     scenario = out_dir / f"rtos-{ts.tasks}x{ts.kind}-{ts.period_ms}ms{'-bg' if ts.background else ''}.toml"
     scenario.write_text(ts.scenario())
     stats_file = out_dir / f"rtos-{model}.json"
+    # Bounded in simulated time: a model that falls behind its releases ends with status 124.
     res = run_sim(firmware_dir() / f"rtos-{model}.elf", "--device", str(scenario), "--seed", str(seed),
-                  "--stats", str(stats_file), timeout=300)  # fmt: skip
+                  "--stats", str(stats_file), "--max-time", f"{4 * ts.run_ms}ms", timeout=300)  # fmt: skip
     if res.status != 0:
         raise RunError(res.describe())
     stats = json.loads(stats_file.read_text())
