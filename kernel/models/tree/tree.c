@@ -94,11 +94,6 @@ void tree_enable_irqs(uint32_t packet_prio, uint32_t sense_prio)
     nvic_enable(TREE_IRQ_SENSE);
 }
 
-void tree_work(uint32_t cycles)
-{
-    spin(turns_of(cycles));
-}
-
 /* Clearing before reading the count: a firing in between sets the line again and is
  * found by this read, so the next interrupt may find nothing new, never miss one. */
 static uint32_t take_line(unsigned line, uint32_t *seen)

@@ -70,11 +70,6 @@ uint32_t tree_sense_requests(void);
  * request if they are not by then, the node reports and the run ends (exit status 0). */
 void tree_sense(void);
 
-/* `cycles` cycles of computation, to within one turn of the loop calibrated at boot
- * (the paper's NOOP blocks): wait states change the turns, not the cycles. The sensing
- * and forwarding jobs use turns converted at boot; this converts on every call (a
- * 64-bit division, some hundred cycles more). */
-void tree_work(uint32_t cycles);
 /* Cycles since tree_boot on timer1, free-running (the Cairn kernel's own clock restarts
  * it): the clock of a model that needs one. */
 uint32_t tree_now_cycles(void);
