@@ -237,6 +237,7 @@ class TaskSet:
     clock_hz: int = 20_000_000
     run_ms: int = 512
     energy: bool = False  # an STM32L053-class profile and SimBed's categories
+    doze: bool = True  # the idle loop sleeps (NOS honours it; SimBed, section 3.4)
 
     def check(self) -> None:
         if not 1 <= self.tasks <= 8:
@@ -284,6 +285,7 @@ match = "fifo"
             ("tick_cycles", self.clock_hz // 1000),
             ("cl_period_ticks", 32 if self.background else 0),
             ("run_ticks", self.run_ms),
+            ("doze", 1 if self.doze else 0),
         ]
         block = "".join(
             f"""[port.{name}]
@@ -384,6 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     rtos.add_argument("--kind", default="pipc", help="pipc or fir")
     rtos.add_argument("--background", action="store_true", help="AP-IPC and the control loop")
     rtos.add_argument("--energy", action="store_true", help="energy by category (STM32L053 profile)")
+    rtos.add_argument("--no-doze", action="store_true", help="NOS polls instead of sleeping when idle")
     for p in (tree, rtos):
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--write", type=Path, help="only write the scenario file")
@@ -394,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         point, models = TreeNode(n=args.n, ls_ms=args.ls_ms, senses=args.senses), MODELS
     else:
         point = TaskSet(tasks=args.tasks, period_ms=args.period_ms, kind=args.kind, background=args.background,
-                        energy=args.energy)  # fmt: skip
+                        energy=args.energy, doze=not args.no_doze)  # fmt: skip
         models = RTOS_MODELS
     try:
         point.check()

@@ -257,3 +257,13 @@ def test_an_os_is_overkill_for_trivial_jobs(energy: TaskSets) -> None:
             assert ipc["kernel"] > ipc["user"], (model, ipc)
             assert kernel["limit"] < kernel[model], kernel
         assert fir["kernel"] / fir["user"] < ipc["kernel"] / ipc["user"] / 10, (model, ipc, fir)
+
+
+def test_doze_saves_energy(tmp_path: Path) -> None:
+    """SimBed, section 3.4: NOS idling with the doze instruction rather than polling spends
+    far less energy for the same work."""
+    runs = {doze: run_task_set("nos", TaskSet(tasks=1, period_ms=4, energy=True, doze=doze), tmp_path)
+            for doze in (True, False)}  # fmt: skip
+    assert runs[True].energy_uj["user"] == pytest.approx(runs[False].energy_uj["user"], rel=0.01)
+    assert runs[False].idle_percent == 0 < runs[True].idle_percent
+    assert sum(runs[True].energy_uj.values()) < sum(runs[False].energy_uj.values()) / 2, runs

@@ -2,7 +2,8 @@
  * SimBed's set-up on NOS (section 2.4.3): the tasks are HARD jobs and the control loop a
  * SOFT job, each putting its own event back with its period counted from the pass that
  * ran it; AP-IPC is a LOW interrupt line, polled with interrupts masked. The loop sleeps
- * (WFI with PRIMASK set) until timer0's alarm at the first job or a pending AP-IPC line.
+ * (WFI with PRIMASK set) until timer0's alarm at the first job or a pending AP-IPC line,
+ * or, without doze (IN[6] = 0), polls the clock and the line until then.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +43,12 @@ static void handle(void *ctx, unsigned line)
 static void nap(void *ctx, int32_t delta)
 {
     (void)ctx;
+    if (!rtos_params.doze) { /* SimBed's NOS without the doze instruction: poll */
+        while (status(NULL) == 0u &&
+               (delta == NOS_INDEFINITE || (int32_t)(rtos_now_ticks() - x.time) < delta))
+            ;
+        return;
+    }
     if (delta != NOS_INDEFINITE)
         rtos_alarm_at(x.time + (uint32_t)delta);
     if (status(NULL) == 0u)

@@ -11,7 +11,7 @@
 #include "semihost.h"
 #include "uart.h"
 
-#define PARAM_PORTS 6u
+#define PARAM_PORTS 7u
 #define PARAM_MASK ((1u << PARAM_PORTS) - 1u)
 #define FIR_TAPS 128u
 #define CL_TABLE 64u
@@ -57,13 +57,14 @@ void rtos_boot(const char *model)
 {
     model_name = model;
     if ((CAIRN_PORT_IN_STATUS & PARAM_MASK) != PARAM_MASK)
-        refuse("missing on input ports 0-5 (run with a scenario from experiments/workloads/)");
+        refuse("missing on input ports 0-6 (run with a scenario from experiments/workloads/)");
     rtos_params = (struct rtos_params){.tasks = CAIRN_PORT_IN(0),
                                        .period = CAIRN_PORT_IN(1),
                                        .kind = CAIRN_PORT_IN(2),
                                        .tick_cycles = CAIRN_PORT_IN(3),
                                        .cl_period = CAIRN_PORT_IN(4),
-                                       .run_ticks = CAIRN_PORT_IN(5)};
+                                       .run_ticks = CAIRN_PORT_IN(5),
+                                       .doze = CAIRN_PORT_IN(6)};
     CAIRN_PORT_IN_CLEAR = PARAM_MASK;
     if (rtos_params.tasks == 0u || rtos_params.tasks > RTOS_MAX_TASKS)
         refuse("IN[0] (tasks) must be 1 to 8");
@@ -71,6 +72,8 @@ void rtos_boot(const char *model)
         refuse("IN[1] (period), IN[3] (cycles per tick) and IN[5] (run) must be > 0");
     if (rtos_params.kind > RTOS_FIR)
         refuse("IN[2] (kind) must be 0 (P-IPC) or 1 (FIR)");
+    if (rtos_params.doze > 1u)
+        refuse("IN[6] (doze) must be 0 or 1");
     CMSDK_TIMER1->ctrl = 0;
     CMSDK_TIMER1->reload = 0xFFFFFFFFu; /* also loads VALUE: now = 0 */
     CMSDK_TIMER1->ctrl = CMSDK_TIMER_CTRL_EN;
@@ -152,7 +155,7 @@ static uint32_t fir(unsigned k, int16_t sample)
 void rtos_task(unsigned k)
 {
     /* The input job: a value from the task's input. */
-    shared[k] = CAIRN_PORT_IN(6) + releases[k];
+    shared[k] = CAIRN_PORT_IN(7) + releases[k];
     /* The output job. */
     uint32_t v = shared[k];
     if (rtos_params.kind == RTOS_FIR)

@@ -11,6 +11,9 @@
  *   IN[0] tasks, 1..8           IN[3] cycles per tick (1 ms)
  *   IN[1] period, in ticks      IN[4] control loop period in ticks, 0: no control loop
  *   IN[2] kind: 0 P-IPC, 1 FIR  IN[5] run length in ticks
+ *   IN[6] doze: 1 the idle loop sleeps, 0 it polls (SimBed, section 3.4; NOS honours it)
+ *
+ * The tasks' input data is IN[7] (0 unless the scenario delivers values).
  *
  * AP-IPC comes from stimulus line 2 (IRQ 20) when the scenario defines it (SimBed's
  * geometric process: every 100 us with probability 0.01). Markers for cairn-sim: task k
@@ -40,6 +43,7 @@ struct rtos_params {
     uint32_t tick_cycles;
     uint32_t cl_period; /* 0: no control loop */
     uint32_t run_ticks;
+    uint32_t doze;
 };
 extern struct rtos_params rtos_params;
 
