@@ -267,3 +267,13 @@ def test_doze_saves_energy(tmp_path: Path) -> None:
     assert runs[True].energy_uj["user"] == pytest.approx(runs[False].energy_uj["user"], rel=0.01)
     assert runs[False].idle_percent == 0 < runs[True].idle_percent
     assert sum(runs[True].energy_uj.values()) < sum(runs[False].energy_uj.values()) / 2, runs
+
+
+def test_task_set_firmware_refuses_a_bad_parameter(tmp_path: Path) -> None:
+    scenario = tmp_path / "nine.toml"
+    text = LIGHT.scenario()
+    assert "index = 0\ndeliver = [{ at = \"0s\", value = 4 }]" in text
+    scenario.write_text(text.replace("index = 0\ndeliver = [{ at = \"0s\", value = 4 }]",
+                                     "index = 0\ndeliver = [{ at = \"0s\", value = 9 }]"))  # fmt: skip
+    res = run_sim(firmware_dir() / "rtos-coop.elf", "--device", str(scenario), "--max-time", "10ms")
+    assert res.status == 2 and res.text() == "rtos: parameter block: IN[0] (tasks) must be 1 to 8\n", res.describe()
