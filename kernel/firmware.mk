@@ -522,6 +522,74 @@ $(FW_MANTIS_ELF): $(FW_MANTIS_OBJS) $(call fw_obj,$(wildcard $(FW_MODEL_DIR)/exa
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# ---- The seeds' abstract workloads under every model (docs/models.md, "Workloads") ----
+# build/fw/tree-<m>.elf: the tree-network node of the MANTIS/TinyOS paper, its shared code
+# kernel/models/tree/tree.c and the model's glue kernel/models/tree/<m>.c. The bare models
+# link their runtime (without example.c) and the models' port; mantis and cairn link the
+# Cairn kernel (mantis also its layer). Parameters come from the scenario, not the build.
+FW_TREE_DIR := $(FW_MODEL_DIR)/tree
+FW_TREE_BARE := tinyos coop nos limit
+FW_TREE_KERNEL := mantis cairn
+FW_TREE_BARE_ELFS := $(FW_TREE_BARE:%=$(FW_OUT)/tree-%.elf)
+FW_TREE_KERNEL_ELFS := $(FW_TREE_KERNEL:%=$(FW_OUT)/tree-%.elf)
+FW_TREE_SHARED_OBJ := $(FW_OBJ)/models/tree/tree.o
+FW_TREE_BARE_OBJS := $(FW_TREE_SHARED_OBJ) $(FW_TREE_BARE:%=$(FW_OBJ)/models/tree/%.o)
+FW_TREE_KERNEL_OBJS := $(FW_TREE_KERNEL:%=$(FW_OBJ)/models/tree/%.o)
+fw_model_runtime = $(call fw_obj,$(filter-out %/example.c,$(wildcard $(FW_MODEL_DIR)/$(1)/*.c)))
+
+firmware: $(FW_TREE_BARE_ELFS) $(FW_TREE_KERNEL_ELFS)
+
+$(FW_TREE_BARE_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_MODEL_CFLAGS) -I$(FW_TREE_DIR) -MMD -MP -c -o $@ $<
+
+$(FW_TREE_KERNEL_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -I$(FW_MODEL_DIR)/mantis -I$(FW_TREE_DIR) -MMD -MP -c -o $@ $<
+
+$(FW_TREE_BARE_ELFS): $(FW_OUT)/tree-%.elf: $(FW_OBJ)/models/tree/%.o $(FW_TREE_SHARED_OBJ) $$(call fw_model_runtime,%) $(FW_OBJ)/models/port/armv6m.o $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/tree-mantis.elf: $(call fw_model_runtime,mantis)
+$(FW_TREE_KERNEL_ELFS): $(FW_OUT)/tree-%.elf: $(FW_OBJ)/models/tree/%.o $(FW_TREE_SHARED_OBJ) $(FW_KERNEL_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+# build/fw/rtos-<m>.elf: SimBed's task sets with their background load, shared code
+# kernel/models/rtos/rtos.c and the model's glue kernel/models/rtos/<m>.c; as for the tree,
+# mantis and cairn link the Cairn kernel.
+FW_RTOS_DIR := $(FW_MODEL_DIR)/rtos
+FW_RTOS_MODELS := tinyos coop nos limit
+FW_RTOS_ELFS := $(FW_RTOS_MODELS:%=$(FW_OUT)/rtos-%.elf)
+FW_RTOS_SHARED_OBJ := $(FW_OBJ)/models/rtos/rtos.o
+FW_RTOS_OBJS := $(FW_RTOS_SHARED_OBJ) $(FW_RTOS_MODELS:%=$(FW_OBJ)/models/rtos/%.o)
+
+firmware: $(FW_RTOS_ELFS)
+
+$(FW_RTOS_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_MODEL_CFLAGS) -I$(FW_RTOS_DIR) -MMD -MP -c -o $@ $<
+
+$(FW_RTOS_ELFS): $(FW_OUT)/rtos-%.elf: $(FW_OBJ)/models/rtos/%.o $(FW_RTOS_SHARED_OBJ) $$(call fw_model_runtime,%) $(FW_OBJ)/models/port/armv6m.o $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+FW_RTOS_KERNEL := mantis cairn
+FW_RTOS_KERNEL_ELFS := $(FW_RTOS_KERNEL:%=$(FW_OUT)/rtos-%.elf)
+FW_RTOS_KERNEL_OBJS := $(FW_RTOS_KERNEL:%=$(FW_OBJ)/models/rtos/%.o)
+
+firmware: $(FW_RTOS_KERNEL_ELFS)
+
+$(FW_RTOS_KERNEL_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -I$(FW_MODEL_DIR)/mantis -I$(FW_RTOS_DIR) -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/rtos-mantis.elf: $(call fw_model_runtime,mantis)
+$(FW_RTOS_KERNEL_ELFS): $(FW_OUT)/rtos-%.elf: $(FW_OBJ)/models/rtos/%.o $(FW_RTOS_SHARED_OBJ) $(FW_KERNEL_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 firmware-qemu: $(FW_TEST_ELFS)
 	QEMU=$(FW_QEMU) FW_DIR=$(FW_OUT) $(FW_MK_DIR)/tests/sim/run-qemu.sh
 
@@ -533,7 +601,8 @@ firmware-clean:
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
 	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d) \
-	$(FW_SSL_OBJS:.o=.d) $(FW_SSL_NT_OBJS:.o=.d) $(FW_ASSIGN_OBJ:.o=.d) $(wildcard $(FW_OBJ)/ssl/apps/ssl/*.d $(FW_OBJ)/ssl-notrace/apps/ssl/*.d)
+	$(FW_SSL_OBJS:.o=.d) $(FW_SSL_NT_OBJS:.o=.d) $(FW_ASSIGN_OBJ:.o=.d) $(wildcard $(FW_OBJ)/ssl/apps/ssl/*.d $(FW_OBJ)/ssl-notrace/apps/ssl/*.d) \
+	$(FW_TREE_BARE_OBJS:.o=.d) $(FW_TREE_KERNEL_OBJS:.o=.d) $(FW_RTOS_OBJS:.o=.d) $(FW_RTOS_KERNEL_OBJS:.o=.d)
 
 # Standalone: `make -f kernel/firmware.mk` builds the firmware. Included: keep
 # whatever default goal the including Makefile had chosen.

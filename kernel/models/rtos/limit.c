@@ -1,0 +1,73 @@
+/*
+ * SimBed's set-up with no OS (LIMIT, section 2.2): timer0 interrupts every tick and its
+ * handler runs the tasks and the control loop that are due; the AP-IPC interrupt, at a
+ * higher NVIC priority, answers at once; main() only sleeps.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmsdk_timer.h"
+#include "limit.h"
+#include "nvic.h"
+#include "rtos.h"
+#include "uart.h"
+
+static void task(void *arg)
+{
+    rtos_task((unsigned)(uintptr_t)arg);
+}
+
+static void control_loop(void *arg)
+{
+    (void)arg;
+    rtos_control_loop();
+}
+
+static void respond(void *arg)
+{
+    (void)arg;
+    rtos_apipc_respond();
+}
+
+static struct limit_work task_work[RTOS_MAX_TASKS];
+static struct limit_work cl_work = {.fn = control_loop};
+static struct limit_work apipc_work = {.fn = respond};
+static uint32_t ticks;
+static const bool never = false;
+
+void irq8_handler(void) /* timer0, every tick */
+{
+    CMSDK_TIMER0->intstatus = CMSDK_TIMER_INT;
+    ticks++;
+    if (ticks % rtos_params.period == 0u)
+        for (unsigned k = 0; k < rtos_params.tasks; k++)
+            limit_call(&task_work[k]);
+    if (rtos_params.cl_period > 0u && ticks % rtos_params.cl_period == 0u)
+        limit_call(&cl_work);
+}
+
+void irq20_handler(void)
+{
+    for (uint32_t n = rtos_apipc_take(); n > 0; n--)
+        limit_call(&apipc_work);
+}
+
+void rtos_model_report(void)
+{
+    uart_puts("limit nested=");
+    uart_put_udec(cl_work.nested + apipc_work.nested);
+    uart_puts("\n");
+}
+
+int main(void)
+{
+    rtos_boot("limit");
+    for (unsigned k = 0; k < rtos_params.tasks; k++)
+        task_work[k] = (struct limit_work){.fn = task, .arg = (void *)(uintptr_t)k};
+    nvic_set_priority(RTOS_IRQ_ALARM, NVIC_PRIO_LOW);
+    rtos_apipc_enable(NVIC_PRIO_HIGH);
+    rtos_alarm_every(1);
+    limit_idle(&never);
+    return 1;
+}

@@ -1,0 +1,75 @@
+/*
+ * SimBed's benchmark set-up ("SimBed: performance and energy of embedded RTOSs",
+ * sections 2.2 and 3), written once and run under the execution models by a glue file per
+ * model (rtos/<model>.c): a set of 1 to 8 periodic tasks of one kind and one period, with
+ * or without the background load of a 32 ms control loop (CL) and interrupt-driven
+ * aperiodic IPC (AP-IPC).
+ *
+ * Parameter block: input ports the scenario delivers at time 0 (docs/models.md,
+ * "Workloads"):
+ *
+ *   IN[0] tasks, 1..8           IN[3] cycles per tick (1 ms)
+ *   IN[1] period, in ticks      IN[4] control loop period in ticks, 0: no control loop
+ *   IN[2] kind: 0 P-IPC, 1 FIR  IN[5] run length in ticks
+ *   IN[6] doze: 1 the idle loop sleeps, 0 it polls (SimBed, section 3.4; NOS honours it)
+ *
+ * The tasks' input data is IN[7] (0 unless the scenario delivers values).
+ *
+ * AP-IPC comes from stimulus line 2 (IRQ 20) when the scenario defines it (SimBed's
+ * geometric process: every 100 us with probability 0.01). Markers for cairn-sim: task k
+ * writes OUT[k] at each output (jitter against the period), the AP-IPC job toggles GPIO
+ * pin 0 once per interrupt it answers (stimulus -> response delay).
+ *
+ * A task's input job and output job (SimBed runs them as two jobs joined by the RTOS's
+ * IPC) run back to back in one release here, the value passing through shared memory.
+ */
+#ifndef CAIRN_MODEL_RTOS_H
+#define CAIRN_MODEL_RTOS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RTOS_MAX_TASKS 8u
+#define RTOS_LINE_APIPC 2u
+#define RTOS_IRQ_APIPC 20u /* stimulus line 2 */
+#define RTOS_IRQ_ALARM 8u  /* timer0 */
+
+enum rtos_kind { RTOS_PIPC = 0, RTOS_FIR = 1 };
+
+struct rtos_params {
+    uint32_t tasks;
+    uint32_t period;
+    uint32_t kind;
+    uint32_t tick_cycles;
+    uint32_t cl_period; /* 0: no control loop */
+    uint32_t run_ticks;
+    uint32_t doze;
+};
+extern struct rtos_params rtos_params;
+
+/* Reads and checks the parameter block (one line and exit status 2 if it is missing or
+ * out of range) and starts timer1 as the clock. */
+void rtos_boot(const char *model);
+uint32_t rtos_now_cycles(void);
+uint32_t rtos_now_ticks(void);
+
+/* timer0 (IRQ 8) as one alarm at an absolute tick (at once if past), or every `ticks`. */
+void rtos_alarm_at(uint32_t tick);
+void rtos_alarm_every(uint32_t ticks);
+void rtos_alarm_stop(void); /* also clears a pending alarm */
+
+/* One release of task k: its input job, then its output job (OUT[k]). After the first
+ * release at or past the run length the node reports and the run ends (status 0). */
+void rtos_task(unsigned k);
+/* The control loop: memory lookups at pseudo-random indices. */
+void rtos_control_loop(void);
+/* The AP-IPC interrupt: clears line 2 and returns the interrupts that arrived since. */
+uint32_t rtos_apipc_take(void);
+/* The AP-IPC job: answers one interrupt (toggles GPIO pin 0). */
+void rtos_apipc_respond(void);
+/* Enables the AP-IPC line in the NVIC (also what wakes WFI under PRIMASK). */
+void rtos_apipc_enable(uint32_t prio);
+
+void rtos_model_report(void);
+
+#endif
