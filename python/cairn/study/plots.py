@@ -138,3 +138,24 @@ def density(
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
     return _png(fig)
+
+
+def lines(
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    series: Sequence[tuple[str, Sequence[float], Sequence[float]]],
+    log_y: bool = False,
+) -> bytes:
+    """One line with markers per series (the MANTIS/TinyOS paper's curves against n)."""
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
+    for label, xs, ys in series:
+        ax.plot(list(xs), list(ys), "o-", markersize=3, label=label)
+    if log_y:
+        ax.set_yscale("log")
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="x-small", ncol=2)
+    return _png(fig)

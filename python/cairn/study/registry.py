@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import e4_comos, e5_mpsoc_migration
+from . import e1_mantis_tinyos, e4_comos, e5_mpsoc_migration
 from .paper import Paper
 from .result import StudyResult
 
 Runner = Callable[[Paper, str], StudyResult]
 
 STUDIES: dict[str, Runner] = {
+    e1_mantis_tinyos.NAME: e1_mantis_tinyos.run,
     e4_comos.NAME: e4_comos.run,
     e5_mpsoc_migration.NAME: e5_mpsoc_migration.run,
 }
