@@ -15,24 +15,31 @@ static cairn_ret_t send(cairn_frame_t *f, cairn_ret_t r)
     return r;
 }
 
+/* The rest of a send on output port out_port of task from, f's message made. */
+static inline cairn_ret_t route_send(cairn_frame_t *f, cairn_task_id_t from, cairn_port_t out_port,
+                                     size_t len)
+{
+    cairn_tcb_t *t = cairn__tcb(from);
+    if (!t || out_port >= t->num_out || len > CAIRN_MSG_MAX_LEN)
+        return send(f, CAIRN_EINVAL);
+    cairn_route_t r = t->routes[out_port];
+    f->msg.dst = r.task;
+    f->msg.port = r.port;
+    if (r.task == CAIRN_TASK_MCAST)
+        return cairn__mcast_send(f);
+    /* An unconnected port (task 0, which never exists) is dropped by the delivery,
+     * logged with the output port. */
+    if (r.task == CAIRN_TASK_NONE)
+        f->msg.port = out_port;
+    return send(f, CAIRN_OK);
+}
+
 cairn_ret_t cairn_send_from(cairn_task_id_t from, cairn_port_t out_port, const void *payload,
                             size_t len)
 {
     cairn_frame_t f;
     cairn__msg_new(&f, from, payload, len);
-    cairn_tcb_t *t = cairn__tcb(from);
-    if (!t || out_port >= t->num_out || len > CAIRN_MSG_MAX_LEN)
-        return send(&f, CAIRN_EINVAL);
-    cairn_route_t r = t->routes[out_port];
-    f.msg.dst = r.task;
-    f.msg.port = r.port;
-    if (r.task == CAIRN_TASK_MCAST)
-        return cairn__mcast_send(&f);
-    /* An unconnected port (task 0, which never exists) is dropped by the delivery,
-     * logged with the output port. */
-    if (r.task == CAIRN_TASK_NONE)
-        f.msg.port = out_port;
-    return send(&f, CAIRN_OK);
+    return route_send(&f, from, out_port, len);
 }
 
 cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len)
@@ -72,3 +79,36 @@ cairn_ret_t cairn__post(cairn_task_id_t dst, cairn_port_t in_port, const void *p
     bool ok = cairn__in_port_ok(in_port) && len <= CAIRN_MSG_MAX_LEN;
     return send(&f, ok ? CAIRN_OK : CAIRN_EINVAL);
 }
+
+#if CAIRN_POLICY != CAIRN_POLICY_FP
+/* The message's own deadline, rel ticks from now (cairn/policy.h): it wins over the
+ * receiver's relative deadline. */
+static bool give_deadline(cairn_frame_t *f, uint32_t rel)
+{
+    f->msg.deadline = arch_timer_now() + rel;
+    f->msg.flags |= CAIRN_MSG_DEADLINE;
+    return rel - 1u < CAIRN_DEADLINE_MAX;
+}
+
+cairn_ret_t cairn_send_deadline(cairn_port_t out_port, const void *payload, size_t len, uint32_t rel)
+{
+    cairn_frame_t f;
+    cairn__msg_new(&f, cairn_current_task(), payload, len);
+    if (!give_deadline(&f, rel))
+        return send(&f, CAIRN_EINVAL);
+    if (cairn_k.in_thread && !cairn_k.isr_depth)
+        return send(&f, CAIRN_EBUSY); /* a thread's sends are queued without a deadline */
+    return route_send(&f, cairn_current_task(), out_port, len);
+}
+
+cairn_ret_t cairn_post_deadline(cairn_task_id_t dst, cairn_port_t in_port, const void *payload,
+                                size_t len, uint32_t rel)
+{
+    cairn_frame_t f;
+    cairn__msg_new(&f, cairn_current_task(), payload, len);
+    f.msg.dst = dst;
+    f.msg.port = in_port;
+    bool ok = give_deadline(&f, rel) && cairn__in_port_ok(in_port) && len <= CAIRN_MSG_MAX_LEN;
+    return send(&f, ok ? CAIRN_OK : CAIRN_EINVAL);
+}
+#endif

@@ -44,8 +44,12 @@ static inline void arch_irq_unmask(unsigned irq)
     *(volatile uint32_t *)0xE000E100u = 1u << irq; /* NVIC_ISER */
 }
 
-/* The send fast path is assembly (kernel/arch/armv6m/fast.c). */
+/* The send fast path is assembly (kernel/arch/armv6m/fast.c), for fixed priority only:
+ * it hard-codes that policy's test (docs/policies.md). */
+#include "cairn/policy.h"
+#if CAIRN_POLICY == CAIRN_POLICY_FP
 #define CAIRN_PORT_FAST_SEND 1
+#endif
 
 /* The vector of an interrupt bound to a message: r0 = the binding, then the
  * fast path (kernel/arch/armv6m/fast.c; the shared section prefix keeps it in

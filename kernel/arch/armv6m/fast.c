@@ -54,9 +54,11 @@ _Static_assert(EV_SEND == CAIRN_EV_SEND && EV_START == CAIRN_EV_START && EV_IRQ_
 #define TCB_ID (CAIRN_TCB_PRIO + 1)
 #define B_PORT 28
 #define B_TRACE 56
+#if CAIRN_POLICY == CAIRN_POLICY_FP /* the only policy whose binding the assembly reads */
 _Static_assert(__builtin_offsetof(cairn_irq_binding_t, port) == B_PORT, "binding layout");
 #if CAIRN_TRACE_ENABLED
 _Static_assert(__builtin_offsetof(cairn_irq_binding_t, trace) == B_TRACE, "binding layout");
+#endif
 #endif
 
 void arch_irq_binding_fill(cairn_irq_binding_t *b, struct cairn_tcb *t)
@@ -84,6 +86,24 @@ FAST void cairn__armv6m_direct_end(void)
                      "b    .\n\t");
 }
 
+#if CAIRN_POLICY != CAIRN_POLICY_FP
+/* EDF and CSD: the fast paths hard-code fixed priority's test, so an interrupt bound to a
+ * message takes the general path (which masks a level-sensitive line itself), and
+ * cairn_send is send.c's C function. */
+FAST void cairn__irq_fast_level(void)
+{
+    __asm__ volatile("ldr   r1, =cairn_irq_message\n\t"
+                     "bx    r1\n\t"
+                     ".ltorg\n\t");
+}
+
+FAST void cairn__irq_fast(void)
+{
+    __asm__ volatile("ldr   r1, =cairn_irq_message\n\t"
+                     "bx    r1\n\t"
+                     ".ltorg\n\t");
+}
+#else
 FAST void cairn__irq_fast_level(void)
 {
     __asm__ volatile(
@@ -157,6 +177,8 @@ FAST void cairn__irq_fast(void)
         ".ltorg\n\t");
 }
 
+#endif /* CAIRN_POLICY != CAIRN_POLICY_FP */
+
 /* r0 = a frame that a vector's C part made the top of the execution stack, interrupts
  * masked, lr the EXC_RETURN to Thread mode on the main stack: the exception returns into
  * the frame's handler as cairn__irq_fast's does (r0 = state, r1 = the message, lr =
@@ -185,6 +207,7 @@ FAST void cairn__armv6m_return_into(void)
         ".ltorg\n\t");
 }
 
+#if CAIRN_POLICY == CAIRN_POLICY_FP
 /* cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len) */
 FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 {
@@ -295,3 +318,4 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "bx    r3\n\t"
         ".ltorg\n\t");
 }
+#endif /* CAIRN_POLICY == CAIRN_POLICY_FP */
