@@ -98,7 +98,8 @@ $(BUILD)/fw/bench_cpu.elf: $(FW_DEMO_SRCS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 	$(FW_CC) $(FW_CFLAGS) -DDEMO_ITERATIONS=$(BENCH_ITERATIONS) $(FW_LDFLAGS) -o $@ $(FW_DEMO_SRCS) $(FW_BSP_OBJS) $(FW_LDLIBS)
 
 bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/kernel-bench.elf $(BUILD)/fw/kernel-bench-notrace.elf \
-		$(BUILD)/fw/kernel-bench-plainsem.elf $(BUILD)/fw/net-bench.elf $(BUILD)/fw/net-bench-notrace.elf
+		$(BUILD)/fw/kernel-bench-plainsem.elf $(BUILD)/fw/kernel-bench-edf.elf $(BUILD)/fw/kernel-bench-csd.elf \
+		$(BUILD)/fw/net-bench.elf $(BUILD)/fw/net-bench-notrace.elf
 	@mkdir -p $(BUILD)/bench
 	$(PY) -m cairn.bench.sim --sim $(SIM) --fw $(BUILD)/fw --out $(BUILD)/bench/sim.json
 	$(PY) -m cairn.bench.kernel --sim $(SIM) --elf $(BUILD)/fw/kernel-bench.elf \
