@@ -178,10 +178,10 @@ $(FW_PS_OBJS): $(FW_OBJ)/plainsem/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 # log compiled out) of the kernel with CAIRN_POLICY set: build/fw/kernel-bench-<p>.elf (the
 # kernel benchmark; python/cairn/bench/kernel.py reports it under `policies`) and
 # build/fw/kernel-policy-<p>.elf (the firmware test kernel/tests/policy/policy.c), for p in
-# edf and csd (CSD-1: one EDF queue above the FP queue). Objects under $(FW_OBJ)/<p>/.
+# edf and csd (CSD-2, the paper's CSD: one EDF queue above the FP queue). Objects under $(FW_OBJ)/<p>/.
 FW_POLICIES := edf csd
 FW_POLICY_DEFS_edf := -DCAIRN_POLICY=CAIRN_POLICY_EDF
-FW_POLICY_DEFS_csd := -DCAIRN_POLICY=CAIRN_POLICY_CSD -DCAIRN_CSD_K=1
+FW_POLICY_DEFS_csd := -DCAIRN_POLICY=CAIRN_POLICY_CSD -DCAIRN_CSD_K=2
 FW_POLICY_ELFS := $(foreach p,$(FW_POLICIES),$(FW_OUT)/kernel-bench-$(p).elf $(FW_OUT)/kernel-policy-$(p).elf)
 FW_POLICY_OBJS :=
 

@@ -13,7 +13,7 @@
 struct cairn_policy_state {
     uint32_t rel[CAIRN_MAX_TASKS + 1]; /* 0: none set (CAIRN_DEADLINE_MAX) */
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
-    uint8_t queue[CAIRN_MAX_TASKS + 1]; /* stored as CAIRN_CSD_K - queue: 0 is the FP queue */
+    uint8_t queue[CAIRN_MAX_TASKS + 1]; /* stored as CAIRN_CSD_FP_QUEUE - queue: 0 is the FP queue */
 #endif
 };
 
@@ -56,19 +56,19 @@ uint32_t cairn_task_deadline_get(cairn_task_id_t id)
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
 cairn_ret_t cairn_task_queue(cairn_task_id_t id, uint8_t q)
 {
-    if (!task_ok(id) || q > CAIRN_CSD_K)
+    if (!task_ok(id) || q > CAIRN_CSD_FP_QUEUE)
         return CAIRN_EINVAL;
     struct cairn_policy_state *p = state();
     if (!p)
         return CAIRN_ENOMEM;
-    p->queue[id] = (uint8_t)(CAIRN_CSD_K - q);
+    p->queue[id] = (uint8_t)(CAIRN_CSD_FP_QUEUE - q);
     return CAIRN_OK;
 }
 
 uint8_t cairn_task_queue_get(cairn_task_id_t id)
 {
     const struct cairn_policy_state *p = cairn_k.policy;
-    return (uint8_t)(CAIRN_CSD_K - (p && id <= CAIRN_MAX_TASKS ? p->queue[id] : 0));
+    return (uint8_t)(CAIRN_CSD_FP_QUEUE - (p && id <= CAIRN_MAX_TASKS ? p->queue[id] : 0));
 }
 #endif
 
@@ -77,7 +77,7 @@ void cairn__policy_msg_init(cairn_msg_t *m)
     const cairn_frame_t *top = cairn_k.top;
     m->deadline = top ? top->msg.deadline : arch_timer_now() + CAIRN_DEADLINE_MAX;
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
-    m->queue = top ? top->msg.queue : CAIRN_CSD_K;
+    m->queue = top ? top->msg.queue : CAIRN_CSD_FP_QUEUE;
 #endif
 }
 

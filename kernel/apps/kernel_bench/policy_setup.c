@@ -21,7 +21,7 @@ void bench_policy_setup(cairn_task_id_t drv, cairn_task_id_t low, cairn_task_id_
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
     check_eq("queue DRV", (uint32_t)cairn_task_queue(drv, 0), 0);
     check_eq("queue PROBE", (uint32_t)cairn_task_queue(probe, 0), 0);
-    check_eq("queue LOW", (uint32_t)cairn_task_queue(low, CAIRN_CSD_K), 0);
+    check_eq("queue LOW", (uint32_t)cairn_task_queue(low, CAIRN_CSD_FP_QUEUE), 0);
 #endif
 }
 #endif

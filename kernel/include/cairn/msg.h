@@ -56,7 +56,7 @@ typedef struct cairn_msg {
 #if CAIRN_POLICY != CAIRN_POLICY_FP
     uint32_t deadline;        /* kernel: absolute, in hardware timer ticks (queue order) */
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
-    uint8_t queue;            /* kernel: the receiver's CSD queue (0 first; CAIRN_CSD_K: FP) */
+    uint8_t queue;            /* kernel: the receiver's CSD queue (0 first; CAIRN_CSD_FP_QUEUE: FP) */
 #endif
 #endif
 } cairn_msg_t;

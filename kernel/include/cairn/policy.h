@@ -7,9 +7,11 @@
  *   CAIRN_POLICY=CAIRN_POLICY_EDF  earliest deadline first with the Stack Resource
  *                                  Policy: absolute deadlines order the queue; the
  *                                  task's priority is its SRP preemption level.
- *   CAIRN_POLICY=CAIRN_POLICY_CSD  CSD-k (EMERALDS): CAIRN_CSD_K EDF queues (0 the
- *                                  highest) above one fixed-priority queue (queue
- *                                  CAIRN_CSD_K); preemption levels as under EDF.
+ *   CAIRN_POLICY=CAIRN_POLICY_CSD  CSD-k (EMERALDS): k = CAIRN_CSD_K queues, as
+ *                                  cairn.analysis counts them: EDF queues 0 .. k-2
+ *                                  (0 the highest) above one fixed-priority queue,
+ *                                  CAIRN_CSD_FP_QUEUE = k-1; preemption levels as
+ *                                  under EDF. CSD-2 is the paper's CSD.
  *
  * Under EDF and CSD a message may start above the running handler only when it
  * outranks it (an earlier deadline, or a higher queue) AND its preemption level
@@ -39,13 +41,15 @@
 #error "CAIRN_POLICY must be CAIRN_POLICY_FP, CAIRN_POLICY_EDF or CAIRN_POLICY_CSD"
 #endif
 
-/* The number of EDF queues under CSD (k of CSD-k); queue CAIRN_CSD_K is the fixed-priority one. */
+/* The number of queues under CSD (k of CSD-k, as in cairn.analysis and EMERALDS's CSD-2 and
+ * CSD-3): k - 1 EDF queues above the fixed-priority queue, which is the last. */
 #ifndef CAIRN_CSD_K
-#define CAIRN_CSD_K 1
+#define CAIRN_CSD_K 2
 #endif
-#if CAIRN_CSD_K < 1 || CAIRN_CSD_K > 8
-#error "CAIRN_CSD_K must be 1..8"
+#if CAIRN_CSD_K < 2 || CAIRN_CSD_K > 9
+#error "CAIRN_CSD_K must be 2..9"
 #endif
+#define CAIRN_CSD_FP_QUEUE (CAIRN_CSD_K - 1)
 
 #if CAIRN_POLICY != CAIRN_POLICY_FP
 
@@ -64,8 +68,8 @@ cairn_ret_t cairn_task_deadline(cairn_task_id_t id, uint32_t rel);
 uint32_t cairn_task_deadline_get(cairn_task_id_t id);
 
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
-/* Puts task id in queue q: 0..CAIRN_CSD_K - 1 are the EDF queues (0 first), CAIRN_CSD_K the
- * fixed-priority queue, where every task starts. CAIRN_EINVAL: no such task, q out of range;
+/* Puts task id in queue q: 0 .. CAIRN_CSD_FP_QUEUE - 1 are the EDF queues (0 first),
+ * CAIRN_CSD_FP_QUEUE the fixed-priority queue, where every task starts. CAIRN_EINVAL: no such task, q out of range;
  * CAIRN_ENOMEM as above. Call it before the task's first message. */
 cairn_ret_t cairn_task_queue(cairn_task_id_t id, uint8_t q);
 /* Task id's queue. */

@@ -1,6 +1,6 @@
 /*
  * CSD-k (cairn/policy.h, docs/policies.md), built with CAIRN_POLICY=CAIRN_POLICY_CSD and
- * CAIRN_CSD_K=2: EDF queues 0 and 1 above the fixed-priority queue 2. The highest
+ * CAIRN_CSD_K=3 (CSD-3): EDF queues 0 and 1 above the fixed-priority queue 2. The highest
  * non-empty queue runs, by deadline in an EDF queue and by priority in the FP queue;
  * preemption across and within queues by SRP levels on the one stack.
  */
@@ -10,9 +10,9 @@
 #include "cairn/arch_timer.h"
 #include "hwtimer.h"
 
-_Static_assert(CAIRN_POLICY == CAIRN_POLICY_CSD && CAIRN_CSD_K == 2, "built as CSD-2");
+_Static_assert(CAIRN_POLICY == CAIRN_POLICY_CSD && CAIRN_CSD_K == 3, "built as CSD-3");
 
-enum { FP_Q = CAIRN_CSD_K };
+enum { FP_Q = CAIRN_CSD_FP_QUEUE };
 enum { P = 1, Q, R, S, T, U };
 static struct rec p, q, r, s, t, u;
 
@@ -188,7 +188,7 @@ static void test_bad_arguments(void **state)
     (void)state;
     t = (struct rec){.name = "T"};
     rec_task(T, &t, 2, 0);
-    assert_int_equal(cairn_task_queue(T, CAIRN_CSD_K + 1), CAIRN_EINVAL);
+    assert_int_equal(cairn_task_queue(T, CAIRN_CSD_FP_QUEUE + 1), CAIRN_EINVAL);
     assert_int_equal(cairn_task_queue(U, 0), CAIRN_EINVAL); /* no such task */
     assert_int_equal(cairn_task_queue(T, 0), CAIRN_OK);
     assert_int_equal(cairn_task_queue_get(T), 0);

@@ -1,7 +1,7 @@
 /*
  * Cairn OS armv6m port under the deadline policies (cairn/policy.h, docs/policies.md):
  * build/fw/kernel-policy-edf.elf (CAIRN_POLICY_EDF) and kernel-policy-csd.elf
- * (CAIRN_POLICY_CSD, k = 1: TOP and HIGH in the EDF queue, the others in the FP queue),
+ * (CAIRN_POLICY_CSD, CSD-2: TOP and HIGH in the EDF queue, the others in the FP queue),
  * on real exception hardware (cairn-sim and QEMU). Interrupt handlers post; the
  * outermost exit pends PendSV, whose trampoline dispatches what the policy lets start.
  * Checks: the order of handlers, the interrupted handler's registers, SRP (a lower level

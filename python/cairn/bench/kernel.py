@@ -408,7 +408,7 @@ METHOD = {
     "msg_bytes": "sizeof(cairn_msg_t) on the target, printed by the firmware",
     "policies": "the same bench built once per scheduling policy (docs/policies.md), each without "
                 "the event log: fp = build/fw/kernel-bench-notrace.elf (the figures above), edf and csd "
-                "= build/fw/kernel-bench-<policy>.elf (CAIRN_POLICY_EDF; CAIRN_POLICY_CSD with k = 1, "
+                "= build/fw/kernel-bench-<policy>.elf (CAIRN_POLICY_EDF; CAIRN_POLICY_CSD with k = 2 queues, "
                 "DRV and PROBE in the EDF queue, LOW in the FP queue). Relative deadlines follow the "
                 "levels (kernel/apps/kernel_bench/policy_setup.c), so every phase takes the same "
                 "decision; the assembly fast paths are built for fixed priority only (fast_paths)",
