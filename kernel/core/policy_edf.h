@@ -8,7 +8,8 @@
 
 #include "policy_srp.h"
 
-static inline bool cairn__policy_outranks(const cairn_msg_t *a, const cairn_msg_t *b)
+static inline __attribute__((always_inline)) bool cairn__policy_outranks(const cairn_msg_t *a,
+                                                                         const cairn_msg_t *b)
 {
     return cairn__deadline_before(a->deadline, b->deadline);
 }
