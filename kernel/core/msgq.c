@@ -3,7 +3,8 @@
  *
  * The pool is CAIRN_MSG_POOL messages carved from the heap at start-up, on a
  * free list. The queue is one singly-linked list in the policy's order (policy.h:
- * fixed priority by destination priority, high first; EDF by deadline); a new
+ * fixed priority by destination priority, high first; EDF by deadline; CSD by queue,
+ * then deadline or priority); a new
  * message goes after every message it does not outrank, so creation order holds
  * among equals. Messages whose task
  * cannot run yet (on the stack, or not initialised) stay in place and are

@@ -46,11 +46,17 @@ cairn_ret_t cairn_task_deadline(cairn_task_id_t id, uint32_t rel)
     return CAIRN_OK;
 }
 
-uint32_t cairn_task_deadline_get(cairn_task_id_t id)
+/* Inline: every send's stamp asks. */
+static inline uint32_t rel_of(cairn_task_id_t id)
 {
     const struct cairn_policy_state *p = cairn_k.policy;
     uint32_t rel = p && id <= CAIRN_MAX_TASKS ? p->rel[id] : 0;
     return rel ? rel : CAIRN_DEADLINE_MAX;
+}
+
+uint32_t cairn_task_deadline_get(cairn_task_id_t id)
+{
+    return rel_of(id);
 }
 
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
@@ -85,7 +91,7 @@ void cairn__policy_stamp(cairn_msg_t *m, const cairn_tcb_t *t)
 {
     m->prio = t->prio;
     if (!(m->flags & CAIRN_MSG_DEADLINE))
-        m->deadline = arch_timer_now() + cairn_task_deadline_get(t->id);
+        m->deadline = arch_timer_now() + rel_of(t->id);
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
     m->queue = cairn_task_queue_get(t->id);
 #endif

@@ -109,16 +109,53 @@ static void test_message_deadline_wins(void **state)
     assert_log("irq:end A:1 B:0 A:2");
 }
 
-/* Deadlines compare modulo the counter: across its wrap, too. */
+/* The same through an output port: H's handler sends to A on port 0 with a deadline of its
+ * own (earlier than B's), then plainly to A on port 1 (A's relative deadline, after B's). */
+static void h_sends_by_route(struct rec *r, cairn_msg_t *msg)
+{
+    (void)r;
+    if (msg->port != CAIRN_PORT(0))
+        return;
+    post(B, 9);
+    assert_int_equal(cairn_send_deadline(0, NULL, 0, 10), CAIRN_OK);
+    assert_int_equal(cairn_send(1, NULL, 0), CAIRN_OK);
+    klog("H:end");
+}
+
+static void test_send_deadline_by_route(void **state)
+{
+    (void)state;
+    edf_task(A, &a, "A", 1, 1000);
+    edf_task(B, &b, "B", 2, 100);
+    h = (struct rec){.name = "H", .hook = h_sends_by_route};
+    rec_task(H, &h, 3, 2);
+    assert_int_equal(cairn_route_set(H, 0, A, CAIRN_PORT(1)), CAIRN_OK);
+    assert_int_equal(cairn_route_set(H, 1, A, CAIRN_PORT(2)), CAIRN_OK);
+    klog_reset();
+    post(H, 0);
+    assert_log("H:0 H:end A:1 B:9 A:2");
+}
+
+/* Deadlines compare modulo the counter: B is sent just after the counter wrapped (deadline
+ * 0x45), A just before it (deadline MASK - 8, that is 9 ticks before the wrap): A's is the
+ * earlier, although as plain numbers it is the larger. */
+static void isr_post_across_wrap(void *arg)
+{
+    (void)arg;
+    host_timer_set(0x5);
+    post(B, 0);
+    host_timer_set(CAIRN_HWTIMER_MASK - 0x10);
+    post(A, 1);
+    klog("irq:end");
+}
+
 static void test_deadlines_across_wrap(void **state)
 {
     (void)state;
-    edf_task(A, &a, "A", 3, 0x40);
-    edf_task(B, &b, "B", 5, 0x80);
+    edf_task(A, &a, "A", 3, 0x8);
+    edf_task(B, &b, "B", 5, 0x40);
     klog_reset();
-    host_timer_set(CAIRN_HWTIMER_MASK - 0x10); /* A's deadline wraps past 0, B's too */
-    struct script s = {.to = {B, A}, .n = 2};
-    ktest_irq(isr_script, &s);
+    ktest_irq(isr_post_across_wrap, NULL);
     assert_log("irq:end A:1 B:0");
 }
 
@@ -309,6 +346,7 @@ int main(void)
         KTEST(test_ties_fifo),
         KTEST(test_no_deadline_runs_last),
         KTEST(test_message_deadline_wins),
+        KTEST(test_send_deadline_by_route),
         KTEST(test_deadlines_across_wrap),
         KTEST(test_bad_arguments),
         KTEST(test_kill_forgets_deadline),
