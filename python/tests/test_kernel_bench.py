@@ -112,3 +112,17 @@ def test_each_policy_runs_the_bench() -> None:
         for name in kernel.POLICY_FIGURES:
             assert entry[name] > fp[name] > 0, (policy, name, entry[name], fp[name])
         assert entry["msg_bytes"] > fp["msg_bytes"], entry
+
+
+def test_status_block_shows_each_policy() -> None:
+    """The STATUS bench block (python -m cairn.bench.status) gives kernel.json's `policies` a line
+    among the cycle figures; a kernel.json without them renders as before."""
+    from cairn.bench import status
+
+    fp_figures, _, fp_sizeofs = kernel.measure(str(sim_binary()), _elf("kernel-bench-notrace.elf"))
+    policies = {"fp": kernel.policy_figures(fp_figures, fp_sizeofs, fast_paths=True),
+                "edf": {**kernel.policy_figures(fp_figures, fp_sizeofs, fast_paths=False), "send_preempt_cycles": 7}}
+    lines = status.render_policies(policies)
+    assert len(lines) == 1 and f"fixed priority **{fp_figures['send_preempt_cycles']}**" in lines[0], lines
+    assert "EDF + SRP **7**" in lines[0] and "(no assembly fast paths)" in lines[0], lines
+    assert status.render_policies({}) == []
