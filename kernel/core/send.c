@@ -50,13 +50,13 @@ cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size
     return cairn_send_from(cairn_current_task(), out_port, payload, len);
 }
 
-#ifdef CAIRN_PORT_FAST_SEND
+#if defined(CAIRN_PORT_FAST_SEND) && CAIRN_POLICY == CAIRN_POLICY_FP
 /* Firmware without the bus manager: the general path, at no cost (the same symbol). */
 __attribute__((weak, alias("cairn__send_general"))) cairn_ret_t
 cairn__send_remote(cairn_port_t out_port, const void *payload, size_t len);
 #else
-/* Ports without an assembly fast path (the host): the general path, which has the
- * same result as arch/armv6m/fast.c's. */
+/* Ports without an assembly fast path (the host), and the policies it is not valid for:
+ * the general path, which has the same result as arch/armv6m/fast.c's. */
 cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 {
     return cairn__send_general(out_port, payload, len);

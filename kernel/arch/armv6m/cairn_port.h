@@ -45,11 +45,8 @@ static inline void arch_irq_unmask(unsigned irq)
 }
 
 /* The send fast path is assembly (kernel/arch/armv6m/fast.c), for fixed priority only:
- * it hard-codes that policy's test (docs/policies.md). */
-#include "cairn/policy.h"
-#if CAIRN_POLICY == CAIRN_POLICY_FP
+ * it hard-codes that policy's test (docs/policies.md), so send.c looks at the policy too. */
 #define CAIRN_PORT_FAST_SEND 1
-#endif
 
 /* The vector of an interrupt bound to a message: r0 = the binding, then the
  * fast path (kernel/arch/armv6m/fast.c; the shared section prefix keeps it in
