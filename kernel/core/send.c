@@ -54,9 +54,38 @@ cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size
 /* Firmware without the bus manager: the general path, at no cost (the same symbol). */
 __attribute__((weak, alias("cairn__send_general"))) cairn_ret_t
 cairn__send_remote(cairn_port_t out_port, const void *payload, size_t len);
+#elif CAIRN_POLICY != CAIRN_POLICY_FP
+/* The deadline policies, on every port (the assembly hard-codes fixed priority's test): the
+ * common case — a handler's send, not of a heap block, on a port routed to a local task —
+ * skips the general path's layers and goes straight to the delivery, which stamps the
+ * deadline, tests, and runs or queues. Anything else takes the general path; the result is
+ * the same. */
+cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
+{
+    const cairn_frame_t *top = cairn_k.top; /* NULL in an interrupt handler */
+    const cairn_tcb_t *from = top ? top->tcb : 0;
+    if (!from || cairn_k.in_thread || out_port >= from->num_out || len > CAIRN_MSG_MAX_LEN ||
+        (uintptr_t)payload - (uintptr_t)cairn_k.heap.base < cairn_k.heap.size)
+        return cairn__send_general(out_port, payload, len);
+    cairn_route_t r = from->routes[out_port];
+    if (!cairn__tcb_inline(r.task)) /* remote, unconnected, a group, or gone */
+        return cairn__send_general(out_port, payload, len);
+    cairn_frame_t f;
+    cairn_msg_t *m = &f.msg;
+    m->next = 0;
+    m->payload = payload;
+    m->len = (uint16_t)len;
+    m->port = r.port;
+    m->src = from->id;
+    m->prio = 0;
+    m->dst = r.task;
+    m->flags = 0; /* no deadline of its own: the delivery's stamp gives the task's */
+    m->reserved = 0;
+    return cairn__deliver(&f);
+}
 #else
-/* Ports without an assembly fast path (the host), and the policies it is not valid for:
- * the general path, which has the same result as arch/armv6m/fast.c's. */
+/* Ports without an assembly fast path (the host): the general path, which has the same
+ * result as arch/armv6m/fast.c's. */
 cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 {
     return cairn__send_general(out_port, payload, len);

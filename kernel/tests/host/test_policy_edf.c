@@ -136,6 +136,51 @@ static void test_send_deadline_by_route(void **state)
     assert_log("H:0 H:end A:1 B:9 A:2");
 }
 
+/* cairn_send's shortcut under the deadline policies (send.c) leaves everything but a handler's
+ * plain send to a local task to the general path: each case gives the general path's result. */
+static void h_sends_every_way(struct rec *r, cairn_msg_t *msg)
+{
+    (void)r;
+    if (msg->port != CAIRN_PORT(0))
+        return;
+    assert_int_equal(cairn_send(0, "x", 1), CAIRN_OK);            /* to A: queued */
+    assert_int_equal(cairn_send(1, NULL, 0), CAIRN_ENOROUTE);    /* unconnected */
+    assert_int_equal(cairn_send(4, NULL, 0), CAIRN_EINVAL);      /* no such port */
+    assert_int_equal(cairn_send(0, NULL, 0x10000u), CAIRN_EINVAL); /* too long */
+    char *heap_payload = cairn_malloc(4);
+    assert_non_null(heap_payload);
+    assert_int_equal(cairn_send(0, heap_payload, 4), CAIRN_OK);  /* a heap block: given away */
+    assert_int_equal(cairn_send(2, NULL, 0), CAIRN_OK);          /* a group: A and X */
+    assert_int_equal(cairn_send(3, NULL, 0), CAIRN_ENOROUTE);    /* B, killed */
+    klog("H:end");
+}
+
+static void test_send_shortcut_matches_general_path(void **state)
+{
+    (void)state;
+    struct cairn_heap_stats before, after;
+    edf_task(A, &a, "A", 1, 100);
+    edf_task(B, &b, "B", 2, 100);
+    edf_task(X, &x, "X", 5, 10);
+    h = (struct rec){.name = "H", .hook = h_sends_every_way};
+    rec_task(H, &h, 3, 4);
+    uint8_t g = cairn_group_alloc();
+    assert_int_equal(cairn_group_join(g, A, CAIRN_PORT(7)), CAIRN_OK);
+    assert_int_equal(cairn_group_join(g, X, CAIRN_PORT(8)), CAIRN_OK);
+    assert_int_equal(cairn_route_set(H, 0, A, CAIRN_PORT(1)), CAIRN_OK);
+    assert_int_equal(cairn_route_set(H, 2, CAIRN_TASK_MCAST, g), CAIRN_OK);
+    assert_int_equal(cairn_route_set(H, 3, B, CAIRN_PORT(3)), CAIRN_OK);
+    assert_int_equal(cairn_task_kill(B), CAIRN_OK);
+    cairn_heap_stats(&before);
+    klog_reset();
+    post(H, 0);
+    /* X (level 5, deadline 10) preempts H from the group send; A's three after H */
+    assert_log("H:0 X:8 H:end A:1 A:1 A:7");
+    cairn_heap_stats(&after);
+    assert_int_equal(after.blocks_used, before.blocks_used); /* the heap payload was freed */
+    assert_int_equal(cairn_send(0, NULL, 0), CAIRN_EINVAL); /* no running task */
+}
+
 /* Deadlines compare modulo the counter: B is sent just after the counter wrapped (deadline
  * 0x45), A just before it (deadline MASK - 8, that is 9 ticks before the wrap): A's is the
  * earlier, although as plain numbers it is the larger. */
@@ -347,6 +392,7 @@ int main(void)
         KTEST(test_no_deadline_runs_last),
         KTEST(test_message_deadline_wins),
         KTEST(test_send_deadline_by_route),
+        KTEST(test_send_shortcut_matches_general_path),
         KTEST(test_deadlines_across_wrap),
         KTEST(test_bad_arguments),
         KTEST(test_kill_forgets_deadline),
