@@ -98,17 +98,19 @@ def test_fixed_priority_figures_unchanged_by_the_policy_seam() -> None:
 
 def test_each_policy_runs_the_bench() -> None:
     """build/fw/kernel-bench-{edf,csd}.elf (docs/policies.md): every phase runs, deterministic
-    cycles, the policies' entries as kernel.json's `policies` holds them. Without the assembly
-    fast paths an interrupt bound to a message goes through PendSV, and the deadline's stamp
-    costs cycles over fixed priority's (each figure above fp's)."""
+    cycles, the policies' entries as kernel.json's `policies` holds them. Their fast paths are
+    C, not assembly, and the deadline's stamp costs cycles: each figure is above fixed
+    priority's; an interrupt bound to a message still returns straight into the handler."""
     fp_figures, _, fp_sizeofs = kernel.measure(str(sim_binary()), _elf("kernel-bench-notrace.elf"))
-    fp = kernel.policy_figures(fp_figures, fp_sizeofs, fast_paths=True)
+    fp = kernel.policy_figures(fp_figures, fp_sizeofs, "assembly")
     for policy in kernel.POLICIES:
         elf = _elf(f"kernel-bench-{policy}.elf")
         figures, breakdowns, sizeofs = kernel.measure(str(sim_binary()), elf)
         assert kernel.measure(str(sim_binary()), elf)[0] == figures, f"{policy}: two runs differ"
-        entry = kernel.policy_figures(figures, sizeofs, fast_paths=False)
-        assert any("PendSV" in row["event"] for row in breakdowns["irq_to_handler"]), breakdowns
+        entry = kernel.policy_figures(figures, sizeofs, kernel.FAST_PATHS[policy])
+        # The binding's path decides in C and returns straight into the handler: no PendSV.
+        assert not any("PendSV" in row["event"] for row in breakdowns["irq_to_handler"]), breakdowns
+        assert any("PendSV" in row["event"] for row in breakdowns["irq_isr_to_handler"]), breakdowns
         for name in kernel.POLICY_FIGURES:
             assert entry[name] > fp[name] > 0, (policy, name, entry[name], fp[name])
         assert entry["msg_bytes"] > fp["msg_bytes"], entry
@@ -120,9 +122,9 @@ def test_status_block_shows_each_policy() -> None:
     from cairn.bench import status
 
     fp_figures, _, fp_sizeofs = kernel.measure(str(sim_binary()), _elf("kernel-bench-notrace.elf"))
-    policies = {"fp": kernel.policy_figures(fp_figures, fp_sizeofs, fast_paths=True),
-                "edf": {**kernel.policy_figures(fp_figures, fp_sizeofs, fast_paths=False), "send_preempt_cycles": 7}}
+    policies = {"fp": kernel.policy_figures(fp_figures, fp_sizeofs, "assembly"),
+                "edf": {**kernel.policy_figures(fp_figures, fp_sizeofs, "C"), "send_preempt_cycles": 7}}
     lines = status.render_policies(policies)
     assert len(lines) == 1 and f"fixed priority **{fp_figures['send_preempt_cycles']}**" in lines[0], lines
-    assert "EDF + SRP **7**" in lines[0] and "(no assembly fast paths)" in lines[0], lines
+    assert "EDF + SRP **7** /" in lines[0] and "(fast paths in C)" in lines[0], lines
     assert status.render_policies({}) == []

@@ -87,19 +87,62 @@ FAST void cairn__armv6m_direct_end(void)
 }
 
 #if CAIRN_POLICY != CAIRN_POLICY_FP
-/* EDF and CSD: the fast paths hard-code fixed priority's test, so an interrupt bound to a
- * message takes the general path (which masks a level-sensitive line itself), and
- * cairn_send is send.c's C function. */
+/* EDF and CSD: the assembly below hard-codes fixed priority's test, so an interrupt bound to
+ * a message decides in C (cairn__irq_policy_start) and returns into the handler through
+ * cairn__armv6m_return_into, as the bus's RX fast path does; cairn_send is send.c's C
+ * function. */
+cairn_frame_t *cairn__irq_policy_start(cairn_irq_binding_t *b, uint32_t exc_return);
+
+/* With interrupts masked, from cairn__irq_fast: when the interrupt returns to Thread mode on
+ * the main stack, the task exists and is ready, nothing is queued and the message may start
+ * above the interrupted code (the policy's test, after its stamp), the binding's frame becomes
+ * the top of the execution stack and is returned; else NULL (cairn_irq_message then). */
+cairn_frame_t *cairn__irq_policy_start(cairn_irq_binding_t *b, uint32_t exc_return)
+{
+    cairn_frame_t *f = &b->frame;
+    cairn_tcb_t *t = f->tcb;
+    if (exc_return != 0xFFFFFFF9u || !t || (t->flags >> 5) != 1u || cairn_k.queue)
+        return 0; /* not READY alone: on the stack, not initialised, being killed */
+    cairn__policy_stamp(&f->msg, t);
+    cairn_frame_t *top = cairn_k.top;
+    if (!cairn__policy_starts(&f->msg, top))
+        return 0;
+    CAIRN_TRACE(CAIRN_EV_IRQ_ENTER, 1, b->irq);
+    CAIRN_TRACE(CAIRN_EV_SEND, t->id, f->msg.port);
+    CAIRN_TRACE(CAIRN_EV_IRQ_EXIT, 0, 0);
+    CAIRN_TRACE(CAIRN_EV_START, t->id, f->msg.port);
+    f->below = top;
+    cairn_k.top = f;
+    t->flags = TCB_READY | TCB_ON_STACK;
+    return f;
+}
+
 FAST void cairn__irq_fast_level(void)
 {
-    __asm__ volatile("ldr   r1, =cairn_irq_message\n\t"
-                     "bx    r1\n\t"
-                     ".ltorg\n\t");
+    __asm__ volatile("cpsid i\n\t"
+                     "ldr   r1, [r0, %c0]\n\t" /* 1 << irq (0 until the task exists) */
+                     "ldr   r2, =0xE000E180\n\t" /* NVIC_ICER: masked until cairn_irq_unmask */
+                     "str   r1, [r2]\n\t"
+                     "b     cairn__irq_fast\n\t"
+                     ".ltorg\n\t" ::"i"(__builtin_offsetof(cairn_irq_binding_t, port) + 5 * sizeof(void *)));
 }
 
 FAST void cairn__irq_fast(void)
 {
-    __asm__ volatile("ldr   r1, =cairn_irq_message\n\t"
+    __asm__ volatile("cpsid i\n\t"
+                     "push  {r0, lr}\n\t"
+                     "mov   r1, lr\n\t"
+                     "bl    cairn__irq_policy_start\n\t"
+                     "pop   {r1, r2}\n\t" /* the binding, EXC_RETURN */
+                     "mov   lr, r2\n\t"
+                     "cmp   r0, #0\n\t"
+                     "beq   9f\n\t"
+                     "ldr   r1, =cairn__armv6m_return_into\n\t"
+                     "bx    r1\n\t"
+                     "9:\n\t"
+                     "cpsie i\n\t"
+                     "mov   r0, r1\n\t"
+                     "ldr   r1, =cairn_irq_message\n\t"
                      "bx    r1\n\t"
                      ".ltorg\n\t");
 }

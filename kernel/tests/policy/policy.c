@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "cairn/arch_timer.h"
+#include "cairn/irq.h"
 #include "cairn/mem.h"
 #include "cairn/msg.h"
 #include "cairn/policy.h"
@@ -65,6 +66,12 @@ static cairn_ret_t low(void *state, cairn_msg_t *msg)
         cpu_sync();
         seq_add("L>");
         break;
+    case CAIRN_PORT(3): /* the interrupt bound to HIGH */
+        seq_add("L<");
+        nvic_set_pending(IRQ_SOFT3);
+        cpu_sync();
+        seq_add("L>");
+        break;
     case CAIRN_PORT(2): { /* the hardware timer preempts a busy handler */
         high_timeouts = 0;
         (void)cairn_timer_set(HIGH, 0, CAIRN_TICKS_PER_SECOND / 1000, true);
@@ -84,6 +91,12 @@ static cairn_ret_t mid(void *state, cairn_msg_t *msg)
     check_stack();
     if (msg->port == CAIRN_PORT(0))
         seq_add("M");
+    if (msg->port == CAIRN_PORT(1)) { /* the interrupt bound to HIGH, under a short deadline */
+        seq_add("M<");
+        nvic_set_pending(IRQ_SOFT3);
+        cpu_sync();
+        seq_add("M>");
+    }
     return CAIRN_OK;
 }
 
@@ -105,6 +118,9 @@ static cairn_ret_t high(void *state, cairn_msg_t *msg)
         cpu_sync();
         seq_add("H>");
         break;
+    case CAIRN_PORT(2): /* from the interrupt bound to HIGH */
+        seq_add("H");
+        break;
     case CAIRN_PORT_TIMEOUT0:
         if (++high_timeouts >= 3)
             (void)cairn_timer_cancel(HIGH, 0);
@@ -119,6 +135,12 @@ static cairn_ret_t top(void *state, cairn_msg_t *msg)
     check_stack();
     if (msg->port == CAIRN_PORT(0))
         seq_add("T");
+    if (msg->port == CAIRN_PORT(1)) { /* the interrupt bound to HIGH, below TOP's level */
+        seq_add("T<");
+        nvic_set_pending(IRQ_SOFT3);
+        cpu_sync();
+        seq_add("T>");
+    }
     return CAIRN_OK;
 }
 
@@ -145,6 +167,10 @@ void irq26_handler(void)
     (void)cairn_post(TOP, CAIRN_PORT(0), 0, 0);
     cairn_isr_exit();
 }
+
+/* IRQ 27 bound to HIGH's port 2 (cairn/irq.h): under EDF and CSD the binding's path decides
+ * in C and returns straight into the handler when the message may start. */
+CAIRN_IRQ_MESSAGE_EDGE(irq27_handler, IRQ_SOFT3, HIGH, CAIRN_PORT(2))
 
 static uint64_t heap[512];
 
@@ -179,7 +205,7 @@ int main(void)
 #endif
         check_eq("init", (uint32_t)cairn_task_init(tasks[i].id, 0, 0), 0);
     }
-    for (unsigned irq = IRQ_SOFT0; irq <= IRQ_SOFT2; irq++) {
+    for (unsigned irq = IRQ_SOFT0; irq <= IRQ_SOFT3; irq++) {
         nvic_set_priority(irq, NVIC_PRIO_LOW);
         nvic_enable(irq);
     }
@@ -211,6 +237,21 @@ int main(void)
     soft1_rel = 0;
     run(HIGH, CAIRN_PORT(1));
     check_str("earlier and above preempts", seq_get(), "H< T H>");
+
+    /* The interrupt bound to HIGH: earlier and above LOW, it preempts; below TOP's level, or
+     * later than MID's message's own deadline, it waits. */
+    run(LOW, CAIRN_PORT(3));
+    check_str("bound IRQ: earlier and above preempts", seq_get(), "L< H L>");
+    run(TOP, CAIRN_PORT(1));
+    check_str("bound IRQ: a lower level waits", seq_get(), "T< T> H");
+    seq_reset();
+    (void)cairn_post_deadline(MID, CAIRN_PORT(1), 0, 0, TENTH / 10);
+    cairn_dispatch();
+#if CAIRN_POLICY == CAIRN_POLICY_EDF
+    check_str("bound IRQ: a later deadline waits", seq_get(), "M< M> H");
+#else
+    check_str("bound IRQ: the EDF queue outranks the FP queue", seq_get(), "M< H M>");
+#endif
 
     run(LOW, CAIRN_PORT(2));
     check_eq("timers running", cairn_timer_active(), 0);

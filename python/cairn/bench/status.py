@@ -66,7 +66,7 @@ def render_policies(policies: dict[str, Any]) -> list[str]:
     parts = [
         f"{POLICY_NAMES.get(name, name)} **{p['send_preempt_cycles']}** / {p['send_enqueue_cycles']} / "
         f"{p['irq_to_handler_cycles']} / {p['timer_to_handler_cycles']}"
-        f"{'' if p['fast_paths'] else ' (no assembly fast paths)'}"
+        f"{'' if p['fast_paths'] == 'assembly' else ' (fast paths in ' + p['fast_paths'] + ')'}"
         for name, p in policies.items()
     ]
     return ["  - per scheduling policy (docs/policies.md), send → preempting handler / queued send / "
