@@ -81,7 +81,10 @@ uint8_t cairn_task_queue_get(cairn_task_id_t id)
 void cairn__policy_msg_init(cairn_msg_t *m)
 {
     const cairn_frame_t *top = cairn_k.top;
-    m->deadline = top ? top->msg.deadline : arch_timer_now() + CAIRN_DEADLINE_MAX;
+    /* In an interrupt handler nothing runs above a message it makes before the delivery's
+     * stamp: the counter is not worth reading there. */
+    m->deadline = top ? top->msg.deadline
+                      : cairn_k.isr_depth ? 0 : arch_timer_now() + CAIRN_DEADLINE_MAX;
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
     m->queue = top ? top->msg.queue : CAIRN_CSD_FP_QUEUE;
 #endif
