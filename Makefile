@@ -111,12 +111,16 @@ $(BUILD)/fw/bench_cpu.elf: $(FW_DEMO_SRCS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 
 bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/kernel-bench.elf $(BUILD)/fw/kernel-bench-notrace.elf \
 		$(BUILD)/fw/kernel-bench-plainsem.elf $(BUILD)/fw/thread-metric.elf $(BUILD)/fw/thread-metric-plainsem.elf \
+		$(BUILD)/fw/kernel-bench-edf.elf $(BUILD)/fw/kernel-bench-csd.elf \
+		$(BUILD)/fw/kernel-overheads-fp.elf $(BUILD)/fw/kernel-overheads-edf.elf $(BUILD)/fw/kernel-overheads-csd.elf \
 		$(BUILD)/fw/net-bench.elf $(BUILD)/fw/net-bench-notrace.elf
 	@mkdir -p $(BUILD)/bench
 	$(PY) -m cairn.bench.sim --sim $(SIM) --fw $(BUILD)/fw --out $(BUILD)/bench/sim.json
 	$(PY) -m cairn.bench.kernel --sim $(SIM) --elf $(BUILD)/fw/kernel-bench.elf \
 		--elf-notrace $(BUILD)/fw/kernel-bench-notrace.elf \
 		--obj-dir $(BUILD)/obj/fw --out $(BUILD)/bench/kernel.json
+	$(PY) -m cairn.bench.overheads --sim $(SIM) --fw $(BUILD)/fw --out $(BUILD)/bench/overheads.json \
+		--record $(BUILD)/bench/overheads-record.json
 	$(PY) -m cairn.bench.distributed --sim $(SIM) --device experiments/bench/distributed.toml \
 		--elf $(BUILD)/fw/net-bench.elf --elf-notrace $(BUILD)/fw/net-bench-notrace.elf \
 		--out $(BUILD)/bench/distributed.json

@@ -201,6 +201,56 @@ $(FW_TM_PS_OBJS): $(FW_OBJ)/plainsem/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -DCAIRN_SEM_EMERALDS=0 -MMD -MP -c -o $@ $<
 
+# The scheduling policies (cairn/policy.h, docs/policies.md), each a production build (event
+# log compiled out) of the kernel with CAIRN_POLICY set, objects under $(FW_OBJ)/<p>/:
+# for p in edf and csd (CSD-2, the paper's CSD: one EDF queue above the FP queue),
+# build/fw/kernel-bench-<p>.elf (the kernel benchmark; python/cairn/bench/kernel.py reports it
+# under `policies`) and build/fw/kernel-policy-<p>.elf (the firmware test
+# kernel/tests/policy/policy.c); for p in fp, edf and csd, build/fw/kernel-overheads-<p>.elf
+# (the scheduler's operations for the analysis's overhead model,
+# kernel/apps/overhead_bench/overheads.c; python/cairn/bench/overheads.py).
+FW_POLICIES := edf csd
+FW_POLICY_DEFS_fp :=
+FW_POLICY_DEFS_edf := -DCAIRN_POLICY=CAIRN_POLICY_EDF
+FW_POLICY_DEFS_csd := -DCAIRN_POLICY=CAIRN_POLICY_CSD -DCAIRN_CSD_K=2
+FW_POLICY_ELFS := $(foreach p,$(FW_POLICIES),$(FW_OUT)/kernel-bench-$(p).elf $(FW_OUT)/kernel-policy-$(p).elf) \
+	$(foreach p,fp $(FW_POLICIES),$(FW_OUT)/kernel-overheads-$(p).elf)
+FW_POLICY_OBJS :=
+
+firmware: $(FW_POLICY_ELFS)
+
+# The kernel, the overhead firmware and their compilation for policy $(1).
+define fw_policy_kernel_rules
+FW_$(1)_KOBJS := $$(patsubst $$(FW_OBJ)/%,$$(FW_OBJ)/$(1)/%,$$(FW_KERNEL_OBJS))
+FW_$(1)_OOBJ := $$(FW_OBJ)/$(1)/apps/overhead_bench/overheads.o
+FW_POLICY_OBJS += $$(FW_$(1)_KOBJS) $$(FW_$(1)_OOBJ)
+
+$$(FW_OUT)/kernel-overheads-$(1).elf: $$(FW_$(1)_OOBJ) $$(FW_$(1)_KOBJS) $$(FW_SUPPORT_OBJS) $$(FW_BSP_OBJS) $$(FW_LDSCRIPT)
+	@mkdir -p $$(@D)
+	$$(fw_link)
+
+$$(FW_OBJ)/$(1)/%.o: $$(FW_MK_DIR)/%.c $$(FW_FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$$(FW_CC) $$(FW_CFLAGS) $$(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 $$(FW_POLICY_DEFS_$(1)) -MMD -MP -c -o $$@ $$<
+endef
+
+# The benchmark and the firmware test for deadline policy $(1).
+define fw_policy_rules
+FW_$(1)_BOBJS := $$(patsubst $$(FW_OBJ)/%,$$(FW_OBJ)/$(1)/%,$$(FW_KBENCH_OBJS))
+FW_$(1)_TOBJ := $$(FW_OBJ)/$(1)/tests/policy/policy.o
+FW_POLICY_OBJS += $$(FW_$(1)_BOBJS) $$(FW_$(1)_TOBJ)
+
+$$(FW_OUT)/kernel-bench-$(1).elf: $$(FW_$(1)_BOBJS) $$(FW_$(1)_KOBJS) $$(FW_SUPPORT_OBJS) $$(FW_BSP_OBJS) $$(FW_LDSCRIPT)
+	@mkdir -p $$(@D)
+	$$(fw_link)
+
+$$(FW_OUT)/kernel-policy-$(1).elf: $$(FW_$(1)_TOBJ) $$(FW_$(1)_KOBJS) $$(FW_SUPPORT_OBJS) $$(FW_BSP_OBJS) $$(FW_LDSCRIPT)
+	@mkdir -p $$(@D)
+	$$(fw_link)
+endef
+$(foreach p,fp $(FW_POLICIES),$(eval $(call fw_policy_kernel_rules,$(p))))
+$(foreach p,$(FW_POLICIES),$(eval $(call fw_policy_rules,$(p))))
+
 $(FW_KERNEL_OBJS) $(FW_HELLO_OBJ) $(FW_KTEST_OBJS) $(FW_KBENCH_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -596,7 +646,7 @@ firmware-qemu: $(FW_TEST_ELFS)
 firmware-clean:
 	rm -rf $(FW_OUT) $(FW_OBJ)
 
--include $(FW_NT_OBJS:.o=.d) $(FW_PS_OBJS:.o=.d) $(FW_TM_OBJS:.o=.d) $(FW_TM_PS_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
+-include $(FW_NT_OBJS:.o=.d) $(FW_PS_OBJS:.o=.d) $(FW_TM_OBJS:.o=.d) $(FW_TM_PS_OBJS:.o=.d) $(FW_POLICY_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \

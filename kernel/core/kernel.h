@@ -39,8 +39,8 @@ typedef struct cairn_tcb {
 _Static_assert(sizeof(void *) != 4 || sizeof(cairn_tcb_t) == 12,
                "TCB is 12 bytes on 32-bit targets (the target is <= 16)");
 _Static_assert(sizeof(void *) != 8 || sizeof(cairn_tcb_t) == 24, "TCB is 24 bytes on 64-bit hosts");
-_Static_assert(sizeof(void *) != 4 || sizeof(cairn_msg_t) == 16,
-               "a message is 16 bytes on 32-bit targets");
+_Static_assert(sizeof(void *) != 4 || CAIRN_POLICY != CAIRN_POLICY_FP || sizeof(cairn_msg_t) == 16,
+               "a message is 16 bytes on 32-bit targets (20 with EDF's deadline, 24 with CSD's queue)");
 _Static_assert(sizeof(cairn_route_t) == 2, "a route is 2 bytes");
 
 /* ---- the execution stack ------------------------------------------------------ */
@@ -114,6 +114,11 @@ typedef struct cairn_kernel {
     /* The thread service's state (thread.c): a kernel-owned heap block from the first
      * thread on, so that a kernel without threads spends 4 bytes of static RAM on them. */
     struct cairn_thread_state *threads;
+#if CAIRN_POLICY != CAIRN_POLICY_FP
+    /* EDF and CSD: the tasks' relative deadlines (and queues), a kernel-owned heap block
+     * from the first cairn_task_deadline / cairn_task_queue on (policy.c). */
+    struct cairn_policy_state *policy;
+#endif
 } cairn_kernel_t;
 
 _Static_assert(CAIRN_MAX_TASKS < 32, "cairn_k.movable has a bit per task ID");
@@ -166,7 +171,7 @@ CAIRN__AT(cairn_msg_t, dst, CAIRN_MSG_PRIO + 1);
 CAIRN__AT(cairn_frame_t, tcb, CAIRN_FRAME_TCB);
 CAIRN__AT(cairn_frame_t, prio, CAIRN_FRAME_PRIO);
 CAIRN__AT(cairn_frame_t, msg, CAIRN_FRAME_MSG);
-_Static_assert(sizeof(cairn_frame_t) == 28, "frame size");
+_Static_assert(CAIRN_POLICY != CAIRN_POLICY_FP || sizeof(cairn_frame_t) == 28, "frame size");
 #undef CAIRN__AT
 #endif
 /* The run state is the top three flag bits: READY alone means "can run now". */
@@ -229,6 +234,9 @@ static inline void cairn__pop(cairn_frame_t *f)
     cairn_k.top = f->below;
 }
 
+/* The scheduling policy: the queue's order and the preemption test (policy.h). */
+#include "policy.h"
+
 /* ---- thread tasks (thread.c: linked only when an application creates one, so the
  * hooks are weak and called only while cairn_k.nthreads or in_thread says so) ---- */
 
@@ -254,10 +262,20 @@ cairn_ret_t cairn__pool_init(void);
  * CAIRN_EFULL when the pool is empty. */
 cairn_ret_t cairn__enqueue(const cairn_msg_t *m);
 /* With interrupts off: moves the first queued message whose task is ready to
- *out and returns its task, when its priority is above min_prio; else NULL. */
-cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out);
-/* With interrupts off: whether a queued ready message outranks min_prio. */
+ *out and returns its task, when the policy lets it start above floor; else NULL. */
+cairn_tcb_t *cairn__dequeue_above(cairn_floor_t floor, cairn_msg_t *out);
+/* With interrupts off: whether the first queued ready message's level (its task's
+ * priority) is above min_prio (the idle loop: -1; the threads' choice). */
 bool cairn__pending_above(int min_prio);
+/* With interrupts off: whether the first queued ready message starts above floor. */
+#if CAIRN_POLICY == CAIRN_POLICY_FP
+static inline bool cairn__pending_for(cairn_floor_t floor)
+{
+    return cairn__pending_above(floor);
+}
+#else
+bool cairn__pending_for(cairn_floor_t floor);
+#endif
 /* Discards every queued message for task id (releasing payloads); returns how many. */
 unsigned cairn__queue_drop(cairn_task_id_t id);
 /* Whether a message other than self (queued or on the stack) holds heap payload p. */

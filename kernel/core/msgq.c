@@ -2,9 +2,11 @@
  * Cairn OS message pool and queue.
  *
  * The pool is CAIRN_MSG_POOL messages carved from the heap at start-up, on a
- * free list. The queue is one singly-linked list sorted by destination priority
- * (high first); a new message goes after every message of the same or higher
- * priority, so creation order holds within a priority. Messages whose task
+ * free list. The queue is one singly-linked list in the policy's order (policy.h:
+ * fixed priority by destination priority, high first; EDF by deadline; CSD by queue,
+ * then deadline or priority); a new
+ * message goes after every message it does not outrank, so creation order holds
+ * among equals. Messages whose task
  * cannot run yet (on the stack, or not initialised) stay in place and are
  * skipped, so they keep their order. Interrupt handlers queue too, hence the
  * arch_irq_save sections.
@@ -40,7 +42,7 @@ cairn_ret_t cairn__enqueue(const cairn_msg_t *m)
     *q = *m;
 
     cairn_msg_t **link = &cairn_k.queue;
-    while (*link && (*link)->prio >= q->prio)
+    while (*link && cairn__policy_stays_ahead(*link, q))
         link = &(*link)->next;
     q->next = *link;
     *link = q;
@@ -67,6 +69,14 @@ bool cairn__pending_above(int min_prio)
     return link && (int)(*link)->prio > min_prio;
 }
 
+#if CAIRN_POLICY != CAIRN_POLICY_FP
+bool cairn__pending_for(cairn_floor_t floor)
+{
+    cairn_msg_t **link = first_ready();
+    return link && cairn__policy_starts(*link, floor);
+}
+#endif
+
 /* With interrupts off: takes the message *link points to out of the queue and
  * back to the pool, and returns it (its contents stay intact until the next
  * enqueue, which interrupts cannot run meanwhile). */
@@ -80,10 +90,10 @@ static cairn_msg_t *unqueue(cairn_msg_t **link)
     return m;
 }
 
-cairn_tcb_t *cairn__dequeue_above(int min_prio, cairn_msg_t *out)
+cairn_tcb_t *cairn__dequeue_above(cairn_floor_t floor, cairn_msg_t *out)
 {
     cairn_msg_t **link = first_ready();
-    if (!link || (int)(*link)->prio <= min_prio)
+    if (!link || !cairn__policy_starts(*link, floor))
         return 0;
     *out = *unqueue(link);
     out->next = 0;

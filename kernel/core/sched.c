@@ -63,7 +63,7 @@ void cairn_dispatch(void)
     for (;;) {
         cairn_frame_t f;
         uint32_t s = arch_irq_save();
-        cairn_tcb_t *t = cairn__dequeue_above(cairn__cur_prio(), &f.msg);
+        cairn_tcb_t *t = cairn__dequeue_above(cairn__policy_floor(), &f.msg);
         if (!t) {
             arch_irq_restore(s);
             return;
@@ -89,9 +89,9 @@ cairn_ret_t cairn__deliver(cairn_frame_t *f)
         return CAIRN_ENOROUTE;
     }
     CAIRN_TRACE(CAIRN_EV_SEND, m->dst, m->port);
-    m->prio = t->prio;
+    cairn__policy_stamp(m, t);
     uint32_t s = arch_irq_save();
-    if (!cairn_k.isr_depth && cairn__ready(t, m->port) && cairn__preempts(cairn_k.top, t->prio)) {
+    if (!cairn_k.isr_depth && cairn__ready(t, m->port) && cairn__policy_send_preempts(cairn_k.top, t, m)) {
         cairn__enter(t, f, t->prio);
         arch_irq_restore(s);
         cairn__call(t, f);
@@ -139,7 +139,7 @@ void cairn_isr_exit(void)
     bool dispatch = false;
     if (depth == 0) {
         cairn_k.top = cairn_k.isr_top;
-        dispatch = cairn__pending_above(cairn__cur_prio());
+        dispatch = cairn__pending_for(cairn__policy_floor());
     }
     arch_irq_restore(s);
     CAIRN_TRACE(CAIRN_EV_IRQ_EXIT, depth, 0);

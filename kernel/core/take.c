@@ -35,6 +35,7 @@ void cairn__msg_new(cairn_frame_t *f, cairn_task_id_t src, const void *payload, 
     m->dst = 0;
     m->flags = flags;
     m->reserved = 0;
+    cairn__policy_msg_init(m);
 }
 
 void cairn__release(const cairn_msg_t *m)

@@ -94,6 +94,7 @@ void cairn__task_remove(cairn_tcb_t *t)
     unsigned dropped = cairn__queue_drop(id);
     cairn__routes_forget(id);
     cairn__groups_forget(id);
+    cairn__policy_forget(id);
     cairn_timer_cancel_all(id);
     cairn_k.tasks[id] = 0;
     cairn_k.movable &= ~(1u << id);

@@ -57,8 +57,12 @@ def test_kernel_sizes_from_link_map() -> None:
     totals = sizes["totals"]
     assert totals["text"] > 0 and totals["bss"] > 0, totals
     objs = sorted((build_dir() / "obj" / "fw").glob("core/*.o"))
-    # Every kernel/core object contributes code (the bench keeps the whole kernel).
-    assert {f"core/{o.name}" for o in objs} <= set(sizes["per_object"]), sizes["per_object"].keys()
+    # Every kernel/core object with code contributes it (the bench keeps the whole kernel);
+    # the deadline policies' policy.o is empty under fixed priority.
+    text = kernel.berkeley_size("arm-none-eabi-size", objs)
+    with_code = {f"core/{o.name}" for o in objs if text[str(o)]["text"] > 0}
+    assert "core/sched.o" in with_code and "core/policy.o" not in with_code, with_code
+    assert with_code <= set(sizes["per_object"]), sizes["per_object"].keys()
 
 
 def test_a_state_message_read_costs_less_than_a_message() -> None:
@@ -71,3 +75,56 @@ def test_a_state_message_read_costs_less_than_a_message() -> None:
     assert 0 < atomic <= read, figures
     assert 0 < figures["statemsg_write16_cycles"] < figures["send_preempt_roundtrip_cycles"], figures
 
+
+
+#: Fixed priority's exact cycles on the production build (event log compiled out) from before
+#: the policy seam (kernel/core/policy.h): its fixed-priority side compiles to the same code,
+#: so none of these may move. A change that means to move one updates it here and says why.
+FP_CYCLES_BEFORE_THE_SEAM = {
+    "send_preempt_cycles": 94,
+    "send_enqueue_cycles": 230,
+    "irq_to_handler_cycles": 86,
+    "irq_level_to_handler_beyond_entry_cycles": 80,
+    "irq_isr_to_handler_beyond_entry_cycles": 643,
+    "timer_to_handler_cycles": 915,
+}
+
+
+def test_fixed_priority_figures_unchanged_by_the_policy_seam() -> None:
+    figures, _, sizeofs = kernel.measure(str(sim_binary()), _elf("kernel-bench-notrace.elf"))
+    assert {k: figures[k] for k in FP_CYCLES_BEFORE_THE_SEAM} == FP_CYCLES_BEFORE_THE_SEAM
+    assert sizeofs["msg_bytes"] == 16, sizeofs
+
+
+def test_each_policy_runs_the_bench() -> None:
+    """build/fw/kernel-bench-{edf,csd}.elf (docs/policies.md): every phase runs, deterministic
+    cycles, the policies' entries as kernel.json's `policies` holds them. Their fast paths are
+    C, not assembly, and the deadline's stamp costs cycles: each figure is above fixed
+    priority's; an interrupt bound to a message still returns straight into the handler."""
+    fp_figures, _, fp_sizeofs = kernel.measure(str(sim_binary()), _elf("kernel-bench-notrace.elf"))
+    fp = kernel.policy_figures(fp_figures, fp_sizeofs, "assembly")
+    for policy in kernel.POLICIES:
+        elf = _elf(f"kernel-bench-{policy}.elf")
+        figures, breakdowns, sizeofs = kernel.measure(str(sim_binary()), elf)
+        assert kernel.measure(str(sim_binary()), elf)[0] == figures, f"{policy}: two runs differ"
+        entry = kernel.policy_figures(figures, sizeofs, kernel.FAST_PATHS[policy])
+        # The binding's path decides in C and returns straight into the handler: no PendSV.
+        assert not any("PendSV" in row["event"] for row in breakdowns["irq_to_handler"]), breakdowns
+        assert any("PendSV" in row["event"] for row in breakdowns["irq_isr_to_handler"]), breakdowns
+        for name in kernel.POLICY_FIGURES:
+            assert entry[name] > fp[name] > 0, (policy, name, entry[name], fp[name])
+        assert entry["msg_bytes"] > fp["msg_bytes"], entry
+
+
+def test_status_block_shows_each_policy() -> None:
+    """The STATUS bench block (python -m cairn.bench.status) gives kernel.json's `policies` a line
+    among the cycle figures; a kernel.json without them renders as before."""
+    from cairn.bench import status
+
+    fp_figures, _, fp_sizeofs = kernel.measure(str(sim_binary()), _elf("kernel-bench-notrace.elf"))
+    policies = {"fp": kernel.policy_figures(fp_figures, fp_sizeofs, "assembly"),
+                "edf": {**kernel.policy_figures(fp_figures, fp_sizeofs, "C"), "send_preempt_cycles": 7}}
+    lines = status.render_policies(policies)
+    assert len(lines) == 1 and f"fixed priority **{fp_figures['send_preempt_cycles']}**" in lines[0], lines
+    assert "EDF + SRP **7** /" in lines[0] and "(fast paths in C)" in lines[0], lines
+    assert status.render_policies({}) == []

@@ -102,3 +102,20 @@ def test_armv6m_thread_stack_overflow_stops_the_module() -> None:
     qemu = run_qemu(elf, timeout=60)
     assert not qemu.timed_out and qemu.status == 92, qemu.describe()
     assert sim.stdout == qemu.stdout, f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"
+
+
+@pytest.mark.parametrize("policy", ["edf", "csd"])
+def test_armv6m_deadline_policy(policy: str) -> None:
+    """kernel/tests/policy/policy.c built with CAIRN_POLICY_EDF and CAIRN_POLICY_CSD
+    (docs/policies.md): interrupts post, PendSV dispatches by deadline and SRP level, a lower
+    level never preempts, the stack's levels strictly increase; where the policies differ (a
+    later deadline in CSD's FP queue preempts by priority) the transcripts differ. cairn-sim
+    and QEMU print the same transcript."""
+    elf = _elf(f"kernel-policy-{policy}.elf")
+    sim = run_sim(elf, timeout=120)
+    assert not sim.timed_out and sim.status == 0, sim.describe()
+    assert "FAIL" not in sim.text() and sim.text().rstrip().endswith("PASS"), sim.describe()
+    assert f"# test armv6m-policy-{policy}" in sim.text(), sim.describe()
+    qemu = run_qemu(elf, timeout=60)
+    assert not qemu.timed_out and qemu.status == 0, qemu.describe()
+    assert sim.stdout == qemu.stdout, f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"

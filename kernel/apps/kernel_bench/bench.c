@@ -59,6 +59,7 @@
 
 #include "../../core/kernel.h" /* cairn_tcb_t (private to the kernel): its size only */
 
+#include "bench_policy.h"
 #include "cairn_armv6m.h"
 #include "check.h"
 #include "nvic.h"
@@ -340,6 +341,9 @@ int main(void)
     check_eq("create DRV", (uint32_t)cairn_task_create(DRV, drv, 0, 2, drv_routes, 3, 0), 0);
     check_eq("create PROBE",
              (uint32_t)cairn_task_create(PROBE, probe, (void *)TRACE_PORT, 5, 0, 0, 0), 0);
+#if CAIRN_POLICY != CAIRN_POLICY_FP
+    bench_policy_setup(DRV, LOW, PROBE);
+#endif
     for (cairn_task_id_t id = 1; id <= 3; id++)
         check_eq("init", (uint32_t)cairn_task_init(id, 0, 0), 0);
     cairn_dispatch();

@@ -44,7 +44,8 @@ static inline void arch_irq_unmask(unsigned irq)
     *(volatile uint32_t *)0xE000E100u = 1u << irq; /* NVIC_ISER */
 }
 
-/* The send fast path is assembly (kernel/arch/armv6m/fast.c). */
+/* The send fast path is assembly (kernel/arch/armv6m/fast.c), for fixed priority only:
+ * it hard-codes that policy's test (docs/policies.md), so send.c looks at the policy too. */
 #define CAIRN_PORT_FAST_SEND 1
 
 /* The uncontended mutex's take and give are assembly (kernel/arch/armv6m/sem_fast.c). */

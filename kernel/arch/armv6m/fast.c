@@ -54,9 +54,11 @@ _Static_assert(EV_SEND == CAIRN_EV_SEND && EV_START == CAIRN_EV_START && EV_IRQ_
 #define TCB_ID (CAIRN_TCB_PRIO + 1)
 #define B_PORT 28
 #define B_TRACE 56
+#if CAIRN_POLICY == CAIRN_POLICY_FP /* the only policy whose binding the assembly reads */
 _Static_assert(__builtin_offsetof(cairn_irq_binding_t, port) == B_PORT, "binding layout");
 #if CAIRN_TRACE_ENABLED
 _Static_assert(__builtin_offsetof(cairn_irq_binding_t, trace) == B_TRACE, "binding layout");
+#endif
 #endif
 
 void arch_irq_binding_fill(cairn_irq_binding_t *b, struct cairn_tcb *t)
@@ -97,6 +99,67 @@ FAST void cairn__armv6m_direct_end(void)
                      "b    .\n\t");
 }
 
+#if CAIRN_POLICY != CAIRN_POLICY_FP
+/* EDF and CSD: the assembly below hard-codes fixed priority's test, so an interrupt bound to
+ * a message decides in C (cairn__irq_policy_start) and returns into the handler through
+ * cairn__armv6m_return_into, as the bus's RX fast path does; cairn_send is send.c's C
+ * function. */
+cairn_frame_t *cairn__irq_policy_start(cairn_irq_binding_t *b, uint32_t exc_return);
+
+/* With interrupts masked, from cairn__irq_fast: when the interrupt returns to Thread mode on
+ * the main stack, the task exists and is ready, nothing is queued and the message may start
+ * above the interrupted code (the policy's test, after its stamp), the binding's frame becomes
+ * the top of the execution stack and is returned; else NULL (cairn_irq_message then). */
+cairn_frame_t *cairn__irq_policy_start(cairn_irq_binding_t *b, uint32_t exc_return)
+{
+    cairn_frame_t *f = &b->frame;
+    cairn_tcb_t *t = f->tcb;
+    if (exc_return != 0xFFFFFFF9u || !t || (t->flags >> 5) != 1u || cairn_k.queue)
+        return 0; /* not READY alone: on the stack, not initialised, being killed */
+    cairn__policy_stamp(&f->msg, t);
+    cairn_frame_t *top = cairn_k.top;
+    if (!cairn__policy_starts(&f->msg, top))
+        return 0;
+    CAIRN_TRACE(CAIRN_EV_IRQ_ENTER, 1, b->irq);
+    CAIRN_TRACE(CAIRN_EV_SEND, t->id, f->msg.port);
+    CAIRN_TRACE(CAIRN_EV_IRQ_EXIT, 0, 0);
+    CAIRN_TRACE(CAIRN_EV_START, t->id, f->msg.port);
+    f->below = top;
+    cairn_k.top = f;
+    t->flags = TCB_READY | TCB_ON_STACK;
+    return f;
+}
+
+FAST void cairn__irq_fast_level(void)
+{
+    __asm__ volatile("cpsid i\n\t"
+                     "ldr   r1, [r0, %c0]\n\t" /* 1 << irq (0 until the task exists) */
+                     "ldr   r2, =0xE000E180\n\t" /* NVIC_ICER: masked until cairn_irq_unmask */
+                     "str   r1, [r2]\n\t"
+                     "b     cairn__irq_fast\n\t"
+                     ".ltorg\n\t" ::"i"(__builtin_offsetof(cairn_irq_binding_t, port) + 5 * sizeof(void *)));
+}
+
+FAST void cairn__irq_fast(void)
+{
+    __asm__ volatile("cpsid i\n\t"
+                     "push  {r0, lr}\n\t"
+                     "mov   r1, lr\n\t"
+                     "bl    cairn__irq_policy_start\n\t"
+                     "pop   {r1, r2}\n\t" /* the binding, EXC_RETURN */
+                     "mov   lr, r2\n\t"
+                     "cmp   r0, #0\n\t"
+                     "beq   9f\n\t"
+                     "ldr   r1, =cairn__armv6m_return_into\n\t"
+                     "bx    r1\n\t"
+                     "9:\n\t"
+                     "cpsie i\n\t"
+                     "mov   r0, r1\n\t"
+                     "ldr   r1, =cairn_irq_message\n\t"
+                     "bx    r1\n\t"
+                     ".ltorg\n\t");
+}
+#else
 FAST void cairn__irq_fast_level(void)
 {
     __asm__ volatile(
@@ -170,6 +233,8 @@ FAST void cairn__irq_fast(void)
         ".ltorg\n\t");
 }
 
+#endif /* CAIRN_POLICY != CAIRN_POLICY_FP */
+
 /* r0 = a frame that a vector's C part made the top of the execution stack, interrupts
  * masked, lr the EXC_RETURN to Thread mode on the main stack: the exception returns into
  * the frame's handler as cairn__irq_fast's does (r0 = state, r1 = the message, lr =
@@ -198,6 +263,7 @@ FAST void cairn__armv6m_return_into(void)
         ".ltorg\n\t");
 }
 
+#if CAIRN_POLICY == CAIRN_POLICY_FP
 /* cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len) */
 FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t len)
 {
@@ -304,3 +370,4 @@ FAST cairn_ret_t cairn_send(cairn_port_t out_port, const void *payload, size_t l
         "bx    r3\n\t"
         ".ltorg\n\t");
 }
+#endif /* CAIRN_POLICY == CAIRN_POLICY_FP */

@@ -9,6 +9,7 @@
 #ifndef CAIRN_MSG_H
 #define CAIRN_MSG_H
 
+#include "cairn/policy.h"
 #include "cairn/types.h"
 
 /* ---- input ports ----------------------------------------------------------- */
@@ -40,6 +41,7 @@
 #define CAIRN_MSG_HEAP 0x01u  /* payload is a heap block the message owns */
 #define CAIRN_MSG_TAKEN 0x02u /* cairn_take_msg gave the payload to the receiver */
 #define CAIRN_MSG_REMOTE 0x04u /* it came over the bus from another module */
+#define CAIRN_MSG_DEADLINE 0x08u /* EDF, CSD: the sender gave the deadline (cairn/policy.h) */
 
 typedef struct cairn_msg {
     struct cairn_msg *next;   /* kernel: queue link */
@@ -51,6 +53,12 @@ typedef struct cairn_msg {
     cairn_task_id_t dst;      /* receiving task */
     uint8_t flags;            /* kernel: CAIRN_MSG_* */
     uint8_t reserved;         /* kernel: the destination module while buffered for the bus */
+#if CAIRN_POLICY != CAIRN_POLICY_FP
+    uint32_t deadline;        /* kernel: absolute, in hardware timer ticks (queue order) */
+#if CAIRN_POLICY == CAIRN_POLICY_CSD
+    uint8_t queue;            /* kernel: the receiver's CSD queue (0 first; CAIRN_CSD_FP_QUEUE: FP) */
+#endif
+#endif
 } cairn_msg_t;
 
 /* A task's message handler: runs to completion for each message (it may be

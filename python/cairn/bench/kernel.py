@@ -65,6 +65,30 @@ SERVICE_OBJECTS = frozenset({
 })  # fmt: skip
 
 
+#: The scheduling policies besides fixed priority (docs/policies.md): each a production build
+#: of the same bench, build/fw/kernel-bench-<policy>.elf, reported under `policies`.
+POLICIES = ("edf", "csd")
+#: The figures reported per policy.
+POLICY_FIGURES = (
+    "send_preempt_cycles", "send_preempt_roundtrip_cycles", "send_enqueue_cycles",
+    "irq_to_handler_cycles", "irq_to_handler_beyond_entry_cycles",
+    "irq_level_to_handler_beyond_entry_cycles", "irq_isr_to_handler_beyond_entry_cycles",
+    "timer_to_handler_cycles",
+)  # fmt: skip
+
+
+#: What the fast paths (a handler's send to a preempting task, an interrupt bound to a message
+#: returning straight into its handler) are written in, per policy (docs/policies.md).
+FAST_PATHS = {"fp": "assembly", "edf": "C", "csd": "C"}
+
+
+def policy_figures(figures: dict[str, int], sizeofs: dict[str, int], fast_paths: str) -> dict[str, Any]:
+    """One policy's entry in `policies`: its figures, message size, and what its fast paths are
+    written in."""
+    return {**{k: figures[k] for k in POLICY_FIGURES}, "msg_bytes": sizeofs["msg_bytes"],
+            "fast_paths": fast_paths}
+
+
 class BenchError(Exception):
     """The firmware did not run as expected or its trace cannot be read."""
 
@@ -387,6 +411,13 @@ METHOD = {
     "tcb_bytes": "sizeof(cairn_tcb_t) on the target, printed by the firmware; the routing table "
                  "(route_bytes per output port) follows it in the same heap block",
     "msg_bytes": "sizeof(cairn_msg_t) on the target, printed by the firmware",
+    "policies": "the same bench built once per scheduling policy (docs/policies.md), each without "
+                "the event log: fp = build/fw/kernel-bench-notrace.elf (the figures above), edf and csd "
+                "= build/fw/kernel-bench-<policy>.elf (CAIRN_POLICY_EDF; CAIRN_POLICY_CSD with k = 2 queues, "
+                "DRV and PROBE in the EDF queue, LOW in the FP queue). Relative deadlines follow the "
+                "levels (kernel/apps/kernel_bench/policy_setup.c), so every phase takes the same "
+                "decision; the assembly fast paths are built for fixed priority only, EDF and CSD have "
+                "theirs in C (fast_paths)",
 }  # fmt: skip
 
 
@@ -406,6 +437,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--elf-thread-metric-plainsem", type=Path,
                     default=Path("build/fw/thread-metric-plainsem.elf"),
                     help="the same suite with CAIRN_SEM_EMERALDS=0")
+    for policy in POLICIES:
+        ap.add_argument(f"--elf-{policy}", type=Path, default=Path(f"build/fw/kernel-bench-{policy}.elf"),
+                        help=f"the production build with CAIRN_POLICY_{policy.upper()}: policies.{policy}")
     ap.add_argument("--map", type=Path, help="link map (default: the ELF's .map)")
     ap.add_argument("--obj-dir", type=Path, default=Path("build/obj/fw"), help="kernel objects under core/, arch/armv6m/")
     ap.add_argument("--size-tool", default="arm-none-eabi-size")
@@ -417,7 +451,12 @@ def main(argv: list[str] | None = None) -> int:
         traced, breakdowns, sizeofs = measure(args.sim, args.elf, args.clock)
         traced_samples = dict(SAMPLES)
         plain, _, _ = measure(args.sim, args.elf_plainsem, args.clock)
-        figures, _, _ = measure(args.sim, args.elf_notrace, args.clock)
+        by_policy = {}
+        for policy in POLICIES:
+            p_figures, _, p_sizeofs = measure(args.sim, getattr(args, f"elf_{policy}"), args.clock)
+            by_policy[policy] = policy_figures(p_figures, p_sizeofs, FAST_PATHS[policy])
+        figures, _, notrace_sizeofs = measure(args.sim, args.elf_notrace, args.clock)
+        policies = {"fp": policy_figures(figures, notrace_sizeofs, FAST_PATHS["fp"]), **by_policy}
         figures["sem_take_give_plain_cycles"] = plain["sem_take_give_cycles"]
         figures["sem_contended_plain_cycles"] = plain["sem_contended_cycles"]
         threads = thread_metric.measure(args.sim, args.elf_thread_metric, args.elf_thread_metric_plainsem,
@@ -456,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         "kernel_objects_size": obj_totals,
         "firmware_size": elf_size,
         "thread_metric": threads["thread_metric"],
+        "policies": policies,
         "samples": dict(SAMPLES),
         "samples_traced": traced_samples,
         "breakdowns": breakdowns,
@@ -515,6 +555,12 @@ def main(argv: list[str] | None = None) -> int:
           f"contended (holder posts to the announced waiter and gives -> the waiter holds it) "
           f"{f['sem_contended_cycles']} [plain {f['sem_contended_plain_cycles']}]")
     print(f"  (diagnostic: memset of 16 bytes {f['memset16_cycles']} cycles)")
+    print("per policy (event log off; send -> preempting handler, queued send, IRQ -> handler, timer):")
+    for name, pf in policies.items():
+        print(f"  {name:4s} send_preempt {pf['send_preempt_cycles']}, send_enqueue {pf['send_enqueue_cycles']}, "
+              f"irq_to_handler {pf['irq_to_handler_cycles']} ({pf['irq_to_handler_beyond_entry_cycles']} beyond "
+              f"entry), timer_to_handler {pf['timer_to_handler_cycles']}, msg {pf['msg_bytes']} B"
+              f" (fast paths in {pf['fast_paths']})")
     print("kernel sizes (bytes, kernel/core + kernel/arch/armv6m as linked):")
     print(f"  kernel core text {core_text} (target 'kernel core <= 4096': {met('kernel_core_text_met')}); "
           f"everything linked {t['text']} (<= 4096: {met('kernel_text_met')}) = core + services "

@@ -51,6 +51,29 @@ def render_kernel(d: dict[str, Any]) -> list[str]:
         return "met" if t[flag] else "not met"
 
     tr = d["traced"]
+    *cycles, sizes = _kernel_lines(d, t, met, tr)
+    return [*cycles, *render_policies(d.get("policies", {})), sizes]
+
+
+#: How the STATUS block names the policies of kernel.json's `policies`.
+POLICY_NAMES = {"fp": "fixed priority", "edf": "EDF + SRP", "csd": "CSD-2"}
+
+
+def render_policies(policies: dict[str, Any]) -> list[str]:
+    """One line of kernel.json's per-policy figures (docs/policies.md), when it has them."""
+    if not policies:
+        return []
+    parts = [
+        f"{POLICY_NAMES.get(name, name)} **{p['send_preempt_cycles']}** / {p['send_enqueue_cycles']} / "
+        f"{p['irq_to_handler_cycles']} / {p['timer_to_handler_cycles']}"
+        f"{'' if p['fast_paths'] == 'assembly' else ' (fast paths in ' + p['fast_paths'] + ')'}"
+        for name, p in policies.items()
+    ]
+    return ["  - per scheduling policy (docs/policies.md), send → preempting handler / queued send / "
+            "IRQ → handler / timer → handler: " + "; ".join(parts)]
+
+
+def _kernel_lines(d: dict[str, Any], t: dict[str, Any], met: Any, tr: dict[str, Any]) -> list[str]:
     return [
         f"- Cairn OS kernel on cairn-sim (Cortex-M0+, zero wait states, `-Os`, event log compiled out; "
         f"with the log on in brackets), `{Path(d['firmware']).name}`, exact cycles:",
