@@ -233,7 +233,7 @@ void irq26_handler(void)
  * with -u for every global symbol the kernel objects define, so --gc-sections keeps the
  * whole kernel, not just what this program calls. */
 
-static uint64_t heap[256];
+static uint64_t heap[384]; /* 3 KiB: the CSD build's queues and the thread service's block both come from it */
 
 /* ---- thread switch --------------------------------------------------------------------- */
 
