@@ -40,6 +40,7 @@ GRID = {
 }
 
 Key = tuple[str, int, float]
+MIN_PACKETS = 30
 
 
 def sweep(g: Grid) -> dict[Key, TreeResult]:
@@ -67,6 +68,9 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         f"under {', '.join(LABEL[x] for x in MODELS)} (kernel/models/, one workload source). Each "
         f"packet's processing time is measured from its stimulus to its output-port write."))
 
+    def count(model: str, n: int, ls: float) -> str:
+        return f"{res[(model, n, ls)].forwarded} packets"
+
     def e(model: str, n: int, ls: float) -> float:
         return res[(model, n, ls)].e_mean_ms
 
@@ -83,11 +87,11 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
     large = paper.value("et_increase_tinyos_large_ls")
     r.comparisons += [
         Comparison(small.ref, f"MANTIS's E_t above TinyOS's, l_s = {short:g} ms, n = {lo_n}",
-                   f"{small.value} %", f"{100 * (e(m, lo_n, short) / e(t, lo_n, short) - 1):.1f} %"),
+                   f"{small.value} %", f"{100 * (e(m, lo_n, short) / e(t, lo_n, short) - 1):.1f} % ({count(t, lo_n, short)})"),
         Comparison(large.ref, f"TinyOS's E_t above MANTIS's, l_s = {long_:g} ms, n = {lo_n}",
-                   f"{large.value} %", f"{100 * (e(t, lo_n, long_) / e(m, lo_n, long_) - 1):.1f} %"),
+                   f"{large.value} %", f"{100 * (e(t, lo_n, long_) / e(m, lo_n, long_) - 1):.1f} % ({count(t, lo_n, long_)})"),
         Comparison(paper.value("et_variation_large_ls").ref, f"deviation of E_t (MANTIS, TinyOS), l_s = {long_:g} ms",
-                   "34 us, 58 ms", f"{sd(m, lo_n, long_) * 1e3:.0f} us, {sd(t, lo_n, long_):.1f} ms"),
+                   "34 us, 58 ms", f"{sd(m, lo_n, long_) * 1e3:.0f} us, {sd(t, lo_n, long_):.1f} ms ({count(t, lo_n, long_)})"),
         Comparison(paper.value("idle_difference_light").ref, f"TinyOS's idle time above MANTIS's, n = {lo_n}, l_s = {short:g} ms",
                    "0.09 points", f"{idle(t, lo_n, short) - idle(m, lo_n, short):.2f} points"),
         Comparison(paper.value("idle_difference_heavy").ref, f"TinyOS's idle time above MANTIS's, n = {hi_n}, l_s = {long_:g} ms",
@@ -121,13 +125,18 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
                             plots.lines("OS overhead", "n", "overhead (points)",
                                         [(LABEL[x], ns, [ovh(x, n, long_) for n in ns]) for x in MODELS])))
 
-    ratio_m = max(e(m, n, long_) / e(m, n, short) for n in ns)
+    # Claims about E_t are judged where the node forwards enough packets for a mean to mean
+    # something (a leaf forwards one a second: a reduced run sees a handful).
+    busy = tuple(n for n in ns if min(res[(x, n, ls)].forwarded for x in (t, m) for ls in lss) >= MIN_PACKETS)
+    ratio_m = max(e(m, n, long_) / e(m, n, short) for n in busy)
     r.verdicts.append(Verdict("mantis_et_independent_of_ls", ratio_m <= 1.2,
-                              f"MANTIS's E_t at l_s = {long_:g} ms is at most {ratio_m:.2f}x its E_t at {short:g} ms over n"))
-    ratio_t = min(e(t, n, long_) / e(t, n, short) for n in ns)
+                              f"MANTIS's E_t at l_s = {long_:g} ms is up to {ratio_m:.2f}x its E_t at {short:g} ms "
+                              f"(n = {', '.join(map(str, busy))})"))
+    ratio_t = min(e(t, n, long_) / e(t, n, short) for n in busy)
     r.verdicts.append(Verdict("tinyos_et_grows_with_ls", ratio_t >= 1.5,
-                              f"TinyOS's E_t at l_s = {long_:g} ms is at least {ratio_t:.2f}x its E_t at {short:g} ms over n"))
-    sd_ok = all(sd(t, n, long_) > 10 * sd(t, n, short) and sd(m, n, long_) < sd(t, n, long_) for n in ns)
+                              f"TinyOS's E_t at l_s = {long_:g} ms is at least {ratio_t:.2f}x its E_t at {short:g} ms "
+                              f"(n = {', '.join(map(str, busy))})"))
+    sd_ok = all(sd(t, n, long_) > 10 * sd(t, n, short) and sd(m, n, long_) < sd(t, n, long_) for n in busy)
     r.verdicts.append(Verdict("tinyos_et_stddev_grows_with_ls", sd_ok,
                               f"at n = {hi_n}: TinyOS sd {sd(t, hi_n, short):.3f} -> {sd(t, hi_n, long_):.3f} ms, "
                               f"MANTIS sd at l_s = {long_:g} ms {sd(m, hi_n, long_):.3f} ms"))
