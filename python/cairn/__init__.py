@@ -5,8 +5,8 @@ and returns a `Result` whose outputs load as DataFrames; `cairn.sweep` runs a gr
 parameters and seeds on a process pool or a Dask cluster into one tidy DataFrame; the typed
 scenario files are in `cairn.scenario`."""
 
-from .experiment import Result, run
+from .experiment import Result, load_run, run, sweep
 
 __version__ = "0.1.0"
 
-__all__ = ["Result", "run"]
+__all__ = ["Result", "load_run", "run", "sweep"]
