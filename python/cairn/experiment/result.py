@@ -49,9 +49,14 @@ class Result:
 
     def raise_for_status(self) -> None:
         if not self.ok:
-            lines = self.stderr.decode(errors="replace").strip().splitlines()
-            last = lines[-1] if lines else "(nothing on stderr)"
-            raise SimulationError(f"cairn-sim exited with status {self.status}: {last}")
+            raise SimulationError(self.describe_failure())
+
+    def describe_failure(self) -> str:
+        """One line: the exit status and cairn-sim's last line on stderr."""
+        lines = self.stderr.decode(errors="replace").strip().splitlines()
+        last = lines[-1] if lines else "(nothing on stderr)"
+        timed_out = " (wall-clock timeout)" if self.timed_out else ""
+        return f"cairn-sim exited with status {self.status}{timed_out}: {last}"
 
     @property
     def console(self) -> str:

@@ -53,7 +53,9 @@ def sweep(
 
     A point's keys are TOML key paths set in the base scenario (`clock`, `energy.profile`,
     `processor.fast.clock`: cairn.experiment.params.apply), unless `configure` is given:
-    then `configure(base, **point)` returns what to run (a Scenario, Device or ELF path).
+    then `configure(base, **point)` returns what to run (a Scenario, Device or ELF path). A
+    key starting with `--` is a cairn-sim option of that point's runs instead
+    (`{"--max-instructions": 10**8}`, `{"--energy": "nrf51822"}` for a bare ELF).
     `cache`: True for build/cache/runs, a folder, or False. `client`: a dask.distributed
     Client or a scheduler address ("tcp://host:8786"); without one, a local process pool of
     `workers` processes (default: the CPU count). `progress`: a tqdm bar (default: on a tty)."""
@@ -62,9 +64,11 @@ def sweep(
     specs: list[RunSpec] = []
     rows: list[dict[str, Any]] = []
     for point in pts:
-        target = _target(base_doc, point, configure)
+        settings = {k: v for k, v in point.items() if not k.startswith("--")}
+        run_options = [*options, *(x for k, v in point.items() if k.startswith("--") for x in (k, str(v)))]
+        target = _target(base_doc, settings, configure)
         for seed in seeds:
-            specs.append(make_spec(target, outputs, seed, max_time, max_instructions, options, timeout=timeout))
+            specs.append(make_spec(target, outputs, seed, max_time, max_instructions, run_options, timeout=timeout))
             rows.append({**point, "seed": seed})
     digest = sim_digest()
     keys = [s.key(digest) for s in specs]
