@@ -140,5 +140,8 @@ def test_toml_text_quotes_what_it_must() -> None:
         "n": [1, 2.5, True, "z"],
         "t": [{"a": 1, "inner": {"b": [{"c": 2}]}}, {"a": 3}],
         "inline": [{"at": "1ms", "value": 3}, 4],
+        "empty": {},
+        "only_tables": {"a": {"x": 1}, "b": {"y": 2}},
     }
     assert tomllib.loads(dumps(doc)) == doc
+    assert "[only_tables]" not in dumps(doc) and "[empty]" in dumps(doc)

@@ -26,8 +26,10 @@ def _table(t: Mapping[str, Any], path: list[str], lines: list[str]) -> None:
             lines.append(f"{_key(k)} = {_value(v)}")
     for k, v in t.items():
         if _is_table(v):
-            lines.append("")
-            lines.append(f"[{_dotted([*path, k])}]")
+            # A table holding only tables needs no header of its own (`[pin.led]` alone).
+            if not v or any(not _is_table(x) and not _is_table_array(x) for x in v.values()):
+                lines.append("")
+                lines.append(f"[{_dotted([*path, k])}]")
             _table(v, [*path, k], lines)
     for k, v in t.items():
         if _is_table_array(v):
