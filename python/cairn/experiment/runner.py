@@ -27,6 +27,7 @@ def run(
     out_dir: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
     check: bool = False,
+    sim: str | os.PathLike[str] | None = None,
 ) -> Result:
     """Run `target` (a Scenario, a Device, a .toml file or an ELF) on cairn-sim.
 
@@ -34,21 +35,22 @@ def run(
     further cairn-sim options, e.g. ("--energy", "stm32l053"). The run happens in `out_dir`
     (kept: the scenario, its input files under inputs/ and the outputs, a record of the
     run), else in a temporary folder removed with the Result. `check=True` raises
-    SimulationError unless cairn-sim exits 0 or 124 (a limit)."""
+    SimulationError unless cairn-sim exits 0 or 124 (a limit). `sim`: another cairn-sim
+    binary than build/bin/cairn-sim (or $CAIRN_SIM)."""
     spec = make_spec(target, outputs, seed, max_time, max_instructions, options, firmware, timeout)
-    result = execute(spec, Path(out_dir) if out_dir is not None else None)
+    result = execute(spec, Path(out_dir) if out_dir is not None else None, sim)
     if check:
         result.raise_for_status()
     return result
 
 
-def execute(spec: RunSpec, folder: Path | None = None) -> Result:
+def execute(spec: RunSpec, folder: Path | None = None, sim: str | os.PathLike[str] | None = None) -> Result:
     """Run a spec in `folder` (made if missing), or in a temporary folder the Result owns."""
     owned = folder is None
     where = Path(tempfile.mkdtemp(prefix="cairn-run-")) if folder is None else folder
     where.mkdir(parents=True, exist_ok=True)
     spec.materialise(where)
-    proc = run_cairn_sim(spec.command(), timeout=spec.timeout, cwd=where)
+    proc = run_cairn_sim(spec.command(), timeout=spec.timeout, cwd=where, sim=sim)
     files = {o: where / OUTPUTS[o][1] for o in spec.outputs}
     result = Result(
         status=proc.status,
