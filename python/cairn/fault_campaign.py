@@ -20,6 +20,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 import cairn
 from cairn import net_trace
 from cairn.paths import repo_root
@@ -172,7 +174,8 @@ def run_campaign(seeds: range, jobs: int = 2) -> list[Result]:
     windows = clean_windows()
     scenarios = [draw(s, windows) for s in seeds]
     with multiprocessing.Pool(jobs) as pool:
-        return pool.map(check, scenarios, chunksize=16)
+        done = pool.imap(check, scenarios, chunksize=16)
+        return list(tqdm(done, total=len(scenarios), desc="fault campaign", unit="scenario", disable=None))
 
 
 def summary(results: list[Result]) -> list[str]:

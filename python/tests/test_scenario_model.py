@@ -145,3 +145,8 @@ def test_toml_text_quotes_what_it_must() -> None:
     }
     assert tomllib.loads(dumps(doc)) == doc
     assert "[only_tables]" not in dumps(doc) and "[empty]" in dumps(doc)
+    import numpy as np
+
+    assert tomllib.loads(dumps({"n": np.int64(3), "x": np.float32(0.5), "l": list(np.arange(2))})) == {
+        "n": 3, "x": 0.5, "l": [0, 1],
+    }  # fmt: skip

@@ -5,6 +5,7 @@ tomllib reads back to the same dictionary."""
 from __future__ import annotations
 
 import math
+import numbers
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -58,9 +59,10 @@ def _key(k: str) -> str:
 def _value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
+    if isinstance(v, numbers.Integral):  # int, and numpy's integers from a sweep's axes
+        return str(int(v))
+    if isinstance(v, numbers.Real):
+        v = float(v)
         if math.isnan(v):
             return "nan"
         if math.isinf(v):
