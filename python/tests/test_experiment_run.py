@@ -94,3 +94,22 @@ def test_a_temporary_run_folder_goes_with_its_result() -> None:
     assert folder.is_dir()
     del r
     assert not folder.exists()
+
+
+def test_waveform_io_log_and_delay_table_agree() -> None:
+    s = sc.Scenario.load(HELLO_SCENARIO)
+    s.stimuli = [sc.Stimulus(kind="poisson", rate_hz=500.0, name="req")]
+    s.pins = {"led": sc.Pin(index=1)}
+    s.io = sc.Io(delays=[sc.IoDelay(stimulus="req", response="led", deadline="1ms")])
+    r = cairn.run(s, ["stats", "io_log", "vcd"], max_time="100ms", seed=7)
+    firings = r.io[r.io["kind"] == "stimulus"]
+    changes = r.vcd[r.vcd["signal"] == "cairn.stimulus.req"]
+    changes = changes[changes["time_ps"] > 0]  # the dump's initial value at time 0
+    # 25 MHz: a cycle is 40,000 ps exactly, so the waveform's times are the log's cycles.
+    assert list(changes["time_ps"]) == [c * 40_000 for c in firings["cycle"]]
+    assert list(changes["value"]) == list(firings["value"])
+    d = r.delays.set_index("name").loc["req->led"]
+    assert d["stimuli"] == len(firings) > 10
+    assert d["answered"] + d["unanswered"] == d["stimuli"]  # hello never drives the led
+    again = cairn.run(s, ["io_log"], max_time="100ms", seed=8)
+    assert list(again.io["cycle"]) != list(r.io["cycle"])  # the seed draws the Poisson times

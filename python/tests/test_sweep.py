@@ -103,3 +103,18 @@ def test_dask_gives_the_local_pools_table() -> None:
     assert len(local) == 8 and (local["status"] == 0).all()
     assert local["simulated_seconds"].nunique() > 1  # the points change the runs
     assert default_metrics is not None
+
+
+def test_option_keys_and_configure() -> None:
+    elf = firmware_dir() / "hello.elf"
+    df = cairn.sweep(elf, [{"--max-time": "130ms"}, {"--max-time": "260ms"}], cache=False, workers=1, progress=False,
+                     extract=lambda r: {"lines": r.console.count("Hello World")})  # fmt: skip
+    assert list(df["--max-time"]) == ["130ms", "260ms"] and list(df["lines"]) == [1, 2]
+
+    def on_clock(base: object, mhz: int) -> sc.Scenario:
+        return sc.Scenario(firmware=str(elf), clock=f"{mhz}MHz")
+
+    df = cairn.sweep(None, {"mhz": [5, 25]}, configure=on_clock, max_time="10ms", cache=False, workers=2, progress=False)
+    assert list(df["cycles"]) == [50_000, 250_000]
+    with pytest.raises(ValueError, match="needs configure="):
+        cairn.sweep(elf, {"clock": ["4MHz"]}, cache=False, progress=False)

@@ -32,7 +32,7 @@ Done = tuple[int, RunRecord, Metrics]
 
 
 def sweep(
-    base: Target,
+    base: Target | None,
     grid_or_list: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]] = (),
     seeds: Sequence[int | None] = (None,),
     *,
@@ -49,7 +49,8 @@ def sweep(
     progress: bool | None = None,
 ) -> pd.DataFrame:
     """Run `base` at every point of `grid_or_list` (a dict of axes, or a list of dicts) for
-    every seed, and tabulate `extract(result)` of each run.
+    every seed, and tabulate `extract(result)` of each run. (`base` may be None when
+    `configure` builds every run itself.)
 
     A point's keys are TOML key paths set in the base scenario (`clock`, `energy.profile`,
     `processor.fast.clock`: cairn.experiment.params.apply), unless `configure` is given:
@@ -105,9 +106,11 @@ def load_run(key: str, cache: str | os.PathLike[str] | None = None) -> Result:
     return r
 
 
-def _target(base: Target, point: Point, configure: Configure | None) -> Target:
+def _target(base: Target | None, point: Point, configure: Configure | None) -> Target:
     if configure is not None:
         return configure(base, **point)
+    if base is None:
+        raise ValueError("a sweep without a base needs configure= to turn each point into a run")
     if not point:
         return base
     if not isinstance(base, (Scenario, Device)):
