@@ -55,6 +55,12 @@ def _bytes(v: bytes | str | None) -> bytes:
     return v.encode() if isinstance(v, str) else v
 
 
+def run_command(cmd: Sequence[str], timeout: float | None = 60.0, cwd: str | os.PathLike[str] | None = None) -> Result:
+    """Any command, stdin closed, both streams captured; for tools that wrap a simulator run
+    (valgrind, a timing harness) and for QEMU."""
+    return _run(cmd, timeout, cwd)
+
+
 def run_cairn_sim(
     args: Sequence[str],
     timeout: float | None = 60.0,
