@@ -8,6 +8,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from .paths import sim_binary
 
@@ -59,6 +60,12 @@ def run_command(cmd: Sequence[str], timeout: float | None = 60.0, cwd: str | os.
     """Any command, stdin closed, both streams captured; for tools that wrap a simulator run
     (valgrind, a timing harness) and for QEMU."""
     return _run(cmd, timeout, cwd)
+
+
+def start_process(cmd: Sequence[str], stderr: IO[bytes]) -> subprocess.Popen[bytes]:
+    """A long-lived process fed on stdin and read line by line from stdout (the differential
+    tester's `cairn-sim exec-cases /dev/stdin`), its stderr into `stderr`."""
+    return subprocess.Popen(list(cmd), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
 
 
 def run_cairn_sim(
