@@ -77,6 +77,8 @@ def test_failure_is_cairn_sims_line() -> None:
         r.raise_for_status()
     with pytest.raises(SimulationError):
         cairn.run(s, check=True)
+    with pytest.raises(MissingOutput, match="cairn-sim wrote no 'stats': cairn-sim exited with status 2: "):
+        r.stats
 
 
 def test_out_dir_is_a_record_of_the_run(tmp_path: Path) -> None:

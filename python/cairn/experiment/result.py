@@ -27,7 +27,8 @@ class SimulationError(RuntimeError):
 
 
 class MissingOutput(KeyError):
-    """The run was not asked for this output (see `run(..., outputs=...)`)."""
+    """The run was not asked for this output (see `run(..., outputs=...)`), or cairn-sim
+    did not write it (a run refused before it started)."""
 
 
 @dataclasses.dataclass(eq=False)
@@ -70,6 +71,8 @@ class Result:
     def _file(self, output: str) -> Path:
         if output not in self.files:
             raise MissingOutput(f"the run was not asked for {output!r} (outputs: {', '.join(self.files) or 'none'})")
+        if not self.files[output].exists():  # outputs are complete or absent (docs/cli.md)
+            raise MissingOutput(f"cairn-sim wrote no {output!r}: {self.describe_failure()}")
         return self.files[output]
 
     # ------------------------------------------------------------------ statistics
