@@ -99,10 +99,12 @@ def test_dask_gives_the_local_pools_table() -> None:
     with cluster, Client(cluster) as client:  # type: ignore[no-untyped-call]
         on_dask = cairn.sweep(PINGPONG, axes, seeds=[0, 3], cache=False, client=client, progress=False)
         assert len(client.scheduler_info()["workers"]) == 2
+        by_address = cairn.sweep(PINGPONG, axes, seeds=[0, 3], cache=False, client=cluster.scheduler_address,
+                                 progress=False)  # fmt: skip
+    assert by_address.equals(local)
     assert on_dask.equals(local)
     assert len(local) == 8 and (local["status"] == 0).all()
     assert local["simulated_seconds"].nunique() > 1  # the points change the runs
-    assert default_metrics is not None
 
 
 def test_option_keys_and_configure() -> None:
@@ -118,3 +120,14 @@ def test_option_keys_and_configure() -> None:
     assert list(df["cycles"]) == [50_000, 250_000]
     with pytest.raises(ValueError, match="needs configure="):
         cairn.sweep(elf, {"clock": ["4MHz"]}, cache=False, progress=False)
+
+
+def test_a_worker_refuses_another_simulator() -> None:
+    import cloudpickle
+
+    from cairn.experiment import make_spec
+    from cairn.experiment.worker import work
+
+    spec = make_spec(firmware_dir() / "hello.elf", max_time="1ms")
+    with pytest.raises(RuntimeError, match="is not the sweep's"):
+        work(spec, cloudpickle.dumps(default_metrics), "0" * 64)
