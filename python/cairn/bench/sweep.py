@@ -6,8 +6,9 @@ Each run is bench_cpu.elf (CPU-bound, no sleep) stopped after a number of instru
 differs from run to run (each a distinct run: nothing is cached, nothing repeated), chosen
 so a run takes about 1.5 s and process start-up does not dominate. The clusters are started,
 and every process has imported what it needs, before the clock starts. Both sweeps must
-give the same table. Writes build/bench/sweep.json with the wall-clock times, their ratio
-and the per-run simulated instruction counts.
+give the same table. Writes build/bench/sweep.json with the wall-clock times, their ratio,
+the CPU time of the runs (over the wall clock, how many cores the sweep got: on a shared
+host, fewer than its workers), and the per-run simulated instruction counts.
 
     python -m cairn.bench.sweep [--runs 20] [--instructions 500000000] [--out build/bench/sweep.json]
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import time
 from pathlib import Path
 from typing import Any
@@ -29,9 +31,10 @@ from cairn.paths import build_dir
 TARGET = 1.7
 
 
-def timed_sweep(workers: int, elf: Path, counts: list[int]) -> tuple[float, Any]:
+def timed_sweep(workers: int, elf: Path, counts: list[int]) -> tuple[float, float, Any]:
     """Wall-clock seconds of the sweep on a LocalCluster of `workers` single-threaded
-    worker processes (the cluster started before timing), and its table."""
+    worker processes (the cluster started before timing), the CPU seconds its cairn-sim runs
+    used (the workers' finished children, read on each worker), and the sweep's table."""
     from distributed import Client, LocalCluster
 
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None)  # type: ignore[no-untyped-call]
@@ -39,10 +42,19 @@ def timed_sweep(workers: int, elf: Path, counts: list[int]) -> tuple[float, Any]
         client.wait_for_workers(workers)
         # Every worker imports the experiment layer and hashes cairn-sim before the clock starts.
         client.run(sim_digest)
+        cpu_before = client.run(_children_cpu)
         start = time.perf_counter()
         points = [{"--max-instructions": n} for n in counts]
         table = cairn.sweep(elf, points, cache=False, client=client, progress=False)
-        return time.perf_counter() - start, table
+        wall = time.perf_counter() - start
+        cpu_after = client.run(_children_cpu)
+    return wall, sum(cpu_after[w] - cpu_before[w] for w in cpu_after), table
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's finished children: on a worker, its cairn-sim runs."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,9 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     # Distinct runs, a little longer each (1 % of the first per step).
     counts = [args.instructions + i * (args.instructions // 100) for i in range(args.runs)]
     load = {"before": os.getloadavg()[0]}
-    one_s, one = timed_sweep(1, elf, counts)
+    one_s, one_cpu, one = timed_sweep(1, elf, counts)
     load["after_one_worker"] = os.getloadavg()[0]
-    two_s, two = timed_sweep(2, elf, counts)
+    two_s, two_cpu, two = timed_sweep(2, elf, counts)
     load["after_two_workers"] = os.getloadavg()[0]
     if not one.equals(two):
         raise SystemExit("bench: the sweep's table differs between 1 and 2 workers")
@@ -79,13 +91,20 @@ def main(argv: list[str] | None = None) -> int:
         "one_worker_s": round(one_s, 3),
         "two_workers_s": round(two_s, 3),
         "mean_run_s_one_worker": round(one_s / args.runs, 3),
+        # CPU seconds of each sweep's cairn-sim runs, and how many cores that is over the
+        # sweep's wall clock: about 1 and 2 on an idle host; less when others share it.
+        "one_worker_cpu_s": round(one_cpu, 3),
+        "two_workers_cpu_s": round(two_cpu, 3),
+        "cores_used_one_worker": round(one_cpu / one_s, 2),
+        "cores_used_two_workers": round(two_cpu / two_s, 2),
         "speedup": round(ratio, 3),
         "target_speedup": TARGET,
         "met": ratio >= TARGET,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"sweep of {args.runs} runs: 1 worker {one_s:.2f} s, 2 workers {two_s:.2f} s, "
+    print(f"sweep of {args.runs} runs: 1 worker {one_s:.2f} s ({one_cpu / one_s:.2f} cores), "
+          f"2 workers {two_s:.2f} s ({two_cpu / two_s:.2f} cores), "
           f"speedup {ratio:.2f}x (target >= {TARGET}: {'met' if result['met'] else 'not met'}) -> {args.out}")  # fmt: skip
     return 0
 
