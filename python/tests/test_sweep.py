@@ -34,6 +34,9 @@ def test_grid_and_apply() -> None:
     s = apply(sc.Scenario.load(HELLO_SCENARIO), {"measure.profile_top": 3, "energy.voltage_range": None})
     assert s.measure is not None and s.measure.profile_top == 3
     assert s.energy is not None and s.energy.voltage_range is None
+    assert "voltage_range" not in s.text() and "profile_top = 3" in s.text()
+    odd = apply(sc.Scenario(extra={"colour": "red"}), {"colour": None, "shade": 2})
+    assert odd.extra == {"shade": 2}
     with pytest.raises(KeyError, match="processor.nope.clock: no element 'nope'"):
         apply(dev, {"processor.nope.clock": "1MHz"})
 

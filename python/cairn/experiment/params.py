@@ -30,7 +30,7 @@ def apply(base: D, point: Mapping[str, Any]) -> D:
     """A copy of `base` with each `path = value` of the point set. A path is the TOML key
     path, dotted: `clock`, `energy.profile`, `bus.slot`; an element of an array of tables by
     its name or index: `processor.fast.clock`, `stimulus.0.period`, `fault.1.probability`.
-    Tables on the way are made when missing."""
+    Tables on the way are made when missing; None removes the key (cairn-sim's default)."""
     doc = base.to_toml()
     for path, value in point.items():
         _set(doc, path.split("."), value, path)
@@ -45,6 +45,8 @@ def _set(node: Any, keys: list[str], value: Any, path: str) -> None:
     last = keys[-1]
     if isinstance(node, list):
         node[_index(node, last, path)] = value
+    elif value is None:  # absent: cairn-sim's default
+        node.pop(last, None)
     else:
         node[last] = value
 
