@@ -134,3 +134,22 @@ def test_a_worker_refuses_another_simulator() -> None:
     spec = make_spec(firmware_dir() / "hello.elf", max_time="1ms")
     with pytest.raises(RuntimeError, match="is not the sweep's"):
         work(spec, cloudpickle.dumps(default_metrics), "0" * 64)
+
+
+def _fails_at_8mhz(r: Result) -> dict[str, object]:
+    if r.stats.loc[0, "clock_hz"] == 8_000_000:
+        raise ValueError("this metric cannot be computed")
+    return default_metrics(r)
+
+
+def test_a_sweep_that_stops_keeps_its_finished_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    wrapper, log = _counting_sim(tmp_path)
+    monkeypatch.setenv("CAIRN_SIM", str(wrapper))
+    kw = dict(max_time="50ms", cache=tmp_path / "cache", workers=1, progress=False)
+    with pytest.raises(ValueError, match="cannot be computed"):
+        cairn.sweep(HELLO_SCENARIO, {"clock": ["4MHz", "8MHz", "16MHz"]}, extract=_fails_at_8mhz, **kw)  # type: ignore[arg-type]
+    ran = _runs(log)
+    assert 2 <= ran <= 3  # 4MHz stored; 8MHz ran and failed; 16MHz may have started
+    df = cairn.sweep(HELLO_SCENARIO, {"clock": ["4MHz", "8MHz", "16MHz"]}, **kw)  # type: ignore[arg-type]
+    assert _runs(log) - ran == 2  # 8MHz (its run was not stored) and 16MHz; not 4MHz
+    assert list(df["cycles"]) == [200_000, 400_000, 800_000]
