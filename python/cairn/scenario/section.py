@@ -2,7 +2,7 @@
 cairn-sim documents, plus `extra` for any other key.
 
 Keys the model does not know are kept, not refused: cairn-sim is the one validator
-(cairn.scenario.check), so a file with a misspelt key round-trips and then gets exactly the
+(Document.check, in document.py), so a file with a misspelt key round-trips and then gets exactly the
 simulator's error. A field left at None is absent from the file, and so takes cairn-sim's
 default.
 """
@@ -10,8 +10,8 @@ default.
 from __future__ import annotations
 
 import copy
-import os
 import dataclasses
+import os
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Self
 
