@@ -126,6 +126,7 @@ bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/
 		--out $(BUILD)/bench/distributed.json
 	$(PY) -m cairn.bench.device --sim $(SIM) --baseline-sim "$$(scripts/baseline-sim $(BASELINE_REF))" \
 		--fw $(BUILD)/fw --workloads $(BUILD)/fw/bench --out $(BUILD)/bench/device.json
+	$(PY) -m cairn.bench.sweep --out $(BUILD)/bench/sweep.json
 	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
 
 # The corpus is sim/fuzz/corpus/<target> (ignored by git), started from the committed seeds

@@ -9,13 +9,11 @@ defines it (from the migration point to the restart on the destination) is exact
 
 from __future__ import annotations
 
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import cairn
 from cairn import net_trace
-from cairn.paths import sim_binary
 
 REQUEST, SUSPEND, SENT, RECEIVED, RESTART, CONFIRM, RESUME, STAY, ERR = range(0x30, 0x39)
 NAMES = {REQUEST: "request", SUSPEND: "suspend", SENT: "sent", RECEIVED: "received",
@@ -46,13 +44,11 @@ class DeviceRun:
 
 
 def run_device(device: Path) -> DeviceRun:
-    with tempfile.TemporaryDirectory() as d:
-        trace = Path(d) / "trace.json"
-        proc = subprocess.run([str(sim_binary()), "run", "--device", str(device), "--trace", str(trace)],
-                              capture_output=True, text=True, timeout=300)
-        ph = phases(trace.read_text()) if trace.exists() else []
+    r = cairn.run(device, ["trace"], timeout=300)
+    trace = r.files["trace"]
+    ph = phases(trace.read_text()) if trace.exists() else []
     last = max((p.ps for p in ph), default=0)
-    return DeviceRun(proc.returncode, proc.stdout.splitlines(), ph, last)
+    return DeviceRun(r.status, r.console.splitlines(), ph, last)
 
 
 def migration_cost_ps(ph: list[Phase]) -> tuple[int, int]:

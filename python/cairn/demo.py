@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 
+from cairn.runners import run_cairn_sim
 from cairn.summary import print_energy, print_run
 
 # Energy profile of the demo run (sim/profiles/, docs/energy.md).
@@ -26,14 +26,14 @@ def main(argv: list[str] | None = None) -> int:
     stats_path = args.out / "demo-stats.json"
     trace_path = args.out / "demo-trace.json"
     print(f"== cairn-sim run {args.firmware}")
-    proc = subprocess.run(
-        [args.sim, "run", "--energy", PROFILE, "--stats", str(stats_path), "--trace", str(trace_path),
-         str(args.firmware)],
-        check=False,
-    )
-    if proc.returncode != 0:
-        print(f"demo: cairn-sim exited with status {proc.returncode}", file=sys.stderr)
-        return proc.returncode
+    proc = run_cairn_sim(["run", "--energy", PROFILE, "--stats", str(stats_path), "--trace", str(trace_path),
+                          str(args.firmware)], timeout=None, sim=args.sim)  # fmt: skip
+    sys.stdout.write(proc.text())
+    sys.stderr.write(proc.stderr.decode(errors="replace"))
+    sys.stdout.flush()
+    if proc.status != 0:
+        print(f"demo: cairn-sim exited with status {proc.status}", file=sys.stderr)
+        return proc.status
     stats = json.loads(stats_path.read_text())
     print("== summary")
     print_run(stats)
@@ -44,14 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     hello = args.firmware.parent / "hello.elf"
     if hello.is_file() and HELLO_SCENARIO.is_file():
         hello_stats = args.out / "hello-energy-stats.json"
-        proc = subprocess.run(
-            [args.sim, "run", "--device", str(HELLO_SCENARIO), "--max-time", "2s",
-             "--stats", str(hello_stats), "--trace", str(args.out / "hello-energy-trace.json"), str(hello)],
-            check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        if proc.returncode not in (0, 124):
-            print(f"demo: cairn-sim exited with status {proc.returncode} on {hello}", file=sys.stderr)
-            return proc.returncode
+        proc = run_cairn_sim(["run", "--device", str(HELLO_SCENARIO), "--max-time", "2s", "--stats", str(hello_stats),
+                              "--trace", str(args.out / "hello-energy-trace.json"), str(hello)], timeout=None, sim=args.sim)  # fmt: skip
+        if proc.status not in (0, 124):
+            print(f"demo: cairn-sim exited with status {proc.status} on {hello}", file=sys.stderr)
+            return proc.status
         print_energy(json.loads(hello_stats.read_text()), f"{hello.name}, 2 simulated s ({HELLO_SCENARIO.relative_to(REPO)})")
     return 0
 

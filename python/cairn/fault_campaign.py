@@ -16,14 +16,17 @@ import collections
 import dataclasses
 import multiprocessing
 import random
-import subprocess
-import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
+import cairn
 from cairn import net_trace
-from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.paths import repo_root
+from cairn.scenario import Device, Fault
+from cairn.scenario.toml_text import dumps
 
 DEVICE = repo_root() / "experiments" / "devices" / "migration.toml"
 PROCESSORS = ("slow", "fast", "sensor")
@@ -69,22 +72,11 @@ class Result:
     fair: bool = True  #: liveness checked too (see Scenario.fair)
 
 
-def _toml_value(v: Any) -> str:
-    if isinstance(v, str):
-        return f'"{v}"'
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, list):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
-    return repr(v)
-
-
-def device_text(rules: list[Rule]) -> str:
-    """migration.toml with absolute firmware paths and the rules appended."""
-    text = DEVICE.read_text().replace('"../../build/fw/', f'"{firmware_dir()}/')
-    for r in rules:
-        text += "\n[[fault]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in r.items())
-    return text
+def device(rules: list[Rule]) -> Device:
+    """migration.toml with the rules added to its faults."""
+    dev = Device.load(DEVICE)
+    dev.faults = [*(dev.faults or []), *(Fault.from_toml(r) for r in rules)]
+    return dev
 
 
 def clean_windows() -> list[tuple[int, int]]:
@@ -135,10 +127,8 @@ KEPT = repo_root() / "experiments" / "faults"
 
 def save(sc: Scenario, path: Path, note: str) -> None:
     """Writes a scenario as a rule file (see KEPT)."""
-    text = "".join(f"# {line}\n" for line in note.splitlines()) + f"seed = {sc.seed}\n"
-    for r in sc.rule_dicts():
-        text += "\n[[fault]]\n" + "".join(f"{k} = {_toml_value(v)}\n" for k, v in r.items())
-    path.write_text(text)
+    text = "".join(f"# {line}\n" for line in note.splitlines())
+    path.write_text(text + dumps({"seed": sc.seed, "fault": sc.rule_dicts()}))
 
 
 def load(path: Path) -> Scenario:
@@ -149,16 +139,12 @@ def load(path: Path) -> Scenario:
 
 
 def run_device(rules: list[Rule], seed: int) -> tuple[net_trace.NetTrace, int, str]:
-    with tempfile.TemporaryDirectory() as d:
-        dev, trace = Path(d) / "device.toml", Path(d) / "trace.json"
-        dev.write_text(device_text(rules))
-        proc = subprocess.run([str(sim_binary()), "run", "--device", str(dev), "--trace", str(trace),
-                               "--seed", str(seed), "--max-time", MAX_TIME],
-                              capture_output=True, text=True, timeout=120)
-        if proc.returncode == 2:
-            raise RuntimeError(f"seed {seed}: cairn-sim refused the device: {proc.stderr.strip()}")
-        tr = net_trace.parse(trace.read_text()) if trace.exists() else net_trace.NetTrace()
-    return tr, proc.returncode, proc.stdout
+    r = cairn.run(device(rules), ["trace"], seed=seed, max_time=MAX_TIME, timeout=120)
+    if r.status == 2 or r.timed_out:
+        raise RuntimeError(f"seed {seed}: cairn-sim refused or did not finish the device: {r.describe_failure()}")
+    trace = r.files["trace"]
+    tr = net_trace.parse(trace.read_text()) if trace.exists() else net_trace.NetTrace()
+    return tr, r.status, r.console
 
 
 def check(sc: Scenario) -> Result:
@@ -188,7 +174,8 @@ def run_campaign(seeds: range, jobs: int = 2) -> list[Result]:
     windows = clean_windows()
     scenarios = [draw(s, windows) for s in seeds]
     with multiprocessing.Pool(jobs) as pool:
-        return pool.map(check, scenarios, chunksize=16)
+        done = pool.imap(check, scenarios, chunksize=16)
+        return list(tqdm(done, total=len(scenarios), desc="fault campaign", unit="scenario", disable=None))
 
 
 def summary(results: list[Result]) -> list[str]:

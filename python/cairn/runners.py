@@ -1,4 +1,5 @@
-"""Run a firmware ELF on cairn-sim or on QEMU and capture what it printed."""
+"""Start cairn-sim or QEMU and capture what they printed: the one place in the package that
+starts a simulator process (cairn.run builds experiments on top of run_cairn_sim)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from .paths import sim_binary
 
@@ -34,9 +36,9 @@ class Result:
         return f"{head}\n--- stdout (tail)\n{out}\n--- stderr (tail)\n{err}"
 
 
-def _run(cmd: Sequence[str], timeout: float) -> Result:
+def _run(cmd: Sequence[str], timeout: float | None, cwd: str | os.PathLike[str] | None = None) -> Result:
     try:
-        p = subprocess.run(list(cmd), stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+        p = subprocess.run(list(cmd), stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout, cwd=cwd)
     except subprocess.TimeoutExpired as e:
         return Result(
             stdout=_bytes(e.stdout),
@@ -54,11 +56,33 @@ def _bytes(v: bytes | str | None) -> bytes:
     return v.encode() if isinstance(v, str) else v
 
 
+def run_command(cmd: Sequence[str], timeout: float | None = 60.0, cwd: str | os.PathLike[str] | None = None) -> Result:
+    """Any command, stdin closed, both streams captured; for tools that wrap a simulator run
+    (valgrind, a timing harness) and for QEMU."""
+    return _run(cmd, timeout, cwd)
+
+
+def start_process(cmd: Sequence[str], stderr: IO[bytes]) -> subprocess.Popen[bytes]:
+    """A long-lived process fed on stdin and read line by line from stdout (the differential
+    tester's `cairn-sim exec-cases /dev/stdin`), its stderr into `stderr`."""
+    return subprocess.Popen(list(cmd), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
+
+
+def run_cairn_sim(
+    args: Sequence[str],
+    timeout: float | None = 60.0,
+    cwd: str | os.PathLike[str] | None = None,
+    sim: str | os.PathLike[str] | None = None,
+) -> Result:
+    """`cairn-sim ARGS...` (build/bin/cairn-sim, or $CAIRN_SIM, or `sim`)."""
+    exe = Path(sim) if sim is not None else sim_binary()
+    return _run([str(exe), *args], timeout, cwd)
+
+
 def run_sim(elf: str | os.PathLike[str], *args: str, timeout: float = 60.0, sim: str | os.PathLike[str] | None = None) -> Result:
     """`cairn-sim run [ARGS...] ELF`. UART0 (and semihosting console) output is stdout;
     status is the firmware's semihosting exit code, 124 on a limit, 125 on a lockup."""
-    exe = Path(sim) if sim is not None else sim_binary()
-    return _run([str(exe), "run", *args, str(elf)], timeout)
+    return run_cairn_sim(["run", *args, str(elf)], timeout, sim=sim)
 
 
 def qemu_command(elf: str | os.PathLike[str], qemu: str = "qemu-system-arm") -> list[str]:

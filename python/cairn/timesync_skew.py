@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cairn.paths import firmware_dir, repo_root, sim_binary
+import cairn
+from cairn.paths import repo_root
+from cairn.scenario import Device
 
 EV_TIME_MARK = 0x27
 DEVICE = repo_root() / "experiments" / "devices" / "timesync.toml"
@@ -81,22 +81,14 @@ class Run:
 def run(free: bool = False, device: Path = DEVICE, sim: Path | None = None) -> Run:
     """Runs the demo (build/fw/timesync.elf, or timesync-free.elf) on the device file, with
     `sim` (default: build/bin/cairn-sim)."""
-    text = device.read_text()
+    dev = Device.load(device)
     if free:
-        text = text.replace("timesync.elf", "timesync-free.elf")
-    with tempfile.TemporaryDirectory() as d:
-        dev = Path(d) / device.name
-        # The firmware paths are relative to the device file: keep them meaning the same.
-        dev.write_text(text.replace('"../../build/fw/', f'"{firmware_dir()}/'))
-        trace = Path(d) / "trace.json"
-        proc = subprocess.run(
-            [str(sim or sim_binary()), "run", "--device", str(dev), "--trace", str(trace), "--max-time", "15s"],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        found = skews(marks(trace.read_text())) if trace.exists() else []
-    return Run(proc.returncode, proc.stdout, proc.stderr, found)
+        for p in dev.processors or []:
+            p.firmware = str(p.firmware).replace("timesync.elf", "timesync-free.elf")
+    r = cairn.run(dev, ["trace"], max_time="15s", timeout=300, sim=sim)
+    trace = r.files["trace"]
+    found = skews(marks(trace.read_text())) if trace.exists() else []
+    return Run(r.status, r.console, r.stderr.decode(errors="replace"), found)
 
 
 def main(argv: list[str] | None = None) -> int:

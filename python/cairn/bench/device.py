@@ -57,8 +57,8 @@ def device_run(sim: str, dev: Path, tmp: Path) -> dict[str, Any]:
     best = float("inf")
     for _ in range(RUNS):
         t, proc = wall(cmd)
-        if proc.returncode != 0:
-            raise SystemExit(f"bench: {' '.join(cmd)} exited {proc.returncode}: "
+        if proc.status != 0:
+            raise SystemExit(f"bench: {' '.join(cmd)} exited {proc.status}: "
                              f"{proc.stderr.decode(errors='replace')[-400:]}")
         best = min(best, t)
     data = json.loads(stats.read_text())

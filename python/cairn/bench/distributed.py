@@ -23,9 +23,7 @@ import argparse
 import csv
 import json
 import re
-import subprocess
 import sys
-import tempfile
 import time
 import tomllib
 from collections.abc import Callable
@@ -33,8 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cairn
 from cairn.bench.kernel import KERNEL_EVENTS, BenchError, map_sections
 from cairn.net_trace import us_to_ps
+from cairn.scenario import Device
 
 #: Event codes of the kernel's log (docs/kernel.md, docs/distributed.md "Trace words").
 EVENTS = {**{code: name for code, name in KERNEL_EVENTS.items()},
@@ -334,15 +334,14 @@ def wire_ps(params: dict[str, float], frame_bytes: int) -> int:
 
 def run_device(sim: str, device: Path, elf: Path, timeout: float = 120) -> tuple[str, str]:
     """(trace JSON, bus log CSV) of one run of the device, every processor running elf."""
-    with tempfile.TemporaryDirectory() as tmp:
-        trace, log, dev = Path(tmp) / "trace.json", Path(tmp) / "bus.csv", Path(tmp) / "device.toml"
-        text = re.sub(r'(?m)^firmware = ".*"$', f'firmware = "{elf.resolve()}"', device.read_text())
-        dev.write_text(text)
-        cmd = [sim, "run", "--device", str(dev), "--trace", str(trace), "--bus-log", str(log)]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
-        if p.returncode != 0 or "net-bench done" not in p.stdout:
-            raise BenchError(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stdout[-2000:]}\n{p.stderr[-1000:]}")
-        return trace.read_text(), log.read_text()
+    dev = Device.load(device)
+    for proc in dev.processors or []:
+        proc.firmware = str(elf.resolve())
+    r = cairn.run(dev, ["trace", "bus_log"], timeout=timeout, sim=sim)
+    if r.status != 0 or "net-bench done" not in r.console:
+        raise BenchError(f"{' '.join(r.command)} on {device} exited {r.status}:\n{r.console[-2000:]}\n"
+                         f"{r.stderr.decode(errors='replace')[-1000:]}")
+    return r.files["trace"].read_text(), r.files["bus_log"].read_text()
 
 
 def measure(sim: str, device: Path, elf: Path) -> dict[str, Any]:

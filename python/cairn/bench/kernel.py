@@ -21,13 +21,14 @@ import json
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
+
+import cairn
 
 DEFAULT_CLOCK_HZ = 25_000_000
 MARK_EVENT = 0xBE  #: bench markers: event 0xBE, a = phase, b = rep << 8 | edge
@@ -341,13 +342,11 @@ def parse_sizeofs(stdout: str) -> dict[str, int]:
 
 def run_firmware(sim: str, elf: Path, clock_hz: int, timeout: float = 60) -> tuple[str, str]:
     """Runs the bench firmware; returns (stdout, trace JSON)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        trace = Path(tmp) / "trace.json"
-        cmd = [sim, "run", "--clock", str(clock_hz), "--trace", str(trace), str(elf)]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
-        if p.returncode != 0 or not p.stdout.rstrip().endswith("PASS"):
-            raise BenchError(f"{' '.join(cmd)} exited {p.returncode}:\n{p.stdout[-2000:]}\n{p.stderr[-1000:]}")
-        return p.stdout, trace.read_text()
+    r = cairn.run(elf, ["trace"], options=("--clock", str(clock_hz)), timeout=timeout, sim=sim)
+    if r.status != 0 or not r.console.rstrip().endswith("PASS"):
+        raise BenchError(f"{' '.join(r.command)} ({elf}) exited {r.status}:\n{r.console[-2000:]}\n"
+                         f"{r.stderr.decode(errors='replace')[-1000:]}")
+    return r.console, r.files["trace"].read_text()
 
 
 def measure(sim: str, elf: Path, clock_hz: int = DEFAULT_CLOCK_HZ) -> tuple[dict[str, int], dict[str, Any], dict[str, int]]:

@@ -20,14 +20,14 @@ reported); the latency by module count is taken at one size. It returns the dict
 from __future__ import annotations
 
 import re
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import cairn
 from cairn import net_trace
 from cairn.bench.linefit import fit
-from cairn.paths import firmware_dir, sim_binary
+from cairn.paths import firmware_dir
+from cairn.scenario import Device, Processor
 
 SIZES = (0, 256, 512, 1024, 2048, 4096)
 MODULE_COUNTS = (2, 3, 4, 5, 6, 7, 8)
@@ -61,12 +61,12 @@ class Migration:
     parts: int  #: STATE frames the source sent (its first sending of each part)
 
 
-def device_toml(elf: Path, modules: int) -> str:
+def device(elf: Path, modules: int) -> Device:
     """A device of ``modules`` 8 MHz modules running elf, on the default bus (no [bus])."""
-    out = [f'name = "migration-bench-{modules}"']
-    for i in range(modules):
-        out += ["", "[[processor]]", f'name = "m{i}"', f'firmware = "{elf.resolve()}"', 'clock = "8MHz"']
-    return "\n".join(out) + "\n"
+    return Device(
+        name=f"migration-bench-{modules}",
+        processors=[Processor(name=f"m{i}", firmware=str(elf.resolve()), clock="8MHz") for i in range(modules)],
+    )
 
 
 def _cycles(ps: int) -> int:
@@ -87,16 +87,13 @@ def run(state_bytes: int, modules: int, sim: Path | None = None) -> Migration:
     elf = firmware_dir() / f"migration-bench-{state_bytes}.elf"
     if not elf.exists():
         raise MigrationBenchError(f"{elf} is missing (make firmware)")
-    with tempfile.TemporaryDirectory() as d:
-        dev, trace = Path(d) / "device.toml", Path(d) / "trace.json"
-        dev.write_text(device_toml(elf, modules))
-        proc = subprocess.run([str(sim or sim_binary()), "run", "--device", str(dev), "--trace", str(trace),
-                               "--max-time", "10s"], capture_output=True, text=True, timeout=300)
-        text = trace.read_text() if trace.exists() else ""
-    out = proc.stdout
-    if proc.returncode != 0 or f"state ok {state_bytes}" not in out:
-        raise MigrationBenchError(f"{state_bytes} B on {modules} modules: status {proc.returncode}:\n"
-                                  f"{out[-1000:]}{proc.stderr[-1000:]}")
+    r = cairn.run(device(elf, modules), ["trace"], max_time="10s", timeout=300, sim=sim)
+    trace = r.files["trace"]
+    text = trace.read_text() if trace.exists() else ""
+    out = r.console
+    if r.status != 0 or f"state ok {state_bytes}" not in out:
+        raise MigrationBenchError(f"{state_bytes} B on {modules} modules: status {r.status}:\n"
+                                  f"{out[-1000:]}{r.stderr.decode(errors='replace')[-1000:]}")
     m = re.search(r"moved \d+ outcome (\d+) retransmits (\d+)", out)
     if not m or m.group(1) != "1" or m.group(2) != "0":
         raise MigrationBenchError(f"{state_bytes} B on {modules} modules: not moved once without "

@@ -13,13 +13,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from cairn import runners
 from cairn.paths import repo_root
 
 QEMU = ["qemu-system-arm", "-M", "mps2-an385", "-nographic", "-monitor", "none",
@@ -35,9 +35,11 @@ IO_LOAD = repo_root() / "experiments/bench/io_load.toml"
 CALLGRIND_CPU_INSTRUCTIONS = 50_000_000
 
 
-def wall(cmd: list[str], timeout: float = 600) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+def wall(cmd: list[str], timeout: float = 600) -> tuple[float, runners.Result]:
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, timeout=timeout, check=False)
+    proc = runners.run_command(cmd, timeout=timeout)
+    if proc.timed_out:  # (its status 124 would pass for a limit reached)
+        sys.exit(f"bench: {' '.join(cmd)} did not finish within {timeout} s")
     return time.perf_counter() - start, proc
 
 
@@ -45,8 +47,8 @@ def best_of(cmd: list[str], runs: int, expect_status: int = 0) -> float:
     times = []
     for _ in range(runs):
         t, proc = wall(cmd)
-        if proc.returncode != expect_status:
-            sys.exit(f"bench: {' '.join(cmd)} exited {proc.returncode}: {proc.stderr.decode(errors='replace')[-400:]}")
+        if proc.status != expect_status:
+            sys.exit(f"bench: {' '.join(cmd)} exited {proc.status}: {proc.stderr.decode(errors='replace')[-400:]}")
         times.append(t)
     return min(times)
 
@@ -55,7 +57,7 @@ def sim_stats(sim: str, elf: Path, *extra: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         stats = Path(tmp) / "stats.json"
         _, proc = wall([sim, "run", "--stats", str(stats), *extra, str(elf)])
-        if proc.returncode != 0:
+        if proc.status != 0:
             sys.exit(f"bench: cairn-sim failed on {elf}: {proc.stderr.decode(errors='replace')[-400:]}")
         data: dict[str, Any] = json.loads(stats.read_text())
         return data
@@ -71,12 +73,14 @@ def host_instructions(cmd: list[str]) -> int | None:
     if shutil.which("valgrind") is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg", *cmd],
-                              capture_output=True, text=True, timeout=1800, check=False)
-    m = re.search(r"Collected : (\d+)", proc.stderr)
+        proc = runners.run_command(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg", *cmd], timeout=1800)
+    if proc.timed_out:
+        sys.exit(f"bench: callgrind of {' '.join(cmd)} did not finish within 1800 s")
+    err = proc.stderr.decode(errors="replace")
+    m = re.search(r"Collected : (\d+)", err)
     # 124: the run stopped on its --max-instructions limit, as asked.
-    if proc.returncode not in (0, 124) or m is None:
-        sys.exit(f"bench: callgrind of {' '.join(cmd)} failed:\n{proc.stderr[-1000:]}")
+    if proc.status not in (0, 124) or m is None:
+        sys.exit(f"bench: callgrind of {' '.join(cmd)} failed:\n{err[-1000:]}")
     return int(m.group(1))
 
 

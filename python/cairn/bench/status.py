@@ -195,6 +195,19 @@ def render_distributed(d: dict[str, Any]) -> list[str]:
     return lines
 
 
+def render_sweep(d: dict[str, Any]) -> list[str]:
+    """build/bench/sweep.json (python -m cairn.bench.sweep)."""
+    load = d["load_average_1min"]
+    return [
+        f"- Sweeps (build/bench/sweep.json; cairn.sweep on a Dask LocalCluster, {d['runs']} runs of "
+        f"{d['firmware']}, {d['mean_run_s_one_worker']} s each on one worker): 1 worker {d['one_worker_s']} s, "
+        f"2 workers {d['two_workers_s']} s, speedup **{d['speedup']}×** (target ≥ {d['target_speedup']}: "
+        f"{'met' if d['met'] else 'not met'}); cores the runs got {d['cores_used_one_worker']} and "
+        f"{d['cores_used_two_workers']}, 1-minute load average {load['before']} before, "
+        f"{load['after_two_workers']} after",
+    ]
+
+
 #: Renderers of later sections of distributed.json (migration_*, timesync_*), in order.
 DISTRIBUTED_EXTRA: list[Callable[[dict[str, Any]], list[str]]] = []
 
@@ -207,6 +220,7 @@ SECTION_HEADS = {
     "kernel.json": "- Cairn OS kernel on cairn-sim",
     "distributed.json": "- Cairn OS across modules",
     "device.json": "- Devices (",
+    "sweep.json": "- Sweeps (",
 }
 
 
@@ -235,6 +249,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "kernel.json": render_kernel,
     "distributed.json": render_distributed,
     "device.json": render_device,
+    "sweep.json": render_sweep,
 }
 
 

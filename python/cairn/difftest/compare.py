@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
+from ..runners import start_process
 from .contract import Case, Result, normalize_fault
 from .gen import CaseGen
 from .report import describe, first_difference
@@ -79,12 +80,7 @@ class _SimProcess:
 
     def __init__(self, cmd: Sequence[str]) -> None:
         self.stderr: IO[bytes] = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(
-            [*cmd, "exec-cases", "/dev/stdin"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.stderr,
-        )
+        self.proc = start_process([*cmd, "exec-cases", "/dev/stdin"], self.stderr)
         self.lines: queue.Queue[bytes | None] = queue.Queue()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
