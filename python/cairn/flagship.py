@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 from cairn import net_trace
+from cairn.experiment import run as cairn_run
 from cairn.paths import repo_root
 from cairn.study import plots
 from cairn.study.paper import load_all
@@ -38,13 +38,13 @@ SAMPLE_PORT = 16
 def run(sim: Path, out: Path) -> tuple[StudyResult, str]:
     """Run the device; returns the report section and the migration summary line."""
     out.mkdir(parents=True, exist_ok=True)
-    stats_path, trace_path = out / "flagship-stats.json", out / "flagship-trace.json"
-    proc = subprocess.run([str(sim), "run", "--device", str(repo_root() / DEVICE),
-                           "--stats", str(stats_path), "--trace", str(trace_path)],
-                          capture_output=True, text=True, timeout=600)
-    if proc.returncode != 0:
-        raise RuntimeError(f"cairn-sim exited with status {proc.returncode}: {proc.stderr.strip()[-400:]}")
-    stats = json.loads(stats_path.read_text())
+    if not sim.is_file():
+        raise RuntimeError(f"no simulator at {sim} (make build builds it)")
+    result = cairn_run(repo_root() / DEVICE, outputs=("stats", "trace"), out_dir=out / "flagship", sim=sim, timeout=600)
+    if result.status != 0:
+        raise RuntimeError(result.describe_failure())
+    stats = result.stats_json
+    trace_path = result.files["trace"]
     text = trace_path.read_text()
     trace = net_trace.parse(text)
     summary = net_trace.migration_summary(trace)
@@ -110,7 +110,7 @@ def section(stats: dict[str, Any], migrations: str, trace_path: Path,
                "moves from the slow module to the fast one after 40 samples and back after 80, while "
                "the sensor keeps sampling every millisecond; the logger toggles a marker pin at each "
                f"sample it receives. {migrations}, checked from the simulator's record of every send "
-               f"and delivery (trace: {trace_path.name}, open in ui.perfetto.dev)."))
+               f"and delivery (the run's folder holds the trace: open {trace_path.parent.name}/{trace_path.name} in ui.perfetto.dev)."))
     slow = [m for home, _, m in paces if home == "slow" and m > 0]
     fast = [m for home, _, m in paces if home == "fast" and m > 0]
     if slow and fast:
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     try:
         sec, summary = run(args.sim, args.out)
-    except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+    except (RuntimeError, OSError) as e:
         print(f"flagship: {e}", file=sys.stderr)
         return 1
     print("== Cairn: three modules, one task moving between them while samples flow")

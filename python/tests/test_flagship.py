@@ -29,12 +29,14 @@ def test_the_pipeline_moves_and_loses_nothing(run: tuple[subprocess.CompletedPro
     assert "migrations: 2 ok, 0 lost, 0 duplicated, 0 reordered" in proc.stdout
     for module in ("slow", "fast", "sensor"):
         assert any(line.split()[:1] == [module] for line in proc.stdout.splitlines()), module
-    assert (out / "flagship-trace.json").is_file() and (out / "flagship-stats.json").is_file()
+    run_dir = out / "flagship"
+    assert (run_dir / "trace.json").is_file() and (run_dir / "stats.json").is_file()
+    assert (run_dir / "device.toml").is_file()  # the run's record: what it ran
 
 
 def test_why_it_moves_is_measured(run: tuple[subprocess.CompletedProcess[str], Path]) -> None:
     _, out = run
-    text = (out / "flagship-trace.json").read_text()
+    text = (out / "flagship" / "trace.json").read_text()
     commits = sorted(p.ps for p in net_trace.migration_phases(net_trace.parse(text)) if p.phase == "committed")
     arrivals = flagship.logger_starts_ps(json.loads(text))
     assert len(arrivals) == 120 and len(commits) == 2

@@ -62,8 +62,8 @@ def _run(model: str, ts: TaskSet, root: Path) -> Point:
     try:
         r = run_task_set(model, ts, d)
     except RunError as e:
-        return Point(None, {}, str(e).splitlines()[1] if len(str(e).splitlines()) > 1 else str(e))
-    return Point(r, json.loads((d / f"rtos-{model}.json").read_text()))
+        return Point(None, {}, str(e).splitlines()[0])
+    return Point(r, json.loads((d / f"rtos-{model}" / "stats.json").read_text()))
 
 
 def sweep(g: Grid) -> dict[Key, Point]:

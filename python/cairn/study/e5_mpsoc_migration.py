@@ -10,12 +10,12 @@ both sides of its break-even.
 from __future__ import annotations
 
 import re
-import subprocess
 
 from cairn.bench.checkpoint import FAST_HZ, SLOW_HZ, measure
 from cairn.bench.linefit import fit
 from cairn.checkpoint_trace import run_device
-from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.experiment import run as cairn_run
+from cairn.paths import firmware_dir, repo_root
 
 from . import plots
 from .paper import Paper
@@ -109,14 +109,14 @@ def _policy_verdict() -> Verdict:
     devices = repo_root() / "experiments" / "devices"
     moved = run_device(devices / "checkpoint.toml")
     stayed = run_device(devices / "checkpoint-stay.toml")
-    elf = firmware_dir() / "checkpoint-1024.elf"
-    alone = subprocess.run([str(sim_binary()), "run", str(elf), "--clock", f"{SLOW_HZ}"],
-                           capture_output=True, text=True, timeout=300)
+    alone = cairn_run(firmware_dir() / "checkpoint-1024.elf", outputs=(), options=("--clock", f"{SLOW_HZ}"),
+                      timeout=300)
     at = {name: _finish_us(lines) for name, lines in
-          (("moved", moved.lines), ("alone", alone.stdout.splitlines()))}
+          (("moved", moved.lines), ("alone", alone.console.splitlines()))}
     migrated = any("migrations 1" in line for line in moved.lines)
     kept = any(re.search(r"migrations 0 stays \d+", line) for line in stayed.lines)
-    holds = moved.returncode == 0 and stayed.returncode == 0 and migrated and kept and at["moved"] < at["alone"]
+    holds = (moved.returncode == 0 and stayed.returncode == 0 and alone.status == 0 and migrated and kept
+             and at["moved"] < at["alone"])
     return Verdict("migration_pays_off_after_break_even", holds,
                    f"moved to the 8x faster module it finished at {at['moved']} us against {at['alone']} us "
                    f"staying; with a destination 0.05 % faster the policy kept it ({'yes' if kept else 'no'})")

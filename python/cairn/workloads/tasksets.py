@@ -4,12 +4,11 @@ measurements from what cairn-sim measured (docs/models.md, "Workloads")."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import firmware_dir
-from ..runners import run_sim
+from ..experiment import run as cairn_run
 from .common import RunError
 
 
@@ -135,13 +134,12 @@ def run_task_set(model: str, ts: TaskSet, out_dir: Path, seed: int = 1) -> TaskS
     """Runs build/fw/rtos-<model>.elf on ts's scenario; raises RunError if it fails."""
     scenario = out_dir / f"rtos-{ts.tasks}x{ts.kind}-{ts.period_ms}ms{'-bg' if ts.background else ''}.toml"
     scenario.write_text(ts.scenario())
-    stats_file = out_dir / f"rtos-{model}.json"
     # Bounded in simulated time: a model that falls behind its releases ends with status 124.
-    res = run_sim(firmware_dir() / f"rtos-{model}.elf", "--device", str(scenario), "--seed", str(seed),
-                  "--stats", str(stats_file), "--max-time", f"{4 * ts.run_ms}ms", timeout=300)  # fmt: skip
+    res = cairn_run(scenario, outputs=("stats",), seed=seed, max_time=f"{4 * ts.run_ms}ms",
+                    firmware=firmware_dir() / f"rtos-{model}.elf", out_dir=out_dir / f"rtos-{model}", timeout=300)
     if res.status != 0:
-        raise RunError(res.describe())
-    stats = json.loads(stats_file.read_text())
+        raise RunError(res.describe_failure())
+    stats = res.stats_json
     io = stats.get("io", {})
     entries = [io["jitter"][f"task{k}"] for k in range(ts.tasks)]
     jit = [j for j in entries if j["events"] >= 2]  # an interval needs two outputs

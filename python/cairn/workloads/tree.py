@@ -5,14 +5,13 @@ and the paper's metrics from what cairn-sim measured (docs/models.md, "Workloads
 from __future__ import annotations
 
 import csv
-import json
 import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import firmware_dir
-from ..runners import run_sim
+from ..experiment import run as cairn_run
 from .common import MODELS, RunError
 
 
@@ -163,21 +162,21 @@ def run_tree(model: str, node: TreeNode, out_dir: Path, seed: int = 1) -> TreeRe
     """Runs build/fw/tree-<model>.elf on node's scenario; raises RunError if it fails."""
     scenario = out_dir / f"tree-n{node.n}-ls{node.ls_ms:g}.toml"
     scenario.write_text(node.scenario())
-    stats_file, io_log = out_dir / f"{model}.json", out_dir / f"{model}.csv"
     elf = firmware_dir() / f"tree-{model}.elf"
     # Bounded in simulated time: the run ends one sensing period after the last job.
     limit_s = (node.senses + 3) / node.fs_hz
-    res = run_sim(elf, "--device", str(scenario), "--seed", str(seed), "--stats", str(stats_file),
-                  "--io-log", str(io_log), "--max-time", f"{limit_s:g}s", timeout=300)  # fmt: skip
+    res = cairn_run(scenario, outputs=("stats", "io_log"), seed=seed, max_time=f"{limit_s:g}s", firmware=elf,
+                    out_dir=out_dir / f"tree-{model}", timeout=300)
     if res.status != 0:
-        raise RunError(res.describe())
-    stats = json.loads(stats_file.read_text())
+        raise RunError(res.describe_failure())
+    stats = res.stats_json
+    io_log = res.files["io_log"]
     per_ms = node.clock_hz / 1000
     fired, done = _events(io_log, "packet", "stimulus"), _events(io_log, "forwarded", "output")
     sense_fired, sense_done = _events(io_log, "sense", "stimulus"), _events(io_log, "sensed", "output")
-    counts = _FIRMWARE_COUNTS.search(res.text())
+    counts = _FIRMWARE_COUNTS.search(res.console)
     if counts is None:
-        raise RunError(res.describe())
+        raise RunError(f"no packet counts in what the firmware printed: {res.console[-300:]}")
     e = [(done[k] - fired[k]) / per_ms for k in done]
     waited = sum(
         1
