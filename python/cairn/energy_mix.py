@@ -22,14 +22,11 @@ python/tests/test_energy_mix.py checks that the document holds exactly this outp
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
+from .experiment import run as cairn_run
 from .paths import firmware
-from .runners import run_sim
 
 #: DS10152 Rev 9 Table 29, typical run current by code type, uA: (range 1 at 32 MHz, range 3 at 4 MHz).
 TABLE_29 = {"while(1)": (5400.0, 355.0), "Fibonacci": (6550.0, 440.0), "Dhrystone": (6300.0, 555.0)}
@@ -59,12 +56,11 @@ class Run:
 
 def measure(program: str, clock: str) -> Run:
     """Runs build/fw/test-`program`.elf at `clock` with the stm32l053 profile."""
-    with tempfile.TemporaryDirectory() as d:
-        out = Path(d) / "stats.json"
-        r = run_sim(firmware(program), "--energy", "stm32l053", "--clock", clock, "--stats", str(out), timeout=120)
-        if r.status != 0:
-            raise RuntimeError(r.describe())
-        s = json.loads(out.read_text())
+    r = cairn_run(firmware(program), outputs=("stats",), options=("--energy", "stm32l053", "--clock", clock),
+                  timeout=120)
+    if r.status != 0:
+        raise RuntimeError(r.describe_failure())
+    s = r.stats_json
     by_class = s["energy_model"]["by_class"]
     cycles = {c: float(by_class.get(c, {}).get("cycles", 0)) for c in CLASSES}
     total = sum(cycles.values())

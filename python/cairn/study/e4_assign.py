@@ -11,15 +11,13 @@ processor must be the one the model picks from the measured parameters.
 
 from __future__ import annotations
 
-import json
 import math
-import subprocess
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from cairn.paths import firmware_dir, sim_binary
+from cairn.experiment import run as cairn_run
+from cairn.paths import firmware_dir
+from cairn.scenario import Scenario
 
 # Module kinds as (clock, energy profile). DEVICE: E4's five-module device, where the fast
 # module is the less energy-efficient one (M_p < M_q), against the appendix's premise.
@@ -71,14 +69,11 @@ dir = "in"
 index = 1
 deliver = [{{ at = "0ns", value = {1 if standby else 0} }}]
 '''
-    with tempfile.TemporaryDirectory() as d:
-        (Path(d) / "job.toml").write_text(scenario)
-        proc = subprocess.run([str(sim_binary()), "run", "--device", str(Path(d) / "job.toml"),
-                               "--stats", str(Path(d) / "stats.json")], capture_output=True, text=True, timeout=600)
-        if proc.returncode not in (0, 1):
-            raise AssignError(f"{kind} L={instructions} D={deadline_s}: status {proc.returncode}: {proc.stderr.strip()[-200:]}")
-        stats = json.loads((Path(d) / "stats.json").read_text())
-    return Job(proc.returncode == 0, int(stats["instructions"]), float(stats["energy_joules"]["total"]), stats)
+    res = cairn_run(Scenario.parse(scenario), outputs=("stats",), timeout=600)
+    if res.status not in (0, 1):
+        raise AssignError(f"{kind} L={instructions} D={deadline_s}: {res.describe_failure()}")
+    stats = res.stats_json
+    return Job(res.status == 0, int(stats["instructions"]), float(stats["energy_joules"]["total"]), stats)
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,15 @@ from __future__ import annotations
 import json
 import tomllib
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cairn.bench.kernel import map_sections
-from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.experiment import Result
+from cairn.experiment import run as cairn_run
+from cairn.paths import firmware_dir, repo_root
+from cairn.scenario import Device
 
 SCENARIOS = repo_root() / "experiments" / "e4-comos"
 ROUND_PERIOD_S = 1.0
@@ -47,29 +49,32 @@ def _delay(io: dict[str, Any], name: str) -> dict[str, Any] | None:
     return d if d and d.get("answered") else None
 
 
+def _run(target: Device | Path, outputs: tuple[str, ...], rounds: int, firmware: Path | None, what: str) -> Result:
+    """One run of `rounds` rounds; the scenarios end by the time limit (status 124)."""
+    res = cairn_run(target, outputs=outputs, max_time=f"{int(rounds * ROUND_PERIOD_S * 1000) + MARGIN_MS}ms",
+                    firmware=firmware, timeout=600)
+    if res.status != 124 or any(not f.exists() for f in res.files.values()):
+        raise E4Error(f"{what}: {res.describe_failure()}")
+    return res
+
+
 def run(scenario: str, rounds: int, elf: str | None = None) -> Run:
     """Runs experiments/e4-comos/<scenario>.toml for `rounds` rounds, with build/fw/<elf>.elf
     instead of the scenario's firmware when given (on a device file, on every module)."""
-    device = SCENARIOS / f"{scenario}.toml"
-    args = [str(sim_binary()), "run", "--device", "", "--max-time",
-            f"{int(rounds * ROUND_PERIOD_S * 1000) + MARGIN_MS}ms"]
-    with tempfile.TemporaryDirectory() as d:
-        if elf:
-            path = firmware_dir() / f"{elf}.elf"
-            if not path.exists():
-                raise E4Error(f"{path} is missing (make build)")
-            text = device.read_text()
-            if "[[processor]]" in text:
-                device = Path(d) / device.name
-                device.write_text(text.replace('firmware = "../../build/fw/ssl-five.elf"', f'firmware = "{path}"'))
-            else:
-                args.append(str(path))
-        args[3] = str(device)
-        stats_path = Path(d) / "stats.json"
-        proc = subprocess.run(args + ["--stats", str(stats_path)], capture_output=True, text=True, timeout=600)
-        if proc.returncode != 124 or not stats_path.exists():
-            raise E4Error(f"{scenario} {elf or ''}: status {proc.returncode}: {proc.stderr.strip()[-300:]}")
-        stats = json.loads(stats_path.read_text())
+    path = SCENARIOS / f"{scenario}.toml"
+    firmware = None
+    target: Device | Path = path
+    if elf:
+        firmware = firmware_dir() / f"{elf}.elf"
+        if not firmware.exists():
+            raise E4Error(f"{firmware} is missing (make build)")
+        if "[[processor]]" in path.read_text():
+            device = Device.load(path)
+            for module in device.processors or []:
+                module.firmware = str(firmware)
+            target, firmware = device, None
+    res = _run(target, ("stats",), rounds, firmware, f"{scenario} {elf or ''}")
+    stats = res.stats_json
     procs: dict[str, Any] = stats.get("processors") or {"module": stats}
     ios = [p.get("io", {}) for p in procs.values()]
     sc: dict[int, dict[str, Any]] = {}
@@ -86,7 +91,7 @@ def run(scenario: str, rounds: int, elf: str | None = None) -> Run:
         raise E4Error(f"{scenario} {elf or ''}: not every round reached SC: {[e['answered'] for e in sc.values()]}")
     means = [sc[c]["delay"]["mean_s"] * 1e3 for c in range(CHANNELS)]
     directions = tuple(int(line.split(" direction ")[1].split()[0])
-                       for line in proc.stdout.splitlines() if " direction " in line)
+                       for line in res.console.splitlines() if " direction " in line)
     energy = {name: p["energy_joules"]["total"] * 1e6 for name, p in procs.items()
               if isinstance(p.get("energy_joules"), dict) and "total" in p["energy_joules"]}
     by_task = {(name, str(task)): float(j) * 1e6 for name, p in procs.items()
@@ -170,14 +175,8 @@ def message_latencies(elf: str, scenario: str = "one-sound") -> dict[str, float]
     path = firmware_dir() / f"{elf}.elf"
     if not path.exists():
         raise E4Error(f"{path} is missing (make build)")
-    with tempfile.TemporaryDirectory() as d:
-        log = Path(d) / "io.csv"
-        proc = subprocess.run([str(sim_binary()), "run", "--device", str(SCENARIOS / f"{scenario}.toml"),
-                               "--max-time", f"{int(ROUND_PERIOD_S * 1000) + MARGIN_MS}ms", "--io-log", str(log), str(path)],
-                              capture_output=True, text=True, timeout=600)
-        if proc.returncode != 124 or not log.exists():
-            raise E4Error(f"{scenario} {elf}: status {proc.returncode}: {proc.stderr.strip()[-300:]}")
-        rows = log.read_text().splitlines()[1:]
+    res = _run(SCENARIOS / f"{scenario}.toml", ("io_log",), 1, path, f"{scenario} {elf}")
+    rows = res.files["io_log"].read_text().splitlines()[1:]
     clock = 0.0
     level = 0
     rising: dict[int, float] = {}
@@ -226,14 +225,7 @@ class Remote:
 
 
 def remote_latencies(rounds: int, scenario: str = "five-sound") -> Remote:
-    with tempfile.TemporaryDirectory() as d:
-        trace = Path(d) / "trace.json"
-        proc = subprocess.run([str(sim_binary()), "run", "--device", str(SCENARIOS / f"{scenario}.toml"),
-                               "--max-time", f"{int(rounds * ROUND_PERIOD_S * 1000) + MARGIN_MS}ms",
-                               "--trace", str(trace)], capture_output=True, text=True, timeout=600)
-        if proc.returncode != 124 or not trace.exists():
-            raise E4Error(f"{scenario}: status {proc.returncode}: {proc.stderr.strip()[-300:]}")
-        doc = json.loads(trace.read_text())
+    doc = _run(SCENARIOS / f"{scenario}.toml", ("trace",), rounds, None, scenario).trace_json
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
     words: dict[int, list[tuple[float, int, int, int]]] = {}
     for e in events:
@@ -302,14 +294,7 @@ def heap_high_water(elf: str = "ssl-one", scenario: str = "one-sound", rounds: i
     path = firmware_dir() / f"{elf}.elf"
     if not path.exists():
         raise E4Error(f"{path} is missing (make build)")
-    with tempfile.TemporaryDirectory() as d:
-        trace = Path(d) / "trace.json"
-        proc = subprocess.run([str(sim_binary()), "run", "--device", str(SCENARIOS / f"{scenario}.toml"),
-                               "--max-time", f"{int(rounds * ROUND_PERIOD_S * 1000) + MARGIN_MS}ms",
-                               "--trace", str(trace), str(path)], capture_output=True, text=True, timeout=600)
-        if proc.returncode != 124 or not trace.exists():
-            raise E4Error(f"{scenario} {elf}: status {proc.returncode}: {proc.stderr.strip()[-300:]}")
-        doc = json.loads(trace.read_text())
+    doc = _run(SCENARIOS / f"{scenario}.toml", ("trace",), rounds, path, f"{scenario} {elf}").trace_json
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
     words = sorted((float(e["ts"]), int(str(e["name"])[6:]), int(e["args"]["b"])) for e in events
                    if e.get("ph") == "i" and str(e.get("name", "")).startswith("event ")
