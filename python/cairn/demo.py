@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from cairn.runners import run_cairn_sim
+from cairn.experiment import run
 from cairn.summary import print_energy, print_run
 
 # Energy profile of the demo run (sim/profiles/, docs/energy.md).
@@ -23,18 +22,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, type=Path)
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    stats_path = args.out / "demo-stats.json"
-    trace_path = args.out / "demo-trace.json"
     print(f"== cairn-sim run {args.firmware}")
-    proc = run_cairn_sim(["run", "--energy", PROFILE, "--stats", str(stats_path), "--trace", str(trace_path),
-                          str(args.firmware)], timeout=None, sim=args.sim)  # fmt: skip
-    sys.stdout.write(proc.text())
-    sys.stderr.write(proc.stderr.decode(errors="replace"))
+    res = run(args.firmware, outputs=("stats", "trace"), options=("--energy", PROFILE), out_dir=args.out / "demo",
+              sim=args.sim)
+    sys.stdout.write(res.console)
+    sys.stderr.write(res.stderr.decode(errors="replace"))
     sys.stdout.flush()
-    if proc.status != 0:
-        print(f"demo: cairn-sim exited with status {proc.status}", file=sys.stderr)
-        return proc.status
-    stats = json.loads(stats_path.read_text())
+    if res.status != 0:
+        print(f"demo: cairn-sim exited with status {res.status}", file=sys.stderr)
+        return res.status
+    stats = res.stats_json
+    stats_path, trace_path = res.files["stats"], res.files["trace"]
     print("== summary")
     print_run(stats)
     print(f"  host time          {stats['host_seconds']:>14.3f} s  ({stats['mips']:.0f} MIPS)")
@@ -43,13 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     # A kernel application with tasks and sleep, for the by-task and idle figures.
     hello = args.firmware.parent / "hello.elf"
     if hello.is_file() and HELLO_SCENARIO.is_file():
-        hello_stats = args.out / "hello-energy-stats.json"
-        proc = run_cairn_sim(["run", "--device", str(HELLO_SCENARIO), "--max-time", "2s", "--stats", str(hello_stats),
-                              "--trace", str(args.out / "hello-energy-trace.json"), str(hello)], timeout=None, sim=args.sim)  # fmt: skip
-        if proc.status not in (0, 124):
-            print(f"demo: cairn-sim exited with status {proc.status} on {hello}", file=sys.stderr)
-            return proc.status
-        print_energy(json.loads(hello_stats.read_text()), f"{hello.name}, 2 simulated s ({HELLO_SCENARIO.relative_to(REPO)})")
+        res = run(HELLO_SCENARIO, outputs=("stats", "trace"), max_time="2s", firmware=hello,
+                  out_dir=args.out / "hello-energy", sim=args.sim)
+        if res.status not in (0, 124):
+            print(f"demo: cairn-sim exited with status {res.status} on {hello}", file=sys.stderr)
+            return res.status
+        print_energy(res.stats_json, f"{hello.name}, 2 simulated s ({HELLO_SCENARIO.relative_to(REPO)})")
     return 0
 
 

@@ -74,8 +74,9 @@ def run_cairn_sim(
     cwd: str | os.PathLike[str] | None = None,
     sim: str | os.PathLike[str] | None = None,
 ) -> Result:
-    """`cairn-sim ARGS...` (build/bin/cairn-sim, or $CAIRN_SIM, or `sim`)."""
-    exe = Path(sim) if sim is not None else sim_binary()
+    """`cairn-sim ARGS...` (build/bin/cairn-sim, or $CAIRN_SIM, or `sim`). A relative `sim`
+    is from the caller's working directory, not from `cwd`."""
+    exe = Path(sim).absolute() if sim is not None else sim_binary()
     return _run([str(exe), *args], timeout, cwd)
 
 
