@@ -169,13 +169,16 @@ static void serialise(void)
     MIG.in_serialize = false;
     /* The bytes counted first: the blob is as long as this task needs, not the longest a
      * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
-    unsigned size = cairn__mig_size(t, MIG.handed_len);
+    struct cairn_mig_writer w;
+    unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
     uint8_t *blob = size <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size) : 0;
     if (blob) {
         cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
         /* A message queued for T between the count and the write makes it too long: T
          * resumes. */
-        struct cairn_mig_writer w = {.buf = blob, .cap = size};
+        w.buf = blob;
+        w.cap = size;
+        w.len = 0;
         MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
                                                MIG.handed_len, MIG.cfg.hw_hz);
         if (w.len > w.cap) {

@@ -41,6 +41,17 @@ struct cairn_mig_out {
     uint8_t data[MIG_SMALL_MAX];
 };
 
+/* The serialised task's fields as the destination parsed them (pointers into the blob). */
+struct cairn_mig_parsed {
+    cairn_task_id_t id;
+    cairn_prio_t prio;
+    uint8_t flags, num_out, members, modules, timers, messages;
+    const uint8_t *routes, *member, *seq, *epoch, *timer;
+    unsigned messages_at;
+    const uint8_t *state;
+    unsigned state_len;
+};
+
 /* What a staged copy holds beyond the serialised bytes: the blocks its commit needs,
  * allocated at staging so that the commit cannot run out of memory. */
 struct cairn_mig_stage {
@@ -48,6 +59,7 @@ struct cairn_mig_stage {
     void *tcb_reserve; /* freed just before the TCB is allocated in its place */
     void **payloads;   /* one per queued message (NULL for an empty one) */
     uint8_t messages;
+    struct cairn_mig_parsed parsed; /* the blob, parsed at staging */
 };
 
 typedef struct cairn_mig_state {

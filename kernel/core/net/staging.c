@@ -15,19 +15,9 @@
 
 #define MIG (*cairn_net.mig)
 
-struct parsed {
-    cairn_task_id_t id;
-    cairn_prio_t prio;
-    uint8_t flags, num_out, members, modules, timers, messages;
-    const uint8_t *routes, *member, *seq, *epoch, *timer;
-    unsigned messages_at;
-    const uint8_t *state;
-    unsigned state_len;
-};
-
 #define TIMER_BYTES 14u
 
-static bool parse(struct parsed *p)
+static bool parse(struct cairn_mig_parsed *p)
 {
     struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len};
     p->id = (cairn_task_id_t)cairn__mig_get(&r, 1);
@@ -57,8 +47,10 @@ static bool parse(struct parsed *p)
 
 /* The serialised timers of p set again here, each for what is left until its deadline;
  * one whose deadline has passed fires now, once. */
-static void set_timers(const struct parsed *p)
+static void set_timers(const struct cairn_mig_parsed *p)
 {
+    if (!p->timers)
+        return; /* the clock costs 64-bit arithmetic */
     uint64_t now;
     bool global_here = cairn__mig_clock(&now);
     for (unsigned i = 0; i < p->timers; i++) {
@@ -66,7 +58,7 @@ static void set_timers(const struct parsed *p)
         uint8_t n = (uint8_t)cairn__mig_get(&tr, 1);
         uint8_t fl = (uint8_t)cairn__mig_get(&tr, 1);
         uint32_t period = (uint32_t)cairn__mig_get(&tr, 4);
-        uint64_t deadline = cairn__mig_get(&tr, 8);
+        uint64_t deadline = cairn__mig_get64(&tr);
         bool global = (fl & 2u) && global_here;
         uint64_t left = deadline > now ? deadline - now : 0;
         uint32_t ticks = cairn__mig_clock_to_ticks(left, global, MIG.cfg.hw_hz);
@@ -83,7 +75,7 @@ static void set_timers(const struct parsed *p)
 
 void cairn__mig_restore_timers(void)
 {
-    struct parsed p;
+    struct cairn_mig_parsed p;
     if (MIG.blob && parse(&p))
         set_timers(&p);
 }
@@ -120,11 +112,13 @@ static void *kernel_block(size_t n)
 
 bool cairn__mig_stage(void)
 {
-    struct parsed p;
     struct cairn_mig_stage *s = &MIG.stage;
     __builtin_memset(s, 0, sizeof *s);
-    if (!parse(&p) || !handler_of(p.id) || cairn__tcb(p.id))
+    /* Parsed once: the commit reads the same blob, which stays until the migration ends. */
+    struct cairn_mig_parsed *pp = &s->parsed, p;
+    if (!parse(pp) || !handler_of(pp->id) || cairn__tcb(pp->id))
         return false;
+    p = *pp;
     s->state = kernel_block(p.state_len);
     s->tcb_reserve = kernel_block(sizeof(cairn_tcb_t) + p.num_out * sizeof(cairn_route_t));
     s->messages = p.messages;
@@ -165,10 +159,10 @@ static void remote_drop(cairn_task_id_t id)
 
 bool cairn__mig_commit(void)
 {
-    struct parsed p;
     struct cairn_mig_stage *s = &MIG.stage;
-    if (!MIG.staged || !parse(&p))
+    if (!MIG.staged || !MIG.blob)
         return false;
+    struct cairn_mig_parsed p = s->parsed;
     remote_drop(p.id);
     cairn_free(s->tcb_reserve);
     s->tcb_reserve = 0;
