@@ -50,6 +50,16 @@ static void put_bytes(struct cairn_mig_writer *w, const void *p, unsigned n)
     w->len += n;
 }
 
+/* A table of CAIRN_NET_MODULES bytes: too short for memcpy's set-up to pay. */
+static void put_table(struct cairn_mig_writer *w, const uint8_t *t)
+{
+    unsigned at = w->len;
+    w->len = at + CAIRN_NET_MODULES;
+    if (w->len <= w->cap)
+        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++)
+            w->buf[at + i] = t[i];
+}
+
 /* In 32 bits, like put: the 64-bit shifts of a wider read cost a library call a byte. */
 uint32_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes)
 {
@@ -107,6 +117,8 @@ uint32_t cairn__mig_clock_to_ticks(uint64_t units, bool global, uint32_t hw_hz)
     return t > CAIRN_TIMER_MAX_TICKS ? CAIRN_TIMER_MAX_TICKS : (uint32_t)t;
 }
 
+_Static_assert(CAIRN_MCAST_ENTRIES <= 32, "a membership mask of 32 bits");
+
 /* Fields, not bytes, counted: what cairn__mig_write writes, without the copies. The timers
  * are read here, once, with the clock their deadlines are stamped from, and written as read.
  * A message queued for t afterwards makes the write longer; the caller checks. */
@@ -116,12 +128,20 @@ unsigned cairn__mig_size(struct cairn_mig_writer *w, const cairn_tcb_t *t, unsig
     /* head, routes, membership count, the table (count, numbers, epochs), timer count,
      * message count, state length */
     unsigned n = 4u + 2u * t->num_out + 1u + 1u + 2u * CAIRN_NET_MODULES + 1u + 1u + 2u;
+    w->members = 0;
+    w->member_count = 0;
     for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
-        n += cairn_k.members[i].group && cairn_k.members[i].task == id ? 2u : 0u;
+        if (cairn_k.members[i].task == id && cairn_k.members[i].group) {
+            w->members |= 1u << i;
+            w->member_count++;
+            n += 2u;
+        }
     w->running = 0;
+    w->timer_count = 0;
     for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
         if (cairn__timer_query(id, (uint8_t)k, &w->rem[k], &w->per[k]) == CAIRN_OK) {
             w->running |= (uint8_t)(1u << k);
+            w->timer_count++;
             n += 14u;
         }
     w->now = 0;
@@ -143,20 +163,17 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
     put(w, id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)t->num_out << 24, 4);
     for (unsigned i = 0; i < t->num_out; i++)
         put(w, t->routes[i].task | (uint32_t)t->routes[i].port << 8, 2);
-    unsigned n = 0;
-    for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
-        n += cairn_k.members[i].group && cairn_k.members[i].task == id;
-    put(w, n, 1);
-    for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
-        if (cairn_k.members[i].group && cairn_k.members[i].task == id)
-            put(w, cairn_k.members[i].group | (uint32_t)cairn_k.members[i].port << 8, 2);
+    /* The memberships as cairn__mig_size found them: only an interrupt runs between the
+     * two, and interrupts do not change memberships. */
+    put(w, w->member_count, 1);
+    const struct cairn_member *e = cairn_k.members;
+    for (uint32_t m = w->members; m; m >>= 1, e++)
+        if (m & 1u)
+            put(w, e->group | (uint32_t)e->port << 8, 2);
     put(w, CAIRN_NET_MODULES, 1);
-    put_bytes(w, seq, CAIRN_NET_MODULES);
-    put_bytes(w, cairn__rel_epochs(id), CAIRN_NET_MODULES);
-    unsigned timers = 0;
-    for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
-        timers += (w->running >> k) & 1u;
-    put(w, timers, 1);
+    put_table(w, seq);
+    put_table(w, cairn__rel_epochs(id));
+    put(w, w->timer_count, 1);
     for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++) {
         if (!(w->running & 1u << k))
             continue;

@@ -9,10 +9,12 @@
 struct cairn_mig_writer {
     uint8_t *buf;
     unsigned cap, len; /* len beyond cap: it did not fit */
-    /* The task's timers as cairn__mig_size read them, and the clock then. */
+    /* The task's timers as cairn__mig_size read them, the clock then, its memberships. */
     uint32_t rem[CAIRN_TIMERS_PER_TASK], per[CAIRN_TIMERS_PER_TASK];
     uint64_t now;
-    uint8_t running; /* bit k: timer k runs */
+    uint8_t running, timer_count; /* bit k: timer k runs */
+    uint32_t members;             /* bit i: cairn_k.members[i] is the task's */
+    uint8_t member_count;
     bool global;
 };
 

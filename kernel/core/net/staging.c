@@ -17,32 +17,66 @@
 
 #define TIMER_BYTES 14u
 
+/* Whether n more bytes are there from b. */
+static bool have(const uint8_t *b, const uint8_t *end, unsigned n)
+{
+    return (unsigned)(end - b) >= n;
+}
+
+/* The blob's fields, read in one pass with a cursor (a call per field cost more than the
+ * fields); false for a blob that is too short, too long or not this migration's task. */
 static bool parse(struct cairn_mig_parsed *p)
 {
-    struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len};
-    p->id = (cairn_task_id_t)cairn__mig_get(&r, 1);
-    p->prio = (cairn_prio_t)cairn__mig_get(&r, 1);
-    p->flags = (uint8_t)cairn__mig_get(&r, 1);
-    p->num_out = (uint8_t)cairn__mig_get(&r, 1);
-    p->routes = cairn__mig_get_bytes(&r, 2u * p->num_out);
-    p->members = (uint8_t)cairn__mig_get(&r, 1);
-    p->member = cairn__mig_get_bytes(&r, 2u * p->members);
-    p->modules = (uint8_t)cairn__mig_get(&r, 1);
-    p->seq = cairn__mig_get_bytes(&r, p->modules);
-    p->epoch = cairn__mig_get_bytes(&r, p->modules);
-    p->timers = (uint8_t)cairn__mig_get(&r, 1);
-    p->timer = cairn__mig_get_bytes(&r, TIMER_BYTES * p->timers);
-    p->messages = (uint8_t)cairn__mig_get(&r, 1);
-    p->messages_at = r.pos;
-    for (unsigned i = 0; i < p->messages && !r.bad; i++) {
-        (void)cairn__mig_get(&r, 3);
-        (void)cairn__mig_get_bytes(&r, (unsigned)cairn__mig_get(&r, 2));
+    const uint8_t *start = MIG.blob, *b = start, *end = start + MIG.blob_len;
+    if (!b || !have(b, end, 5u))
+        return false;
+    p->id = b[0];
+    p->prio = b[1];
+    p->flags = b[2];
+    p->num_out = b[3];
+    b += 4;
+    if (!have(b, end, 2u * p->num_out + 1u))
+        return false;
+    p->routes = b;
+    b += 2u * p->num_out;
+    p->members = *b++;
+    if (!have(b, end, 2u * p->members + 1u))
+        return false;
+    p->member = b;
+    b += 2u * p->members;
+    p->modules = *b++;
+    if (!have(b, end, 2u * p->modules + 1u))
+        return false;
+    p->seq = b;
+    p->epoch = b + p->modules;
+    b += 2u * p->modules;
+    p->timers = *b++;
+    if (!have(b, end, TIMER_BYTES * p->timers + 1u))
+        return false;
+    p->timer = b;
+    b += TIMER_BYTES * p->timers;
+    p->messages = *b++;
+    p->messages_at = (unsigned)(b - start);
+    for (unsigned i = 0; i < p->messages; i++) {
+        if (!have(b, end, 5u))
+            return false;
+        unsigned len = b[3] | (unsigned)b[4] << 8;
+        b += 5;
+        if (!have(b, end, len))
+            return false;
+        b += len;
     }
-    p->state_len = (unsigned)cairn__mig_get(&r, 2);
-    (void)cairn__mig_get_bytes(&r, (0u - r.pos) & 3u);
-    p->state = cairn__mig_get_bytes(&r, p->state_len);
-    return !r.bad && r.pos == r.len && p->id == MIG.task && p->id >= 1 &&
-           p->id <= CAIRN_MAX_TASKS && p->prio <= CAIRN_PRIO_MAX && p->timers <= CAIRN_TIMERS_PER_TASK;
+    if (!have(b, end, 2u))
+        return false;
+    p->state_len = b[0] | (unsigned)b[1] << 8;
+    b += 2;
+    unsigned pad = (0u - (unsigned)(b - start)) & 3u;
+    if (!have(b, end, pad + p->state_len))
+        return false;
+    p->state = b + pad;
+    b += pad + p->state_len;
+    return b == end && p->id == MIG.task && p->id >= 1 && p->id <= CAIRN_MAX_TASKS &&
+           p->prio <= CAIRN_PRIO_MAX && p->timers <= CAIRN_TIMERS_PER_TASK;
 }
 
 /* The serialised timers of p set again here, each for what is left until its deadline;
