@@ -115,7 +115,7 @@ static bool part_frame(unsigned index, const void **payload, unsigned *len)
     uint8_t *f = (uint8_t *)MIG.part_frame;
     MIG.part_frame[0] = F_STATE | (uint32_t)MIG.mig_src << 8 | (uint32_t)MIG.mig_ctr << 16 |
                         (uint32_t)index << 24;
-    MIG.part_frame[1] = MIG.count;
+    MIG.part_frame[1] = MIG.count | (uint32_t)MIG.dest_epoch << 8 | (uint32_t)MIG.task << 16;
     __builtin_memcpy(f + MIG_PART_HEAD, MIG.blob + at, n);
     *payload = f;
     *len = MIG_PART_HEAD + n;
@@ -280,9 +280,11 @@ static void resume(void)
     resulting(CAIRN_MIG_RESUMED);
 }
 
+/* The STATE goes when T is serialised and, unless it goes first, every module is frozen. */
 static void try_transfer(void)
 {
-    if (MIG.phase != PH_FREEZING || !MIG.serialised || (MIG.answered & all_others()) != all_others())
+    if (MIG.phase != PH_FREEZING || !MIG.serialised ||
+        (!MIG.dest_epoch && (MIG.answered & all_others()) != all_others()))
         return;
     if (!MIG.blob) {
         resume();
@@ -341,22 +343,60 @@ static void request(cairn_task_id_t task, uint8_t dest)
     MIG.stats.requests++;
     trace(CAIRN_EV_MIG_REQUEST);
     freeze_here();
-    send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
+    /* With D's epoch known, the STATE goes first and freezes D; D joins on it only in that
+     * epoch, so a STATE from before D's reset is refused. Without it, FREEZE first. */
+    MIG.dest_epoch = dest < CAIRN_NET_MODULES ? cairn_net.rel->peer_epoch[dest] : 0;
+    if (!MIG.dest_epoch)
+        send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
     arm(MIG.cfg.retransmit_ticks);
     serialise();
     try_transfer();
 }
 
+/* FREEZE to every module that has not answered (D has, with its DESERIALIZED(ok)). */
+static void freeze_silent(void)
+{
+    uint32_t silent = all_others() & ~MIG.answered;
+    for (uint8_t m = 0; m < 32; m++)
+        if (silent & 1u << m)
+            frame(m, F_FREEZE, MIG.task, MIG.dest, -1);
+}
+
+static void commit(void)
+{
+    MIG.phase = PH_COMMITTING;
+    MIG.tries = 0;
+    MIG.outcome = CAIRN_MIG_MOVED;
+    result_to(MIG.dest); /* the commit */
+}
+
+/* STATE went first: D is staged and frozen; the others are frozen next, then the commit. */
+static void freeze_rest(void)
+{
+    MIG.answered = 1u << MIG.dest;
+    if ((MIG.answered & all_others()) == all_others()) {
+        commit();
+        return;
+    }
+    MIG.phase = PH_FREEZING_REST;
+    MIG.tries = 0;
+    freeze_silent();
+}
+
 static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     uint8_t kind = f[0];
-    if (kind == F_FREEZE_ACK && MIG.phase == PH_FREEZING && len >= 4) {
+    if (kind == F_FREEZE_ACK && (MIG.phase == PH_FREEZING || MIG.phase == PH_FREEZING_REST) &&
+        len >= 4) {
         if (f[3]) {
             resume(); /* the participant is in another migration */
             return;
         }
         MIG.answered |= 1u << src;
-        try_transfer();
+        if (MIG.phase == PH_FREEZING)
+            try_transfer();
+        else if ((MIG.answered & all_others()) == all_others())
+            commit();
     } else if (kind == F_STATE_ACK && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4 &&
                f[3] > MIG.acked && f[3] < MIG.count) {
         /* Cumulative: the destination has parts 0 .. f[3] - 1. */
@@ -370,10 +410,10 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
             resume();
             return;
         }
-        MIG.phase = PH_COMMITTING;
-        MIG.tries = 0;
-        MIG.outcome = CAIRN_MIG_MOVED;
-        result_to(MIG.dest); /* the commit */
+        if (MIG.dest_epoch)
+            freeze_rest();
+        else
+            commit();
     } else if (kind == F_ACTIVATED && MIG.phase == PH_COMMITTING && src == MIG.dest && len >= 4) {
         free_blob();
         MIG.answered = 1u << MIG.dest;
@@ -410,10 +450,14 @@ static void source_timer(void)
             resume();
             return;
         }
-        for (uint8_t m = 0; m < 32; m++)
-            if (silent & 1u << m)
-                frame(m, F_FREEZE, MIG.task, MIG.dest, -1);
+        freeze_silent();
         try_transfer();
+        break;
+    case PH_FREEZING_REST:
+        if (++MIG.tries > MIG.cfg.tries)
+            resume();
+        else
+            freeze_silent();
         break;
     case PH_TRANSFER:
         if (++MIG.tries > MIG.cfg.tries) {
@@ -473,8 +517,10 @@ static void apply(uint8_t src, uint8_t outcome)
         frame(src, F_RESULT_ACK, -1, -1, -1);
 }
 
-/* This module takes part in migration (mig_src, mig_ctr) of task to dest: frozen. */
-static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source)
+/* This module takes part in migration (mig_src, mig_ctr) of task to dest: frozen. The
+ * query timer is armed now, or (arm false) by the caller once it has answered. */
+static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source,
+                 bool arm_now)
 {
     free_blob();
     __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
@@ -491,7 +537,23 @@ static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t
     MIG.staged = false;
     MIG.stats.frozen++;
     trace(CAIRN_EV_MIG_FROZEN);
-    arm(query_period());
+    MIG.query_unarmed = !arm_now;
+    if (arm_now)
+        arm(query_period());
+}
+
+/* The first STATE part of a migration this module has no record of: it is frozen by it,
+ * as by FREEZE, when the part names this module's present epoch and the task is not live
+ * here; else the part is refused (DESERIALIZED(failed)): it was sent before this module's
+ * reset, or FREEZE went first and was lost. */
+static void join_on_state(uint8_t src, const uint8_t *f)
+{
+    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    cairn_task_id_t task = f[6];
+    if (this_mig(f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
+        task > CAIRN_MAX_TASKS || (cairn__tcb(task) && !cairn__remote_is(task)))
+        return;
+    join(f[1], f[2], task, cairn_net.address, src, false); /* armed once the part is answered */
 }
 
 /* A QUERY about a migration to this module that it has no record of (it was reset, or the
@@ -509,7 +571,7 @@ static void query_as_destination(uint8_t src, const uint8_t *f, bool busy)
     }
     if (busy)
         return; /* one migration at a time: the asker asks again */
-    join(f[1], f[2], task, f[4], f[1]);
+    join(f[1], f[2], task, f[4], f[1], true);
     frame(MIG.source, F_QUERY, MIG.task, MIG.dest, -1);
 }
 
@@ -531,7 +593,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         }
         if (cairn__tcb(f[3]) && !cairn__remote_is(f[3]))
             return; /* the task lives here: this module is the source of another story */
-        join(f[1], f[2], f[3], f[4], src);
+        join(f[1], f[2], f[3], f[4], src, true);
         frame(src, F_FREEZE_ACK, 0, -1, -1);
         return;
     }
@@ -572,6 +634,10 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
             frame(src, F_DESERIALIZED, MIG.answer, -1, -1);
         else if (!accepted || MIG.parts % MIG_ACK_EVERY == 0)
             frame(src, F_STATE_ACK, MIG.parts, -1, -1);
+        if (MIG.query_unarmed) {
+            MIG.query_unarmed = false;
+            arm(query_period());
+        }
         return;
     }
     if (kind == F_RESULT && len >= 6) {
@@ -648,8 +714,10 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
     if (!on())
         return 0;
     MIG.placed = false;
-    if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART ||
-        f[0] != F_STATE || !this_mig(f) || MIG.dest != cairn_net.address || MIG.outcome ||
+    if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART || f[0] != F_STATE)
+        return 0;
+    join_on_state(src, f);
+    if (!this_mig(f) || MIG.dest != cairn_net.address || MIG.outcome ||
         f[3] != MIG.parts || MIG.answer != 0xFF)
         return 0;
     if (f[3] == 0) {
