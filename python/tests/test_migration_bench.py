@@ -50,8 +50,9 @@ def test_module_count_adds_one_freeze_round(runs: dict[int, mig.Migration]) -> N
     # commit (shorter than an empty task's whole move), not a round per part ...
     assert abs(three.transfer - two.transfer) < two.transfer // 10
     assert 0 < three.commit - two.commit < runs[SMALL].latency
-    # ... and a fourth module's FREEZE and FREEZE_ACK travel beside the third's.
-    assert four.latency - three.latency < (three.latency - two.latency) // 2
+    # ... and a fourth module's FREEZE and FREEZE_ACK travel beside the third's (its longer
+    # TDMA round slows the parts a little, in the transfer).
+    assert four.commit - three.commit < (three.commit - two.commit) // 2
     # With two modules no RESULT_ACK comes: the source ends at ACTIVATED, not at its next
     # retransmission (which once held the task frozen there for a whole period).
     assert two.freeze < three.freeze

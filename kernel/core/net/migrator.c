@@ -348,9 +348,13 @@ static void request(cairn_task_id_t task, uint8_t dest)
     MIG.dest_epoch = dest < CAIRN_NET_MODULES ? cairn_net.rel->peer_epoch[dest] : 0;
     if (!MIG.dest_epoch)
         send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
-    arm(MIG.cfg.retransmit_ticks);
     serialise();
     try_transfer();
+    /* Armed after the first frames went: no answer is handled before this handler returns
+     * (answers are messages to the bus manager, which runs it). A resumed migration armed
+     * its own. */
+    if (MIG.phase == PH_FREEZING || MIG.phase == PH_TRANSFER)
+        arm(MIG.cfg.retransmit_ticks);
 }
 
 /* FREEZE to every module that has not answered (D has, with its DESERIALIZED(ok)). */

@@ -147,7 +147,10 @@ static void *kernel_block(size_t n)
 bool cairn__mig_stage(void)
 {
     struct cairn_mig_stage *s = &MIG.stage;
-    __builtin_memset(s, 0, sizeof *s);
+    /* Field by field: the parse fills the rest. */
+    s->state = s->tcb_reserve = 0;
+    s->payloads = 0;
+    s->messages = 0;
     /* Parsed once: the commit reads the same blob, which stays until the migration ends. */
     struct cairn_mig_parsed *pp = &s->parsed, p;
     if (!parse(pp) || !handler_of(pp->id) || cairn__tcb(pp->id))
