@@ -346,6 +346,8 @@ static void request(cairn_task_id_t task, uint8_t dest)
     /* With D's epoch known, the STATE goes first and freezes D; D joins on it only in that
      * epoch, so a STATE from before D's reset is refused. Without it, FREEZE first. */
     MIG.dest_epoch = dest < CAIRN_NET_MODULES ? cairn_net.rel->peer_epoch[dest] : 0;
+    if (MIG.dest_epoch && MIG.dest_epoch == MIG.refused_epoch[dest])
+        MIG.dest_epoch = 0;
     if (!MIG.dest_epoch)
         send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
     serialise();
@@ -411,6 +413,8 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
         send_parts();
     } else if (kind == F_DESERIALIZED && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4) {
         if (!f[3]) {
+            if (MIG.dest_epoch)
+                MIG.refused_epoch[MIG.dest] = MIG.dest_epoch;
             resume();
             return;
         }

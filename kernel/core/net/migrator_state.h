@@ -7,6 +7,7 @@
 #define CAIRN_CORE_NET_MIGRATOR_STATE_H
 
 #include "cairn/migrate.h"
+#include "cairn/reliable.h"
 
 /* Roles and phases (docs/migration.md, "State machines"). */
 enum { MIG_NONE, MIG_SOURCE, MIG_PARTICIPANT };
@@ -75,8 +76,11 @@ typedef struct cairn_mig_state {
     cairn_task_id_t task;
     uint8_t dest, source;
     uint8_t tries;
-    /* Source: the destination's epoch, which lets STATE go first (0: FREEZE goes first). */
+    /* Source: the destination's epoch, which lets STATE go first (0: FREEZE goes first);
+     * per destination, the epoch a STATE that went first was refused with (the source's
+     * knowledge may be older than the destination's restart: FREEZE first until it changes). */
     uint8_t dest_epoch;
+    uint8_t refused_epoch[CAIRN_NET_MODULES];
     uint32_t answered; /* bit m: module m answered (FREEZE_ACK, RESULT_ACK) */
     /* Source: T's flags before the freeze, its serialisation, the messages it took. */
     uint8_t saved_flags;
