@@ -19,6 +19,16 @@
  * the result) on the next long silence; compiled with -DEAGER, at any moment. The other
  * timers (the commit, a QUERY for a result that does not come, a message) never give up.
  *
+ * The order of steps 3-6: the source serialises T at once and sends its state to D in the
+ * STATE frame, which freezes D as FREEZE freezes the others, and sends FREEZE to the
+ * others only when D has answered DESER(ok); it commits when they have all answered. The
+ * STATE names D's epoch (its boot count, as the source knows it: here D's present one, the
+ * most the source can know), and D joins a migration on a STATE only for its present
+ * epoch, so that a STATE from before D's reset is refused. Compiled with -DFREEZE_FIRST,
+ * the source sends FREEZE to every module, D included, and STATE when they have all
+ * answered (what it does when it does not know D's epoch): a STATE without a FREEZE on
+ * record is refused.
+ *
  * Deliberately broken variants, each of which SPIN must catch (python -m cairn.spin):
  *   BUG_ROUTE_EARLY    others switch their route to D on FREEZE, before the result
  *   BUG_NO_PENDING     the source does not serialise the messages queued for T
@@ -27,6 +37,7 @@
  *   BUG_RESUME_SILENT  the source resumes T when the destination is silent after the commit
  *   BUG_RESUME_REFUSED the source resumes T when a reset destination refuses the commit
  *   BUG_NO_TIMER       the source does not serialise T's virtual timer
+ *   BUG_ANY_EPOCH      the destination joins a migration on a STATE of any epoch
  */
 
 #ifndef NMSG
@@ -46,6 +57,9 @@
 #endif
 #ifndef MAXCRASH
 #define MAXCRASH 1      /* resets of S or D */
+#endif
+#if NMSG > 3 || MAXCRASH > 6
+#error "STATE packs the queued messages (bits 1..NMSG) and D's epoch (3 bits) in one byte"
 #endif
 #ifndef QCAP
 #define QCAP 4          /* the RX FIFO of a module */
@@ -121,7 +135,8 @@ byte decision;
 bool started;
 
 /* the destination's migrator */
-bool part;              /* it has a record of the migration (a FREEZE or QUERY came) */
+bool part;              /* it has a record of the migration (a FREEZE, STATE or QUERY came) */
+byte depoch = 1;        /* its epoch: one more at each reset */
 byte dres;              /* de-serialisation: 0 not yet, 1 staged, 2 failed */
 
 /* the sender on O */
@@ -218,16 +233,21 @@ inline forget(m)        /* T's copy on m is freed: its state, timers, queued mes
     holds[m] = 0; live[m] = 0; got[m] = 0; acc[m] = 0; pend[m] = 0; armed[m] = 0
 }
 
-/* T's serialised state, frozen since FREEZE: its own state, the kernel's sequence table,
- * its queued messages, its timer */
+/* T's serialised state, frozen since the REQUEST: its own state, the kernel's sequence
+ * table, its queued messages, its timer; and D's epoch (0: not known, FREEZE went first) */
+#ifdef FREEZE_FIRST
+#define EPOCH_TO_D 0
+#else
+#define EPOCH_TO_D (depoch * 16)
+#endif
 inline send_state()
 {
 #if defined(BUG_NO_PENDING)
-    send(S, D, STATE, got[S] * 8 + acc[S], armed[S] * 128)
+    send(S, D, STATE, got[S] * 8 + acc[S], EPOCH_TO_D + armed[S] * 128)
 #elif defined(BUG_NO_TIMER)
-    send(S, D, STATE, got[S] * 8 + acc[S], pend[S])
+    send(S, D, STATE, got[S] * 8 + acc[S], pend[S] + EPOCH_TO_D)
 #else
-    send(S, D, STATE, got[S] * 8 + acc[S], pend[S] + armed[S] * 128)
+    send(S, D, STATE, got[S] * 8 + acc[S], pend[S] + EPOCH_TO_D + armed[S] * 128)
 #endif
 }
 
@@ -272,8 +292,15 @@ end:
             :: else -> send(S, from, NOTASK, 0, 0)
             fi
         :: k == FREEZE_ACK && sphase == FREEZING -> acked = acked | (1 << from)
+#ifdef FREEZE_FIRST
         :: k == DESER && sphase == TRANSFER && a == 1 ->
             sphase = COMMITTING; stries = 0; send(S, D, RESULT, MOVED, 0)
+#else
+        :: k == DESER && sphase == TRANSFER && a == 1 ->
+            /* D is frozen and staged: now the others */
+            sphase = FREEZING; stries = 0; acked = 1 << D;
+            to_participants(FREEZE, 0)
+#endif
         :: k == DESER && sphase == TRANSFER && a == 0 -> resume_at_source()
         :: k == ACTIVATED && sphase == COMMITTING && a == 1 ->
             /* step 7: the migration succeeded; the source's copy goes */
@@ -298,18 +325,31 @@ end:
     /* steps 1-3: a REQUEST; T stops running, FREEZE goes to every other module */
     :: atomic { sphase == IDLE && !started && live[S] ->
         started = 1; live[S] = 0; frozen[S] = 1;
-        sphase = FREEZING; stries = 0; acked = 0;
+        stries = 0; acked = 0;
+#ifdef FREEZE_FIRST
+        sphase = FREEZING;
         send(S, D, FREEZE, 0, 0);
         to_participants(FREEZE, 0)
+#else
+        sphase = TRANSFER;      /* the STATE freezes D */
+        send_state()
+#endif
 #ifdef BUG_ROUTE_EARLY
         ; route[S] = D
 #endif
         }
+#ifdef FREEZE_FIRST
     /* step 5: every module answered; T's serialised state goes to D */
     :: atomic { sphase == FREEZING && acked == OTHERS ->
         sphase = TRANSFER; stries = 0;
         send_state()
         }
+#else
+    /* every module answered, D with DESER(ok): the commit */
+    :: atomic { sphase == FREEZING && acked == OTHERS ->
+        sphase = COMMITTING; stries = 0; send(S, D, RESULT, MOVED, 0)
+        }
+#endif
     :: atomic { sphase == FREEZING && acked != OTHERS && stries < K && FIRE(stries) -> NOTE(stries);
         to_silent(acked, FREEZE, 0) }
     :: atomic { sphase == FREEZING && acked != OTHERS && stries == K && GIVEUP -> resume_at_source() }
@@ -337,19 +377,30 @@ end:
         if
         :: k == FREEZE && known[D] == NONE ->
             part = 1; frozen[D] = 1; send(D, S, FREEZE_ACK, 0, 0)
-        :: k == STATE && part && known[D] == NONE ->
-            /* step 6: de-serialise into a staged copy that does not run yet */
+#ifdef BUG_ANY_EPOCH
+        :: k == STATE && known[D] == NONE && (part || b / 16 % 8 != 0) ->
+#else
+        :: k == STATE && known[D] == NONE && (part || b / 16 % 8 == depoch) ->
+#endif
+            /* step 6: de-serialise into a staged copy that does not run yet (a STATE of
+             * D's present epoch freezes D as FREEZE would) */
+            part = 1; frozen[D] = 1;
             if
             :: dres == 0 ->
                 if
-                :: holds[D] = 1; got[D] = a / 8; acc[D] = a % 8; pend[D] = b % 128;
+                :: holds[D] = 1; got[D] = a / 8; acc[D] = a % 8; pend[D] = b % 16;
                    armed[D] = b / 128; dres = 1
                 :: dres = 2     /* no memory for it */
                 fi
             :: else -> skip
             fi;
             send(D, S, DESER, dres == 1, 0)
-        :: k == STATE && !part -> send(D, S, DESER, 0, 0)   /* no record: reset since FREEZE */
+#ifdef BUG_ANY_EPOCH
+        :: k == STATE && !part && !(known[D] == NONE && b / 16 % 8 != 0) ->
+#else
+        :: k == STATE && !part && !(known[D] == NONE && b / 16 % 8 == depoch) ->
+#endif
+            send(D, S, DESER, 0, 0)     /* no record: reset since FREEZE, or an earlier epoch's */
         :: k == RESULT && a == MOVED ->
             if
             :: known[D] == NONE && holds[D] ->
@@ -455,7 +506,7 @@ end:
         sphase = IDLE; stries = 0; acked = 0; racked = 0; decision = NONE }
     :: atomic { crashes < MAXCRASH -> crashes++;        /* D is reset */
         forget(D); frozen[D] = 0; known[D] = NONE; route[D] = S;
-        part = 0; dres = 0 }
+        part = 0; dres = 0; depoch++ }
     :: atomic { !deadline -> deadline = 1 }
     od
 }

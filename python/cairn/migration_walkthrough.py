@@ -24,10 +24,11 @@ END = "<!-- walkthrough:end -->"
 #: (phase word, on the source?) -> the step of docs/migration.md's list
 STEPS: dict[tuple[str, bool | str], str] = {
     ("request", True): "1–2. REQUEST accepted by the source; the migration numbered",
-    ("frozen", True): "3. FREEZE: T stops between two messages; FREEZE multicast",
-    ("frozen", False): "4. Replies: T frozen here (its messages held at this sender); FREEZE_ACK",
+    ("frozen", True): "3. FREEZE: T stops between two messages",
+    ("frozen", "dest"): "4. the first STATE part (or FREEZE, when it went first) freezes D",
+    ("frozen", False): "6. Replies: FREEZE, T frozen here (its messages held at this sender); FREEZE_ACK",
     ("serialized", True): "3. T's SERIALIZE handler and the kernel's part (timers, routes, queue, table)",
-    ("staged", False): "5–6. Transfer and de-serialisation: the staged copy; DESERIALIZED(ok)",
+    ("staged", False): "4–5. Transfer and de-serialisation: the staged copy; DESERIALIZED(ok)",
     ("committed", False): "7. RESULT(MOVED) to D: the commit point, T live on D",
     ("freed", True): "7. ACTIVATED(yes) at S: S's copy freed; RESULT(MOVED) multicast",
     ("unfrozen", False): "7. UNFREEZE: the result applied here (MOVED: routes to D); RESULT_ACK",
@@ -53,7 +54,7 @@ def render() -> str:
              "as cairn-sim stamped the kernels' phase words; times in µs after the REQUEST:", "",
              "| µs | module | word | step |", "| ---: | --- | --- | --- |"]
     for p in mine:
-        role: bool | str = "dest" if p.pid == dest and p.phase == "unfrozen" else p.pid == src
+        role: bool | str = "dest" if p.pid == dest and p.phase in ("unfrozen", "frozen") else p.pid == src
         step = STEPS.get((p.phase, role), "")
         lines.append(f"| {(p.ps - t0) / 1e6:.3f} | {names[p.pid]} | `{p.phase}` | {step} |")
     end = mine[-1].ps

@@ -52,6 +52,9 @@ class Config:
 # MAXDELAY frames delayed past a later one, MAXCRASH resets of the source or destination;
 # R early timer firings per phase, K firings before the source gives a phase up.
 LONG_TIMERS = ("NMSG=3", "R=0", "K=2", "MAXLOSS=4", "MAXDELAY=2", "MAXCRASH=2")
+# A STATE sent again early, delayed past the commit, and the destination reset after it:
+# the smallest bound in which a destination that ignored epochs would stage a stale copy.
+STALE = ("NMSG=1", "R=1", "K=1", "MAXLOSS=0", "MAXDELAY=1", "MAXCRASH=1")
 CONFIGS: tuple[Config, ...] = (
     Config("faults", "long timers; loss, delay and resets together", LONG_TIMERS),
     Config("bystander", "a fourth module that only takes part (FREEZE, result, QUERY)",
@@ -62,6 +65,10 @@ CONFIGS: tuple[Config, ...] = (
            ("NMSG=2", "R=1", "K=1", "MAXLOSS=1", "MAXDELAY=0", "MAXCRASH=1")),
     Config("early-timers-delay", "timers that fire while the answer is on its way; a delay",
            ("NMSG=2", "R=1", "K=1", "MAXLOSS=0", "MAXDELAY=1", "MAXCRASH=0")),
+    Config("early-timers-stale", "early timers, a delay and a reset: a STATE from before "
+           "the destination's reset", STALE),
+    Config("freeze-first", "FREEZE to every module first (the destination's epoch unknown)",
+           ("FREEZE_FIRST", *LONG_TIMERS)),
     Config("ends", "every migration ends (LTL `<>[] !WAITING`, weak fairness)",
            ("LIVENESS", "NMSG=2", "R=0", "K=1", "MAXLOSS=2", "MAXDELAY=1", "MAXCRASH=1"),
            liveness=True),
@@ -75,6 +82,8 @@ CONFIGS: tuple[Config, ...] = (
           ("BUG_RESUME_REFUSED", "the source resumes when a reset destination refuses"),
           ("BUG_NO_TIMER", "virtual timers not serialised"),
       )),
+    Config("bug-any-epoch", "the destination joins on a STATE of any epoch",
+           ("BUG_ANY_EPOCH", *STALE), bug="BUG_ANY_EPOCH"),
 )
 
 

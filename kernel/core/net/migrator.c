@@ -55,9 +55,37 @@ static bool submit(uint8_t module, uint8_t token)
     return cairn__net_submit_token(&t, module) == CAIRN_OK;
 }
 
+/* A migrator frame written to the controller at once when it is idle and nothing is
+ * buffered, as the bus manager's submit would write its token, without the token, the
+ * slot and the calls between them; false (nothing sent) otherwise. */
+static bool tx_now(uint8_t module, const void *data, unsigned len)
+{
+    if (module != CAIRN_NET_BROADCAST && ((cairn_net.off[module >> 5] >> (module & 31u)) & 1u))
+        return false; /* powered off: the general path counts it */
+    uint32_t h[3] = {
+        CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16,
+        0,
+        len,
+    };
+    uint32_t s = arch_irq_save();
+    uint32_t seq = cairn_net.seq;
+    h[1] = (seq & 0xFFFFu) << 16;
+    if (cairn_net.txq || !cairn_bus_tx_if_idle(module, h, data, len)) {
+        arch_irq_restore(s);
+        return false;
+    }
+    cairn_net.seq = (uint16_t)(seq + 1u);
+    cairn_net.stats.tx_frames++;
+    cairn_net.stats.tx_immediate++;
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_NET, 0);
+    return true;
+}
+
 static void send(uint8_t module, const uint8_t *data, unsigned len)
 {
-    if (len > MIG_SMALL_MAX)
+    if (len > MIG_SMALL_MAX || tx_now(module, data, len))
         return;
     for (unsigned i = 0; i < MIG_OUTBOX; i++) {
         struct cairn_mig_out *o = &MIG.out[i];
@@ -87,7 +115,7 @@ static bool part_frame(unsigned index, const void **payload, unsigned *len)
     uint8_t *f = (uint8_t *)MIG.part_frame;
     MIG.part_frame[0] = F_STATE | (uint32_t)MIG.mig_src << 8 | (uint32_t)MIG.mig_ctr << 16 |
                         (uint32_t)index << 24;
-    MIG.part_frame[1] = MIG.count;
+    MIG.part_frame[1] = MIG.count | (uint32_t)MIG.dest_epoch << 8 | (uint32_t)MIG.task << 16;
     __builtin_memcpy(f + MIG_PART_HEAD, MIG.blob + at, n);
     *payload = f;
     *len = MIG_PART_HEAD + n;
@@ -169,13 +197,16 @@ static void serialise(void)
     MIG.in_serialize = false;
     /* The bytes counted first: the blob is as long as this task needs, not the longest a
      * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
-    unsigned size = cairn__mig_size(t, MIG.handed_len);
+    struct cairn_mig_writer w;
+    unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
     uint8_t *blob = size <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size) : 0;
     if (blob) {
         cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
         /* A message queued for T between the count and the write makes it too long: T
          * resumes. */
-        struct cairn_mig_writer w = {.buf = blob, .cap = size};
+        w.buf = blob;
+        w.cap = size;
+        w.len = 0;
         MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
                                                MIG.handed_len, MIG.cfg.hw_hz);
         if (w.len > w.cap) {
@@ -185,7 +216,8 @@ static void serialise(void)
             MIG.blob = blob;
             MIG.blob_len = (uint16_t)w.len;
             /* The timers travel in the blob: here they would fire for a frozen task. */
-            cairn_timer_cancel_all(MIG.task);
+            if (w.running)
+                cairn_timer_cancel_all(MIG.task);
         }
     }
     cairn_free(MIG.handed);
@@ -200,8 +232,17 @@ static void source_done(void);
  * the bus manager cannot queue loses its part, which the timer sends again. */
 static void send_parts(void)
 {
-    while (MIG.sent < MIG.count && MIG.sent < MIG.acked + MIG_WINDOW)
-        (void)submit(MIG.dest, (uint8_t)(MIG_TOKEN_PART | MIG.sent++));
+    while (MIG.sent < MIG.count && MIG.sent < MIG.acked + MIG_WINDOW) {
+        const void *f;
+        unsigned len;
+        uint8_t i = MIG.sent++;
+        /* The controller takes one frame at a time: the first part may go at once, the
+         * others wait as tokens and are built when the bus takes them. */
+        if (!cairn_net.txq && cairn_bus_tx_idle() && part_frame(i, &f, &len) &&
+            tx_now(MIG.dest, f, len))
+            continue;
+        (void)submit(MIG.dest, (uint8_t)(MIG_TOKEN_PART | i));
+    }
 }
 
 static void free_blob(void)
@@ -239,9 +280,11 @@ static void resume(void)
     resulting(CAIRN_MIG_RESUMED);
 }
 
+/* The STATE goes when T is serialised and, unless it goes first, every module is frozen. */
 static void try_transfer(void)
 {
-    if (MIG.phase != PH_FREEZING || !MIG.serialised || (MIG.answered & all_others()) != all_others())
+    if (MIG.phase != PH_FREEZING || !MIG.serialised ||
+        (!MIG.dest_epoch && (MIG.answered & all_others()) != all_others()))
         return;
     if (!MIG.blob) {
         resume();
@@ -300,22 +343,66 @@ static void request(cairn_task_id_t task, uint8_t dest)
     MIG.stats.requests++;
     trace(CAIRN_EV_MIG_REQUEST);
     freeze_here();
-    send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
-    arm(MIG.cfg.retransmit_ticks);
+    /* With D's epoch known, the STATE goes first and freezes D; D joins on it only in that
+     * epoch, so a STATE from before D's reset is refused. Without it, FREEZE first. */
+    MIG.dest_epoch = dest < CAIRN_NET_MODULES ? cairn_net.rel->peer_epoch[dest] : 0;
+    if (MIG.dest_epoch && MIG.dest_epoch == MIG.refused_epoch[dest])
+        MIG.dest_epoch = 0;
+    if (!MIG.dest_epoch)
+        send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
     serialise();
     try_transfer();
+    /* Armed after the first frames went: no answer is handled before this handler returns
+     * (answers are messages to the bus manager, which runs it). A resumed migration armed
+     * its own. */
+    if (MIG.phase == PH_FREEZING || MIG.phase == PH_TRANSFER)
+        arm(MIG.cfg.retransmit_ticks);
+}
+
+/* FREEZE to every module that has not answered (D has, with its DESERIALIZED(ok)). */
+static void freeze_silent(void)
+{
+    uint32_t silent = all_others() & ~MIG.answered;
+    for (uint8_t m = 0; m < 32; m++)
+        if (silent & 1u << m)
+            frame(m, F_FREEZE, MIG.task, MIG.dest, -1);
+}
+
+static void commit(void)
+{
+    MIG.phase = PH_COMMITTING;
+    MIG.tries = 0;
+    MIG.outcome = CAIRN_MIG_MOVED;
+    result_to(MIG.dest); /* the commit */
+}
+
+/* STATE went first: D is staged and frozen; the others are frozen next, then the commit. */
+static void freeze_rest(void)
+{
+    MIG.answered = 1u << MIG.dest;
+    if ((MIG.answered & all_others()) == all_others()) {
+        commit();
+        return;
+    }
+    MIG.phase = PH_FREEZING_REST;
+    MIG.tries = 0;
+    freeze_silent();
 }
 
 static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     uint8_t kind = f[0];
-    if (kind == F_FREEZE_ACK && MIG.phase == PH_FREEZING && len >= 4) {
+    if (kind == F_FREEZE_ACK && (MIG.phase == PH_FREEZING || MIG.phase == PH_FREEZING_REST) &&
+        len >= 4) {
         if (f[3]) {
             resume(); /* the participant is in another migration */
             return;
         }
         MIG.answered |= 1u << src;
-        try_transfer();
+        if (MIG.phase == PH_FREEZING)
+            try_transfer();
+        else if ((MIG.answered & all_others()) == all_others())
+            commit();
     } else if (kind == F_STATE_ACK && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4 &&
                f[3] > MIG.acked && f[3] < MIG.count) {
         /* Cumulative: the destination has parts 0 .. f[3] - 1. */
@@ -326,13 +413,15 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
         send_parts();
     } else if (kind == F_DESERIALIZED && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4) {
         if (!f[3]) {
+            if (MIG.dest_epoch)
+                MIG.refused_epoch[MIG.dest] = MIG.dest_epoch;
             resume();
             return;
         }
-        MIG.phase = PH_COMMITTING;
-        MIG.tries = 0;
-        MIG.outcome = CAIRN_MIG_MOVED;
-        result_to(MIG.dest); /* the commit */
+        if (MIG.dest_epoch)
+            freeze_rest();
+        else
+            commit();
     } else if (kind == F_ACTIVATED && MIG.phase == PH_COMMITTING && src == MIG.dest && len >= 4) {
         free_blob();
         MIG.answered = 1u << MIG.dest;
@@ -369,10 +458,14 @@ static void source_timer(void)
             resume();
             return;
         }
-        for (uint8_t m = 0; m < 32; m++)
-            if (silent & 1u << m)
-                frame(m, F_FREEZE, MIG.task, MIG.dest, -1);
+        freeze_silent();
         try_transfer();
+        break;
+    case PH_FREEZING_REST:
+        if (++MIG.tries > MIG.cfg.tries)
+            resume();
+        else
+            freeze_silent();
         break;
     case PH_TRANSFER:
         if (++MIG.tries > MIG.cfg.tries) {
@@ -432,8 +525,10 @@ static void apply(uint8_t src, uint8_t outcome)
         frame(src, F_RESULT_ACK, -1, -1, -1);
 }
 
-/* This module takes part in migration (mig_src, mig_ctr) of task to dest: frozen. */
-static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source)
+/* This module takes part in migration (mig_src, mig_ctr) of task to dest: frozen. The
+ * query timer is armed now, or (arm false) by the caller once it has answered. */
+static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source,
+                 bool arm_now)
 {
     free_blob();
     __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
@@ -450,7 +545,23 @@ static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t
     MIG.staged = false;
     MIG.stats.frozen++;
     trace(CAIRN_EV_MIG_FROZEN);
-    arm(query_period());
+    MIG.query_unarmed = !arm_now;
+    if (arm_now)
+        arm(query_period());
+}
+
+/* The first STATE part of a migration this module has no record of: it is frozen by it,
+ * as by FREEZE, when the part names this module's present epoch and the task is not live
+ * here; else the part is refused (DESERIALIZED(failed)): it was sent before this module's
+ * reset, or FREEZE went first and was lost. */
+static void join_on_state(uint8_t src, const uint8_t *f)
+{
+    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    cairn_task_id_t task = f[6];
+    if (this_mig(f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
+        task > CAIRN_MAX_TASKS || (cairn__tcb(task) && !cairn__remote_is(task)))
+        return;
+    join(f[1], f[2], task, cairn_net.address, src, false); /* armed once the part is answered */
 }
 
 /* A QUERY about a migration to this module that it has no record of (it was reset, or the
@@ -468,7 +579,7 @@ static void query_as_destination(uint8_t src, const uint8_t *f, bool busy)
     }
     if (busy)
         return; /* one migration at a time: the asker asks again */
-    join(f[1], f[2], task, f[4], f[1]);
+    join(f[1], f[2], task, f[4], f[1], true);
     frame(MIG.source, F_QUERY, MIG.task, MIG.dest, -1);
 }
 
@@ -490,7 +601,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         }
         if (cairn__tcb(f[3]) && !cairn__remote_is(f[3]))
             return; /* the task lives here: this module is the source of another story */
-        join(f[1], f[2], f[3], f[4], src);
+        join(f[1], f[2], f[3], f[4], src, true);
         frame(src, F_FREEZE_ACK, 0, -1, -1);
         return;
     }
@@ -531,6 +642,10 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
             frame(src, F_DESERIALIZED, MIG.answer, -1, -1);
         else if (!accepted || MIG.parts % MIG_ACK_EVERY == 0)
             frame(src, F_STATE_ACK, MIG.parts, -1, -1);
+        if (MIG.query_unarmed) {
+            MIG.query_unarmed = false;
+            arm(query_period());
+        }
         return;
     }
     if (kind == F_RESULT && len >= 6) {
@@ -607,8 +722,10 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
     if (!on())
         return 0;
     MIG.placed = false;
-    if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART ||
-        f[0] != F_STATE || !this_mig(f) || MIG.dest != cairn_net.address || MIG.outcome ||
+    if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART || f[0] != F_STATE)
+        return 0;
+    join_on_state(src, f);
+    if (!this_mig(f) || MIG.dest != cairn_net.address || MIG.outcome ||
         f[3] != MIG.parts || MIG.answer != 0xFF)
         return 0;
     if (f[3] == 0) {

@@ -7,11 +7,13 @@
 #define CAIRN_CORE_NET_MIGRATOR_STATE_H
 
 #include "cairn/migrate.h"
+#include "cairn/reliable.h"
 
 /* Roles and phases (docs/migration.md, "State machines"). */
 enum { MIG_NONE, MIG_SOURCE, MIG_PARTICIPANT };
 enum {
-    PH_FREEZING = 1, PH_TRANSFER, PH_COMMITTING, PH_RESULTING, PH_DONE, /* source */
+    /* source; PH_FREEZING_REST: D staged, the others being frozen (the STATE went first) */
+    PH_FREEZING = 1, PH_TRANSFER, PH_FREEZING_REST, PH_COMMITTING, PH_RESULTING, PH_DONE,
     PH_FROZEN, PH_STAGED, PH_SETTLED                                     /* participant */
 };
 
@@ -24,7 +26,8 @@ enum {
 #define MIG_OUTBOX 8u
 /* Every frame but STATE: kind, mig and up to three bytes. */
 #define MIG_SMALL_MAX 6u
-/* A STATE frame: kind, mig, index, count, three zero bytes, then the part. */
+/* A STATE frame: kind, mig, index, count, the destination's epoch as the source knows it
+ * (0: not known), the task, a zero byte, then the part. */
 #define MIG_PART_HEAD 8u
 #define MIG_PART ((CAIRN_MIG_FRAME_MAX - MIG_PART_HEAD) & ~3u)
 /* STATE parts in flight: the source sends up to MIG_WINDOW parts beyond the last one the
@@ -41,6 +44,17 @@ struct cairn_mig_out {
     uint8_t data[MIG_SMALL_MAX];
 };
 
+/* The serialised task's fields as the destination parsed them (pointers into the blob). */
+struct cairn_mig_parsed {
+    cairn_task_id_t id;
+    cairn_prio_t prio;
+    uint8_t flags, num_out, members, modules, timers, messages;
+    const uint8_t *routes, *member, *seq, *epoch, *timer;
+    unsigned messages_at;
+    const uint8_t *state;
+    unsigned state_len;
+};
+
 /* What a staged copy holds beyond the serialised bytes: the blocks its commit needs,
  * allocated at staging so that the commit cannot run out of memory. */
 struct cairn_mig_stage {
@@ -48,6 +62,7 @@ struct cairn_mig_stage {
     void *tcb_reserve; /* freed just before the TCB is allocated in its place */
     void **payloads;   /* one per queued message (NULL for an empty one) */
     uint8_t messages;
+    struct cairn_mig_parsed parsed; /* the blob, parsed at staging */
 };
 
 typedef struct cairn_mig_state {
@@ -61,6 +76,11 @@ typedef struct cairn_mig_state {
     cairn_task_id_t task;
     uint8_t dest, source;
     uint8_t tries;
+    /* Source: the destination's epoch, which lets STATE go first (0: FREEZE goes first);
+     * per destination, the epoch a STATE that went first was refused with (the source's
+     * knowledge may be older than the destination's restart: FREEZE first until it changes). */
+    uint8_t dest_epoch;
+    uint8_t refused_epoch[CAIRN_NET_MODULES];
     uint32_t answered; /* bit m: module m answered (FREEZE_ACK, RESULT_ACK) */
     /* Source: T's flags before the freeze, its serialisation, the messages it took. */
     uint8_t saved_flags;
@@ -73,6 +93,7 @@ typedef struct cairn_mig_state {
     uint8_t sent;      /* TRANSFER: the next part to send */
     uint8_t count;     /* TRANSFER: the blob's parts (a division, computed once) */
     bool placed;       /* destination: the frame being handled put its part in the blob */
+    bool query_unarmed; /* destination: joined on a STATE part, its query timer not yet armed */
     /* Both: the serialised task (source: built; destination: received). */
     uint8_t *blob;
     uint16_t blob_len;

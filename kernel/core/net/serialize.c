@@ -22,14 +22,16 @@
 #include "cairn/timer.h"
 #include "cairn/timesync.h"
 
-/* 32 bits at most: a 64-bit shift is a library call per byte on the M0+. */
+/* 32 bits at most: a 64-bit shift is a library call per byte on the M0+. A write that
+ * does not fit only counts: the caller discards a blob whose length passed its capacity. */
 static void put(struct cairn_mig_writer *w, uint32_t v, unsigned bytes)
 {
-    for (unsigned i = 0; i < bytes; i++) {
-        if (w->len < w->cap)
-            w->buf[w->len] = (uint8_t)(v >> (8 * i));
-        w->len++;
-    }
+    unsigned at = w->len;
+    w->len = at + bytes;
+    if (w->len > w->cap)
+        return;
+    for (uint8_t *b = w->buf + at; bytes; bytes--, v >>= 8)
+        *b++ = (uint8_t)v;
 }
 
 static void put64(struct cairn_mig_writer *w, uint64_t v)
@@ -48,17 +50,35 @@ static void put_bytes(struct cairn_mig_writer *w, const void *p, unsigned n)
     w->len += n;
 }
 
-uint64_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes)
+/* A table of CAIRN_NET_MODULES bytes: too short for memcpy's set-up to pay. */
+static void put_table(struct cairn_mig_writer *w, const uint8_t *t)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < bytes; i++) {
-        if (r->pos >= r->len) {
-            r->bad = true;
-            return 0;
-        }
-        v |= (uint64_t)r->buf[r->pos++] << (8 * i);
+    unsigned at = w->len;
+    w->len = at + CAIRN_NET_MODULES;
+    if (w->len <= w->cap)
+        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++)
+            w->buf[at + i] = t[i];
+}
+
+/* In 32 bits, like put: the 64-bit shifts of a wider read cost a library call a byte. */
+uint32_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes)
+{
+    if (r->pos > r->len || r->len - r->pos < bytes) {
+        r->bad = true;
+        return 0;
     }
+    const uint8_t *p = r->buf + r->pos;
+    r->pos += bytes;
+    uint32_t v = 0;
+    while (bytes--)
+        v = v << 8 | p[bytes];
     return v;
+}
+
+uint64_t cairn__mig_get64(struct cairn_mig_reader *r)
+{
+    uint32_t lo = cairn__mig_get(r, 4);
+    return (uint64_t)cairn__mig_get(r, 4) << 32 | lo;
 }
 
 const uint8_t *cairn__mig_get_bytes(struct cairn_mig_reader *r, unsigned n)
@@ -97,19 +117,37 @@ uint32_t cairn__mig_clock_to_ticks(uint64_t units, bool global, uint32_t hw_hz)
     return t > CAIRN_TIMER_MAX_TICKS ? CAIRN_TIMER_MAX_TICKS : (uint32_t)t;
 }
 
-/* Fields, not bytes, counted: what cairn__mig_write writes, without the clock or the copies.
+_Static_assert(CAIRN_MCAST_ENTRIES <= 32, "a membership mask of 32 bits");
+
+/* Fields, not bytes, counted: what cairn__mig_write writes, without the copies. The timers
+ * are read here, once, with the clock their deadlines are stamped from, and written as read.
  * A message queued for t afterwards makes the write longer; the caller checks. */
-unsigned cairn__mig_size(const cairn_tcb_t *t, unsigned state_len)
+unsigned cairn__mig_size(struct cairn_mig_writer *w, const cairn_tcb_t *t, unsigned state_len)
 {
     cairn_task_id_t id = t->id;
     /* head, routes, membership count, the table (count, numbers, epochs), timer count,
      * message count, state length */
     unsigned n = 4u + 2u * t->num_out + 1u + 1u + 2u * CAIRN_NET_MODULES + 1u + 1u + 2u;
+    w->members = 0;
+    w->member_count = 0;
     for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
-        n += cairn_k.members[i].group && cairn_k.members[i].task == id ? 2u : 0u;
-    uint32_t rem, per;
+        if (cairn_k.members[i].task == id && cairn_k.members[i].group) {
+            w->members |= 1u << i;
+            w->member_count++;
+            n += 2u;
+        }
+    w->running = 0;
+    w->timer_count = 0;
     for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
-        n += cairn__timer_query(id, (uint8_t)k, &rem, &per) == CAIRN_OK ? 14u : 0u;
+        if (cairn__timer_query(id, (uint8_t)k, &w->rem[k], &w->per[k]) == CAIRN_OK) {
+            w->running |= (uint8_t)(1u << k);
+            w->timer_count++;
+            n += 14u;
+        }
+    w->now = 0;
+    w->global = false;
+    if (w->running) /* the clock only for deadlines: reading it costs 64-bit arithmetic */
+        w->global = cairn__mig_clock(&w->now);
     uint32_t s = arch_irq_save();
     for (const cairn_msg_t *m = cairn_k.queue; m; m = m->next)
         n += m->dst == id ? 5u + m->len : 0u;
@@ -121,45 +159,27 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
                           const void *state, unsigned state_len, uint32_t hw_hz)
 {
     cairn_task_id_t id = t->id;
-    put(w, id, 1);
-    put(w, t->prio, 1);
-    put(w, cairn__movable(id) ? CAIRN_TASK_MOVABLE : 0, 1);
-    put(w, t->num_out, 1);
-    for (unsigned i = 0; i < t->num_out; i++) {
-        put(w, t->routes[i].task, 1);
-        put(w, t->routes[i].port, 1);
-    }
-    unsigned n = 0;
-    for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
-        n += cairn_k.members[i].group && cairn_k.members[i].task == id;
-    put(w, n, 1);
-    for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
-        if (cairn_k.members[i].group && cairn_k.members[i].task == id) {
-            put(w, cairn_k.members[i].group, 1);
-            put(w, cairn_k.members[i].port, 1);
-        }
+    /* id, priority, flags (only a movable task is serialised), ports */
+    put(w, id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)t->num_out << 24, 4);
+    for (unsigned i = 0; i < t->num_out; i++)
+        put(w, t->routes[i].task | (uint32_t)t->routes[i].port << 8, 2);
+    /* The memberships as cairn__mig_size found them: only an interrupt runs between the
+     * two, and interrupts do not change memberships. */
+    put(w, w->member_count, 1);
+    const struct cairn_member *e = cairn_k.members;
+    for (uint32_t m = w->members; m; m >>= 1, e++)
+        if (m & 1u)
+            put(w, e->group | (uint32_t)e->port << 8, 2);
     put(w, CAIRN_NET_MODULES, 1);
-    put_bytes(w, seq, CAIRN_NET_MODULES);
-    put_bytes(w, cairn__rel_epochs(id), CAIRN_NET_MODULES);
-    uint64_t now = 0;
-    bool global = false;
-    uint32_t rem[CAIRN_TIMERS_PER_TASK], per[CAIRN_TIMERS_PER_TASK];
-    unsigned timers = 0, running = 0;
-    for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
-        if (cairn__timer_query(id, (uint8_t)k, &rem[k], &per[k]) == CAIRN_OK) {
-            running |= 1u << k;
-            timers++;
-        }
-    put(w, timers, 1);
-    if (timers) /* the clock only for deadlines: reading it costs 64-bit arithmetic */
-        global = cairn__mig_clock(&now);
+    put_table(w, seq);
+    put_table(w, cairn__rel_epochs(id));
+    put(w, w->timer_count, 1);
     for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++) {
-        if (!(running & 1u << k))
+        if (!(w->running & 1u << k))
             continue;
-        put(w, k, 1);
-        put(w, (per[k] ? 1u : 0u) | (global ? 2u : 0u), 1);
-        put(w, per[k], 4);
-        put64(w, now + cairn__mig_ticks_to_clock(rem[k], global, hw_hz));
+        put(w, k | (w->per[k] ? 1u : 0u) << 8 | (w->global ? 2u : 0u) << 8, 2);
+        put(w, w->per[k], 4);
+        put64(w, w->now + cairn__mig_ticks_to_clock(w->rem[k], w->global, hw_hz));
     }
     /* The queued messages, in queue order (interrupts masked: the queue cannot move). */
     uint32_t s = arch_irq_save();

@@ -4,9 +4,18 @@
 
 #include "net.h"
 
+#include "cairn/timer.h"
+
 struct cairn_mig_writer {
     uint8_t *buf;
     unsigned cap, len; /* len beyond cap: it did not fit */
+    /* The task's timers as cairn__mig_size read them, the clock then, its memberships. */
+    uint32_t rem[CAIRN_TIMERS_PER_TASK], per[CAIRN_TIMERS_PER_TASK];
+    uint64_t now;
+    uint8_t running, timer_count; /* bit k: timer k runs */
+    uint32_t members;             /* bit i: cairn_k.members[i] is the task's */
+    uint8_t member_count;
+    bool global;
 };
 
 struct cairn_mig_reader {
@@ -15,13 +24,15 @@ struct cairn_mig_reader {
     bool bad; /* read past the end */
 };
 
-/* Writes task t (its sequence table seq, its SERIALIZE block) to w; returns how many
- * queued messages it holds. */
+/* Writes task t (its sequence table seq, its SERIALIZE block) to w, its timers as
+ * cairn__mig_size read them into w; returns how many queued messages it holds. */
 unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
                           const void *state, unsigned state_len, uint32_t hw_hz);
-/* The length cairn__mig_write would write now. */
-unsigned cairn__mig_size(const cairn_tcb_t *t, unsigned state_len);
-uint64_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes);
+/* The length cairn__mig_write would write now; reads t's timers into w. */
+unsigned cairn__mig_size(struct cairn_mig_writer *w, const cairn_tcb_t *t, unsigned state_len);
+/* A little-endian number of 1 to 4 bytes, or of 8. */
+uint32_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes);
+uint64_t cairn__mig_get64(struct cairn_mig_reader *r);
 const uint8_t *cairn__mig_get_bytes(struct cairn_mig_reader *r, unsigned n);
 
 /* Now in the deadlines' clock: the global clock (true) or the hardware counter (false). */

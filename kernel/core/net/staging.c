@@ -15,50 +15,76 @@
 
 #define MIG (*cairn_net.mig)
 
-struct parsed {
-    cairn_task_id_t id;
-    cairn_prio_t prio;
-    uint8_t flags, num_out, members, modules, timers, messages;
-    const uint8_t *routes, *member, *seq, *epoch, *timer;
-    unsigned messages_at;
-    const uint8_t *state;
-    unsigned state_len;
-};
-
 #define TIMER_BYTES 14u
 
-static bool parse(struct parsed *p)
+/* Whether n more bytes are there from b. */
+static bool have(const uint8_t *b, const uint8_t *end, unsigned n)
 {
-    struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len};
-    p->id = (cairn_task_id_t)cairn__mig_get(&r, 1);
-    p->prio = (cairn_prio_t)cairn__mig_get(&r, 1);
-    p->flags = (uint8_t)cairn__mig_get(&r, 1);
-    p->num_out = (uint8_t)cairn__mig_get(&r, 1);
-    p->routes = cairn__mig_get_bytes(&r, 2u * p->num_out);
-    p->members = (uint8_t)cairn__mig_get(&r, 1);
-    p->member = cairn__mig_get_bytes(&r, 2u * p->members);
-    p->modules = (uint8_t)cairn__mig_get(&r, 1);
-    p->seq = cairn__mig_get_bytes(&r, p->modules);
-    p->epoch = cairn__mig_get_bytes(&r, p->modules);
-    p->timers = (uint8_t)cairn__mig_get(&r, 1);
-    p->timer = cairn__mig_get_bytes(&r, TIMER_BYTES * p->timers);
-    p->messages = (uint8_t)cairn__mig_get(&r, 1);
-    p->messages_at = r.pos;
-    for (unsigned i = 0; i < p->messages && !r.bad; i++) {
-        (void)cairn__mig_get(&r, 3);
-        (void)cairn__mig_get_bytes(&r, (unsigned)cairn__mig_get(&r, 2));
+    return (unsigned)(end - b) >= n;
+}
+
+/* The blob's fields, read in one pass with a cursor (a call per field cost more than the
+ * fields); false for a blob that is too short, too long or not this migration's task. */
+static bool parse(struct cairn_mig_parsed *p)
+{
+    const uint8_t *start = MIG.blob, *b = start, *end = start + MIG.blob_len;
+    if (!b || !have(b, end, 5u))
+        return false;
+    p->id = b[0];
+    p->prio = b[1];
+    p->flags = b[2];
+    p->num_out = b[3];
+    b += 4;
+    if (!have(b, end, 2u * p->num_out + 1u))
+        return false;
+    p->routes = b;
+    b += 2u * p->num_out;
+    p->members = *b++;
+    if (!have(b, end, 2u * p->members + 1u))
+        return false;
+    p->member = b;
+    b += 2u * p->members;
+    p->modules = *b++;
+    if (!have(b, end, 2u * p->modules + 1u))
+        return false;
+    p->seq = b;
+    p->epoch = b + p->modules;
+    b += 2u * p->modules;
+    p->timers = *b++;
+    if (!have(b, end, TIMER_BYTES * p->timers + 1u))
+        return false;
+    p->timer = b;
+    b += TIMER_BYTES * p->timers;
+    p->messages = *b++;
+    p->messages_at = (unsigned)(b - start);
+    for (unsigned i = 0; i < p->messages; i++) {
+        if (!have(b, end, 5u))
+            return false;
+        unsigned len = b[3] | (unsigned)b[4] << 8;
+        b += 5;
+        if (!have(b, end, len))
+            return false;
+        b += len;
     }
-    p->state_len = (unsigned)cairn__mig_get(&r, 2);
-    (void)cairn__mig_get_bytes(&r, (0u - r.pos) & 3u);
-    p->state = cairn__mig_get_bytes(&r, p->state_len);
-    return !r.bad && r.pos == r.len && p->id == MIG.task && p->id >= 1 &&
-           p->id <= CAIRN_MAX_TASKS && p->prio <= CAIRN_PRIO_MAX && p->timers <= CAIRN_TIMERS_PER_TASK;
+    if (!have(b, end, 2u))
+        return false;
+    p->state_len = b[0] | (unsigned)b[1] << 8;
+    b += 2;
+    unsigned pad = (0u - (unsigned)(b - start)) & 3u;
+    if (!have(b, end, pad + p->state_len))
+        return false;
+    p->state = b + pad;
+    b += pad + p->state_len;
+    return b == end && p->id == MIG.task && p->id >= 1 && p->id <= CAIRN_MAX_TASKS &&
+           p->prio <= CAIRN_PRIO_MAX && p->timers <= CAIRN_TIMERS_PER_TASK;
 }
 
 /* The serialised timers of p set again here, each for what is left until its deadline;
  * one whose deadline has passed fires now, once. */
-static void set_timers(const struct parsed *p)
+static void set_timers(const struct cairn_mig_parsed *p)
 {
+    if (!p->timers)
+        return; /* the clock costs 64-bit arithmetic */
     uint64_t now;
     bool global_here = cairn__mig_clock(&now);
     for (unsigned i = 0; i < p->timers; i++) {
@@ -66,7 +92,7 @@ static void set_timers(const struct parsed *p)
         uint8_t n = (uint8_t)cairn__mig_get(&tr, 1);
         uint8_t fl = (uint8_t)cairn__mig_get(&tr, 1);
         uint32_t period = (uint32_t)cairn__mig_get(&tr, 4);
-        uint64_t deadline = cairn__mig_get(&tr, 8);
+        uint64_t deadline = cairn__mig_get64(&tr);
         bool global = (fl & 2u) && global_here;
         uint64_t left = deadline > now ? deadline - now : 0;
         uint32_t ticks = cairn__mig_clock_to_ticks(left, global, MIG.cfg.hw_hz);
@@ -83,7 +109,7 @@ static void set_timers(const struct parsed *p)
 
 void cairn__mig_restore_timers(void)
 {
-    struct parsed p;
+    struct cairn_mig_parsed p;
     if (MIG.blob && parse(&p))
         set_timers(&p);
 }
@@ -120,11 +146,16 @@ static void *kernel_block(size_t n)
 
 bool cairn__mig_stage(void)
 {
-    struct parsed p;
     struct cairn_mig_stage *s = &MIG.stage;
-    __builtin_memset(s, 0, sizeof *s);
-    if (!parse(&p) || !handler_of(p.id) || cairn__tcb(p.id))
+    /* Field by field: the parse fills the rest. */
+    s->state = s->tcb_reserve = 0;
+    s->payloads = 0;
+    s->messages = 0;
+    /* Parsed once: the commit reads the same blob, which stays until the migration ends. */
+    struct cairn_mig_parsed *pp = &s->parsed, p;
+    if (!parse(pp) || !handler_of(pp->id) || cairn__tcb(pp->id))
         return false;
+    p = *pp;
     s->state = kernel_block(p.state_len);
     s->tcb_reserve = kernel_block(sizeof(cairn_tcb_t) + p.num_out * sizeof(cairn_route_t));
     s->messages = p.messages;
@@ -165,10 +196,10 @@ static void remote_drop(cairn_task_id_t id)
 
 bool cairn__mig_commit(void)
 {
-    struct parsed p;
     struct cairn_mig_stage *s = &MIG.stage;
-    if (!MIG.staged || !parse(&p))
+    if (!MIG.staged || !MIG.blob)
         return false;
+    struct cairn_mig_parsed p = s->parsed;
     remote_drop(p.id);
     cairn_free(s->tcb_reserve);
     s->tcb_reserve = 0;

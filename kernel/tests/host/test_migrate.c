@@ -351,6 +351,73 @@ static void test_a_failed_deserialisation_resumes_with_every_module_as_before(vo
     heaps_as_before();
 }
 
+static unsigned freeze_to[MODULES + 1], state_to_1;
+
+static enum cairn_simbus_fate count_freezes(const struct cairn_simbus_wire *w)
+{
+    if (w->head[0] == CAIRN_NET_KIND_MIG && w->first == 2) /* FREEZE */
+        freeze_to[w->dst < MODULES ? w->dst : MODULES]++;
+    if (w->head[0] == CAIRN_NET_KIND_MIG && w->first == 4 && w->dst == 1) /* STATE */
+        state_to_1++;
+    return CAIRN_SIMBUS_PASS;
+}
+
+/* Every module said its epoch when it started: the STATE goes first and freezes the
+ * destination, and FREEZE goes to the other module alone, after the destination staged. */
+static void test_the_state_goes_first_when_the_destination_epoch_is_known(void **state)
+{
+    (void)state;
+    start_all(1000);
+    __builtin_memset(freeze_to, 0, sizeof freeze_to);
+    state_to_1 = 0;
+    cairn_simbus_filter(count_freezes);
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    (void)settle();
+    assert_int_equal(freeze_to[1], 0);
+    assert_int_equal(freeze_to[MODULES], 0); /* no broadcast */
+    assert_int_equal(freeze_to[2], 1);
+    assert_int_equal(state_to_1, 1);
+    assert_int_equal(mstats(1).frozen, 1);
+    assert_int_equal(mstats(2).frozen, 1);
+    assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2");
+    assert_true(live_on(1));
+    routes_name(1, -1, 1);
+    assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
+}
+
+static enum cairn_simbus_fate drop_hellos_of_1(const struct cairn_simbus_wire *w)
+{
+    if (w->head[0] == CAIRN_NET_KIND_DACK && w->src == 1)
+        return CAIRN_SIMBUS_DROP;
+    return count_freezes(w);
+}
+
+/* Module 1 restarts and its hello is lost: the source's STATE names its earlier epoch and is
+ * refused (the migration resumes); the next one sends FREEZE first and moves T. */
+static void test_a_state_refused_for_an_old_epoch_makes_freeze_go_first(void **state)
+{
+    (void)state;
+    start_all(1000);
+    cairn_simbus_filter(drop_hellos_of_1);
+    boot(1, 1000);
+    apps(1);
+    cairn_simbus_run();
+    __builtin_memset(freeze_to, 0, sizeof freeze_to);
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    (void)settle();
+    assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
+    assert_int_equal(mstats(1).staged, 0);
+    assert_int_equal(freeze_to[MODULES], 0);
+    assert_true(live_on(0));
+    done_outcome = 0;
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    (void)settle();
+    assert_int_equal(freeze_to[MODULES], 1); /* the broadcast: FREEZE went first */
+    assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
+    assert_true(live_on(1));
+    routes_name(1, -1, 1);
+}
+
 static unsigned dropped_ack, dropped_state;
 
 static enum cairn_simbus_fate drop_first_freeze_ack_and_state(const struct cairn_simbus_wire *w)
@@ -451,6 +518,9 @@ static void test_a_destination_reset_before_the_commit_resumes(void **state)
     boot(1, 1000);
     apps(1);
     settle();
+    /* The STATE sent again names module 1's earlier epoch: refused, not staged again. */
+    assert_int_equal(mstats(1).staged, 0);
+    assert_int_equal(mstats(1).frozen, 0);
     assert_log("T@0:ser T@0:q0 T@0:q1 T@0:q2");
     assert_true(live_on(0));
     assert_false(live_on(1));
@@ -494,6 +564,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         MTEST(test_a_move_delivers_every_message_once_in_order_at_the_destination),
         MTEST(test_a_failed_deserialisation_resumes_with_every_module_as_before),
+        MTEST(test_the_state_goes_first_when_the_destination_epoch_is_known),
+        MTEST(test_a_state_refused_for_an_old_epoch_makes_freeze_go_first),
         MTEST(test_a_lost_freeze_ack_and_state_frame_are_sent_again),
         MTEST(test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_part),
         MTEST(test_a_destination_reset_before_the_commit_resumes),
