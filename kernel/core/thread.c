@@ -418,8 +418,10 @@ bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to)
     cairn_thread_t *next = choose();
     if (next == cur)
         return false;
-    if (cur)
+    if (cur) {
+        arch_thread_settle();
         disarm_slice(cur);
+    }
     else
         ts.msg_top = cairn_k.top;
     if (next) {
@@ -467,8 +469,10 @@ void cairn__thread_resched(void)
 void cairn__thread_resched_isr(void)
 {
     uint32_t s = arch_irq_save();
-    if (on() && ts.cur)
+    if (on() && ts.cur) {
+        arch_thread_settle(); /* the fast path's switch does not call back */
         decide(ts.cur); /* the interrupted thread: the message level's top is ts.msg_top */
+    }
     else
         arch_thread_reschedule();
     arch_irq_restore(s);
