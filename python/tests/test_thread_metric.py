@@ -89,11 +89,11 @@ def test_thread_switch_target(result: dict[str, Any]) -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="the uncontended take and give no longer mask interrupts (a "
-                   "restartable sequence the switch settles, sem_fast.c): about 100 cycles, of which 14 "
+                   "restartable sequence the switch settles, sem_fast.c): about 90 cycles, of which 14 "
                    "are the two calls and returns with their arguments and 36 the two prologues that "
                    "find a thread calling and which (the mutex's kind, the interrupt depth, "
                    "cairn_k.threads->cur); the rest is the state the general path relies on (count, "
-                   "owner, holder, the holder's list of mutexes: 5 stores each way, the give's 3 "
+                   "owner, holder, the holder's list of mutexes: 5 stores each way, the give's 2 "
                    "checks). 40 needs a mutex whose uncontended state is one word (the holder), the "
                    "owner and list derived when a contender or an exit needs them, and the caller in "
                    "one load")

@@ -103,15 +103,12 @@ __asm__(".pushsection .text.cairn_sem_fast,\"ax\",%progbits\n\t"
         PROLOGUE
         ".global cairn__sem_give_ras\n"
         "cairn__sem_give_ras:\n\t"
-        "ldr   r2, [r0, #" STR(SEM_HOLDER) "]\n\t"
-        "cmp   r2, r3\n\t"
-        "bne   1f\n\t" /* not the caller's (or free) */
         "ldr   r2, [r0]\n\t"
         "cmp   r2, #0\n\t"
         "bne   1f\n\t" /* waiters */
         "ldr   r2, [r3, #" STR(CAIRN_TH_MUTEXES) "]\n\t"
         "cmp   r2, r0\n\t"
-        "bne   1f\n\t" /* not the last it took */
+        "bne   1f\n\t" /* not the last it took, or not its own (a thread's list holds its own) */
         "ldr   r2, [r0, #" STR(SEM_NEXT_HELD) "]\n"
         ".global cairn__sem_give_commit\n"
         "cairn__sem_give_commit:\n\t"
