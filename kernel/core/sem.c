@@ -163,6 +163,28 @@ static inline bool thread_running(void)
     return cairn_k.in_thread && !cairn_k.isr_depth;
 }
 
+/* The stores of the uncontended take and give, all of them, for a port whose fast path an
+ * interrupt stopped half-way through them (armv6m: before the thread is switched away from,
+ * so no other context sees a mutex half taken): each value comes from the thread's registers
+ * or is a constant, so storing again what was already stored is harmless. */
+void cairn__sem_fast_take_finish(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older)
+{
+    s->count = 0;
+    s->owner = t->id;
+    s->holder = t;
+    s->next_held = older;
+    t->mutexes = s;
+}
+
+void cairn__sem_fast_give_finish(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older)
+{
+    t->mutexes = older;
+    s->next_held = 0;
+    s->holder = 0;
+    s->owner = CAIRN_TASK_NONE;
+    s->count = 1;
+}
+
 #ifndef CAIRN_PORT_SEM_FAST /* else the port's, in assembly (armv6m: sem_fast.c) */
 cairn_ret_t cairn_sem_take(cairn_sem_t *s, uint32_t timeout)
 {
@@ -170,11 +192,7 @@ cairn_ret_t cairn_sem_take(cairn_sem_t *s, uint32_t timeout)
         uint32_t irq = arch_irq_save();
         if (s->count && thread_running()) {
             cairn_thread_t *t = cairn_k.threads->cur;
-            s->count = 0;
-            s->owner = t->id;
-            s->holder = t;
-            s->next_held = t->mutexes;
-            t->mutexes = s;
+            cairn__sem_fast_take_finish(s, t, t->mutexes);
             arch_irq_restore(irq);
             return CAIRN_OK;
         }
@@ -281,11 +299,7 @@ cairn_ret_t cairn_sem_give(cairn_sem_t *s)
         cairn_thread_t *t = s->holder;
         if (t && !s->waiters && t->mutexes == s && thread_running() && cairn_k.threads->cur == t) {
             /* Its last taken mutex, nobody waiting: no priority to recompute, nobody to wake. */
-            t->mutexes = s->next_held;
-            s->next_held = 0;
-            s->holder = 0;
-            s->owner = CAIRN_TASK_NONE;
-            s->count = 1;
+            cairn__sem_fast_give_finish(s, t, s->next_held);
             arch_irq_restore(irq);
             return CAIRN_OK;
         }

@@ -143,6 +143,10 @@ void cairn__sem_exit(cairn_thread_t *t);
  * sem.c's own). */
 cairn_ret_t cairn__sem_take_general(cairn_sem_t *s, uint32_t timeout);
 cairn_ret_t cairn__sem_give_general(cairn_sem_t *s);
+/* The uncontended take's and give's stores, all of them (s taken or given by t, older the
+ * mutex t took before s): a port's fast path stopped half-way is completed with them. */
+void cairn__sem_fast_take_finish(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older);
+void cairn__sem_fast_give_finish(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older);
 
 /* ---- the port ---------------------------------------------------------------------- */
 
@@ -157,6 +161,10 @@ void arch_thread_release(cairn_ctx_t *c);
 /* Runs cairn__thread_pick and switches as soon as no interrupt handler is active
  * and interrupts are enabled (armv6m: pends PendSV). */
 void arch_thread_reschedule(void);
+/* From an interrupt (or PendSV) over the running thread, before any other context may run:
+ * a kernel sequence the thread was interrupted in is restarted or completed (armv6m: the
+ * uncontended mutex's fast path, which does not mask interrupts). The host has none. */
+void arch_thread_settle(void);
 /* The guard word of thread name was found overwritten: reports it; armv6m stops
  * the module (semihosting exit CAIRN_EXIT_STACK_OVERFLOW); the host returns. */
 void arch_thread_overflow(const char *name);

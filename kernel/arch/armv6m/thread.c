@@ -122,47 +122,46 @@ __attribute__((naked, noreturn, used)) void cairn__armv6m_thread_trampoline(void
 /* The offset of cairn_k.threads, for the assembly below. */
 #define CAIRN_K_THREADS 192
 _Static_assert(offsetof(cairn_kernel_t, threads) == CAIRN_K_THREADS, "PendSV's cairn_k.threads");
+_Static_assert(CAIRN_TS_NEXT == CAIRN_TS_CUR + 4, "PendSV's fast path stores cur and next with one STM");
 
 __attribute__((naked)) void cairn__armv6m_pendsv_threads(void)
 {
     __asm__ volatile(
         "cpsid i\n\t"
-        "ldr   r3, =cairn_k + " CAIRN_STR(CAIRN_K_THREADS) "\n\t"
-        "ldr   r3, [r3]\n\t"
-        "ldr   r2, [r3, #" CAIRN_STR(CAIRN_TS_NEXT) "]\n\t" /* the decided thread */
-        "cmp   r2, #0\n\t"
-        "beq   6f\n\t"
         "ldr   r0, =cairn_k\n\t"
-        "ldr   r1, [r0, #" CAIRN_STR(CAIRN_K_QUEUE) "]\n\t"
+        "movs  r3, #" CAIRN_STR(CAIRN_K_THREADS) "\n\t"
+        "ldr   r3, [r0, r3]\n\t"
+        "ldr   r1, [r3, #" CAIRN_STR(CAIRN_TS_NEXT) "]\n\t" /* the decided thread */
         "cmp   r1, #0\n\t"
+        "beq   6f\n\t"
+        "ldr   r2, [r0, #" CAIRN_STR(CAIRN_K_QUEUE) "]\n\t"
+        "cmp   r2, #0\n\t"
         "bne   6f\n\t" /* messages came meanwhile: choose again */
-        "mov   r1, r2\n\t"
-        "adds  r1, #" CAIRN_STR(CAIRN_TH_FRAME) "\n\t"
-        "str   r1, [r0, #" CAIRN_STR(CAIRN_K_TOP) "]\n\t"
-        "ldr   r1, [r3, #" CAIRN_STR(CAIRN_TS_CUR) "]\n\t"
-        "str   r2, [r3, #" CAIRN_STR(CAIRN_TS_CUR) "]\n\t"
-        "movs  r0, #0\n\t"
-        "str   r0, [r3, #" CAIRN_STR(CAIRN_TS_NEXT) "]\n\t"
-        "mrs   r0, psp\n\t"
-        "subs  r0, #32\n\t"
-        "str   r0, [r1]\n\t"
-        "stmia r0!, {r4-r7}\n\t"
+        "mov   r2, r1\n\t"
+        "adds  r2, #" CAIRN_STR(CAIRN_TH_FRAME) "\n\t"
+        "str   r2, [r0, #" CAIRN_STR(CAIRN_K_TOP) "]\n\t"
+        "ldr   r0, [r3, #" CAIRN_STR(CAIRN_TS_CUR) "]\n\t"
+        "movs  r2, #0\n\t"
+        "stmia r3!, {r1, r2}\n\t" /* cur = the decided thread, next = none */
+        "mrs   r2, psp\n\t"
+        "subs  r2, #32\n\t"
+        "str   r2, [r0]\n\t"
+        "stmia r2!, {r4-r7}\n\t"
         "mov   r4, r8\n\t"
         "mov   r5, r9\n\t"
         "mov   r6, r10\n\t"
         "mov   r7, r11\n\t"
-        "stmia r0!, {r4-r7}\n\t"
-        "ldr   r0, [r2]\n\t"
+        "stmia r2!, {r4-r7}\n\t"
+        "ldr   r0, [r1]\n\t"
         "adds  r0, #16\n\t"
         "ldmia r0!, {r4-r7}\n\t"
         "mov   r8, r4\n\t"
         "mov   r9, r5\n\t"
         "mov   r10, r6\n\t"
         "mov   r11, r7\n\t"
+        "msr   psp, r0\n\t" /* its exception frame, above r8-r11 */
         "subs  r0, #32\n\t"
         "ldmia r0!, {r4-r7}\n\t"
-        "adds  r0, #16\n\t"
-        "msr   psp, r0\n\t"
         "cpsie i\n\t"
         "bx    lr\n\t" /* EXC_RETURN: Thread mode, PSP, as it came */
         "6:\n\t"

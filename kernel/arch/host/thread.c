@@ -153,6 +153,11 @@ static void run(void)
     }
 }
 
+void arch_thread_settle(void)
+{
+    /* sem.c's fast path masks interrupts here: nothing is ever left half-way. */
+}
+
 void arch_thread_reschedule(void)
 {
     if (cairn_host_irq_depth() || cairn_k.isr_depth || host_timer_in_isr()) {

@@ -76,6 +76,9 @@ typedef struct cairn_sem_stats {
     uint32_t refused;    /* gives refused (not the owner, at max), takes refused */
     uint32_t exchanges;  /* raises by EMERALDS's exchange of places (O(1)) */
     uint32_t requeue_steps; /* ready threads passed to put a lowered holder back in its place */
+    uint32_t fast_restarts;    /* uncontended takes/gives an interrupt stopped in their checks:
+                                  restarted (a port whose fast path does not mask interrupts) */
+    uint32_t fast_completions; /* ... stopped in their stores: completed by the kernel */
 } cairn_sem_stats_t;
 
 /* Counted from the first thread on (zeros before): the counters live in the thread

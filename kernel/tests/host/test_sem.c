@@ -7,7 +7,8 @@
  * context switches it saves). Built twice: with the hint honoured and without
  * (test_sem_plain); the observable order is the same in both. So is the order around
  * EMERALDS's exchange of places, which only saves the plain build's search for the
- * lowered holder's place.
+ * lowered holder's place. A port's fast path stopped half-way through its stores and
+ * completed by the kernel leaves what the whole take or give leaves.
  */
 #include <string.h>
 
@@ -15,6 +16,8 @@
 
 #include "cairn/sem.h"
 #include "hwtimer.h"
+
+#include "../../core/thread.h" /* the fast path's completions */
 
 #define STACK 65536 /* ASan's frames are large */
 #define P(n) CAIRN_PORT(n)
@@ -586,6 +589,95 @@ static void test_nothing_moves_when_the_holder_runs_as_high(void **state)
     cairn_thread_set_slice(CAIRN_THREAD_SLICE_TICKS);
 }
 
+/* ---- the uncontended take and give completed half-way (a port's restartable sequence) ------- */
+
+/* The first k stores of the port's take (kernel/arch/armv6m/sem_fast.c's order). */
+static void take_stores(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older, unsigned k)
+{
+    if (k > 0)
+        s->count = 0;
+    if (k > 1)
+        s->owner = t->id;
+    if (k > 2)
+        s->holder = t;
+    if (k > 3)
+        s->next_held = older;
+    if (k > 4)
+        t->mutexes = s;
+}
+
+static void give_stores(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older, unsigned k)
+{
+    if (k > 0)
+        t->mutexes = older;
+    if (k > 1)
+        s->next_held = 0;
+    if (k > 2)
+        s->holder = 0;
+    if (k > 3)
+        s->owner = CAIRN_TASK_NONE;
+    if (k > 4)
+        s->count = 1;
+}
+
+static void completed_holder(void *arg)
+{
+    (void)arg;
+    cairn_thread_t *t = cairn__thread_current();
+    assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    for (unsigned k = 0; k <= 5; k++) {
+        take_stores(&m2, t, &m1, k);
+        cairn__sem_fast_take_finish(&m2, t, &m1);
+        assert_int_equal(m2.count, 0);
+        assert_int_equal(m2.owner, TL);
+        assert_ptr_equal(m2.holder, t);
+        assert_ptr_equal(m2.next_held, &m1);
+        assert_ptr_equal(t->mutexes, &m2);
+        assert_int_equal(cairn_sem_take(&m2, 0), CAIRN_EBUSY); /* the general path: it is ours */
+        give_stores(&m2, t, &m1, 5 - k);
+        cairn__sem_fast_give_finish(&m2, t, &m1);
+        assert_int_equal(m2.count, 1);
+        assert_int_equal(m2.owner, CAIRN_TASK_NONE);
+        assert_null(m2.holder);
+        assert_null(m2.next_held);
+        assert_ptr_equal(t->mutexes, &m1);
+    }
+    /* Completed after two stores, then contended: H's wait raises the holder. */
+    take_stores(&m2, t, &m1, 2);
+    cairn__sem_fast_take_finish(&m2, t, &m1);
+    assert_int_equal(cairn_post(TH, P(1), 0, 0), CAIRN_OK);
+    klog("L:give");
+    assert_int_equal(cairn_sem_give(&m2), CAIRN_OK);
+    assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
+    klog("L:end");
+}
+
+static void contender(void *arg)
+{
+    (void)arg;
+    cairn_msg_t m;
+    assert_int_equal(cairn_thread_receive(&m, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("H:take");
+    assert_int_equal(cairn_sem_take(&m2, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    klog("H:took");
+    assert_int_equal(cairn_sem_give(&m2), CAIRN_OK);
+}
+
+static void test_a_fast_path_completed_half_way(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
+    assert_int_equal(cairn_mutex_init(&m2), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TH, "H", contender, 0, stacks[0], STACK, 6, 0, 0), CAIRN_OK);
+    cairn_sem_stats_t before = stats_now();
+    assert_int_equal(cairn_thread_create(TL, "L", completed_holder, 0, stacks[1], STACK, 2, 0, 0), CAIRN_OK);
+    assert_log("H:take L:give H:took L:end");
+    cairn_sem_stats_t after = stats_now();
+    assert_int_equal(after.inherits - before.inherits, 1);
+    assert_int_equal(m1.count, 1);
+    assert_int_equal(m2.count, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -602,6 +694,7 @@ int main(void)
         KTEST(test_a_third_thread_raises_the_holder_again),
         KTEST(test_a_waiter_times_out_while_the_holder_holds_its_place),
         KTEST(test_nothing_moves_when_the_holder_runs_as_high),
+        KTEST(test_a_fast_path_completed_half_way),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
