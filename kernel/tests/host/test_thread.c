@@ -10,6 +10,8 @@
 
 #include "hwtimer.h"
 
+#include "../../core/kernel.h"
+
 #define STACK 65536 /* ASan's frames are large */
 #define P(n) CAIRN_PORT(n)
 
@@ -224,6 +226,38 @@ static void test_interrupt_wakes_a_thread(void **state)
     assert_log("r:start r:got2");
 }
 
+/* An interrupt that wakes a higher thread a second time, while a lower thread runs: the
+ * woken thread preempts the lower one each time, not only when it blocks. */
+static void wake_h(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_post(5, P(1), 0, 0), CAIRN_OK);
+}
+
+static void lower_with_interrupts(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 1; i <= 3; i++) {
+        klog("L:irq%u", i);
+        ktest_irq(wake_h, 0);
+    }
+    klog("L:end");
+    cairn_msg_t m;
+    (void)cairn_thread_receive(&m, CAIRN_THREAD_FOREVER);
+}
+
+static void test_interrupt_wakes_a_higher_thread_again(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_thread_create(5, "H", receiver, "H", stacks[0], STACK, 5, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(4, "L", lower_with_interrupts, 0, stacks[1], STACK, 2, 0, 0),
+                     CAIRN_OK);
+    assert_log("H:start L:irq1 H:got1 L:irq2 H:got1 L:irq3 H:got1 L:end");
+    /* Both blocked: nothing is left on the message level's stack or in its queue. */
+    assert_null(cairn_k.top);
+    assert_null(cairn_k.queue);
+}
+
 /* ---- payloads ----------------------------------------------------------------------------------- */
 
 static void *kept;
@@ -362,6 +396,7 @@ int main(void)
         KTEST(test_no_slice_runs_to_block),
         KTEST(test_receive_timeout_and_sleep),
         KTEST(test_interrupt_wakes_a_thread),
+        KTEST(test_interrupt_wakes_a_higher_thread_again),
         KTEST(test_heap_payload_ownership),
         KTEST(test_full_mailbox_refuses),
         KTEST(test_join),
