@@ -610,6 +610,10 @@ static cairn_thread_t *find(cairn_task_id_t id)
 
 static cairn_ret_t mailbox(void *state, cairn_msg_t *msg)
 {
+    /* INIT and FINAL first: FINAL comes when the frame of an exited thread's mailbox ends,
+     * and a joiner may have freed the thread by then. */
+    if (msg->port == CAIRN_PORT_INIT || msg->port == CAIRN_PORT_FINAL)
+        return CAIRN_OK;
     cairn_thread_t *t = state;
     if (t->state == TH_DEAD)
         return CAIRN_EINVAL;
@@ -632,8 +636,6 @@ static cairn_ret_t mailbox(void *state, cairn_msg_t *msg)
             ts.stats.slices++;
             to_back(t);
         }
-    } else if (msg->port == CAIRN_PORT_INIT || msg->port == CAIRN_PORT_FINAL) {
-        return CAIRN_OK;
     } else {
         if (t->count == CAIRN_THREAD_MAILBOX) {
             ts.stats.mailbox_full++;

@@ -341,6 +341,39 @@ static void test_join(void **state)
     assert_int_equal(cairn_thread_join(4, 0), CAIRN_EINVAL); /* j joined it */
 }
 
+/* A thread exits while the mailbox frame that woke it is on the message level, and a higher
+ * thread joins it before that frame ends: its task ID goes when the frame ends. */
+static void exits_on_wake(void *arg)
+{
+    (void)arg;
+    cairn_msg_t m;
+    (void)cairn_thread_receive(&m, CAIRN_THREAD_FOREVER);
+    klog("x:exit");
+    cairn_thread_exit(3);
+}
+
+static void joins_x(void *arg)
+{
+    (void)arg;
+    int code = 0;
+    assert_int_equal(cairn_thread_join(4, &code), CAIRN_OK);
+    klog("j:code%d", code);
+    assert_true(cairn_task_exists(4)); /* its mailbox frame has not ended yet */
+}
+
+static void test_exit_under_its_mailbox_frame(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_thread_create(4, "x", exits_on_wake, 0, stacks[0], STACK, 2, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(5, "j", joins_x, 0, stacks[1], STACK, 5, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_post(4, P(1), 0, 0), CAIRN_OK);
+    assert_log("x:exit j:code3");
+    assert_false(cairn_task_exists(4));
+    assert_int_equal(cairn_post(4, P(1), 0, 0), CAIRN_ENOROUTE);
+    assert_int_equal(cairn_heap_check(), CAIRN_OK);
+    assert_int_equal(cairn_thread_join(5, 0), CAIRN_OK);
+}
+
 /* ---- the guard word ---------------------------------------------------------------------------------- */
 
 static void overflower(void *arg)
@@ -400,6 +433,7 @@ int main(void)
         KTEST(test_heap_payload_ownership),
         KTEST(test_full_mailbox_refuses),
         KTEST(test_join),
+        KTEST(test_exit_under_its_mailbox_frame),
         KTEST(test_guard_word_catches_an_overflow),
         KTEST(test_bad_arguments),
     };
