@@ -96,6 +96,10 @@ cairn_ret_t cairn__deliver(cairn_frame_t *f)
         arch_irq_restore(s);
         cairn__call(t, f);
         cairn_dispatch();
+        /* The handler's end may let a thread run: a thread's mailbox frame that counted
+         * while its thread waited (thread.c) is gone. */
+        if (cairn_k.nthreads)
+            cairn__thread_resched();
         return CAIRN_OK;
     }
     cairn_ret_t r = cairn__enqueue(m);

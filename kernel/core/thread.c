@@ -341,15 +341,28 @@ static void place(cairn_thread_t *t)
         enqueue_by_arrival(t);
 }
 
-/* Whether the message level, whose top is f, runs rather than a thread of priority prio. */
-static bool msg_level_outranks(unsigned prio, const cairn_frame_t *f)
+/* Whether the message level, whose top is f, runs rather than thread t.
+ *
+ * A mailbox frame left on the suspended message level (a wake-up switched away from it)
+ * keeps its task on the stack, and a task on the stack has its messages held back: the
+ * interrupt's exit and the dispatch skip them. That is sound only while the thread cannot
+ * be woken by them, so the frame stands aside while its thread is ready or dead (or is t,
+ * whose wake-up it was) and counts at the thread's priority while the thread waits: then no
+ * context the thread's next wake-up would preempt, or tie, runs over the frame; the message
+ * level resumes and ends it first. */
+static bool msg_level_outranks(const cairn_thread_t *t, const cairn_frame_t *f)
 {
-    while (f && f->tcb && f->tcb->handler == mailbox)
-        f = f->below;
+    unsigned prio = t->prio;
+    for (; f && f->tcb && f->tcb->handler == mailbox; f = f->below) {
+        const cairn_thread_t *x = f->tcb->state;
+        if (!(f->tcb->flags & TCB_KILLING) && x != t && x->state != TH_READY &&
+            x->state != TH_DEAD && x->prio >= prio)
+            return true;
+    }
     if (f && f->prio >= prio)
         return true;
-    /* Messages queued behind a mailbox frame left on the suspended message level
-     * (a wake-up switched away from it) count as ready. */
+    /* Messages queued behind a mailbox frame left on the suspended message level count as
+     * ready: they reach the mailbox before its thread runs on. */
     for (const cairn_msg_t *m = cairn_k.queue; m && m->prio >= prio; m = m->next) {
         const cairn_tcb_t *d = cairn__tcb(m->dst);
         if (d && d->handler == mailbox && (d->flags & TCB_ON_STACK))
@@ -358,18 +371,18 @@ static bool msg_level_outranks(unsigned prio, const cairn_frame_t *f)
     return cairn__pending_above((int)prio - 1);
 }
 
-HOT bool msg_level_wins(unsigned prio)
+HOT bool msg_level_wins(const cairn_thread_t *t)
 {
     const cairn_frame_t *f = ts.cur ? ts.msg_top : cairn_k.top;
     if (!f && !cairn_k.queue) /* the usual case between threads: the message level is idle */
         return false;
-    return msg_level_outranks(prio, f);
+    return msg_level_outranks(t, f);
 }
 
 HOT cairn_thread_t *choose(void)
 {
     cairn_thread_t *best = best_ready();
-    return best && !msg_level_wins(best->prio) ? best : 0;
+    return best && !msg_level_wins(best) ? best : 0;
 }
 
 /* Another ready thread in t's list (t ready), or any in its priority's (t not). */
@@ -601,6 +614,10 @@ static cairn_thread_t *find(cairn_task_id_t id)
 
 static cairn_ret_t mailbox(void *state, cairn_msg_t *msg)
 {
+    /* INIT and FINAL first: FINAL comes when the frame of an exited thread's mailbox ends,
+     * and a joiner may have freed the thread by then. */
+    if (msg->port == CAIRN_PORT_INIT || msg->port == CAIRN_PORT_FINAL)
+        return CAIRN_OK;
     cairn_thread_t *t = state;
     if (t->state == TH_DEAD)
         return CAIRN_EINVAL;
@@ -623,8 +640,6 @@ static cairn_ret_t mailbox(void *state, cairn_msg_t *msg)
             ts.stats.slices++;
             to_back(t);
         }
-    } else if (msg->port == CAIRN_PORT_INIT || msg->port == CAIRN_PORT_FINAL) {
-        return CAIRN_OK;
     } else {
         if (t->count == CAIRN_THREAD_MAILBOX) {
             ts.stats.mailbox_full++;
@@ -846,7 +861,9 @@ _Noreturn void cairn_thread_exit(int code)
     uint32_t s = arch_irq_save();
     disarm_slice(t);
     cairn_tcb_t *tcb = cairn__tcb(t->id);
-    if (tcb && tcb->state == t)
+    if (tcb && tcb->state == t && (tcb->flags & TCB_ON_STACK))
+        tcb->flags |= TCB_KILLING; /* its mailbox frame is on the message level: removed at its end */
+    else if (tcb && tcb->state == t)
         cairn__task_remove(tcb); /* its timers, queued messages, routes and heap blocks */
     t->code = code;
     cairn__thread_unready(t, TH_DEAD);

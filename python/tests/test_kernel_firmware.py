@@ -10,7 +10,8 @@ import re
 import pytest
 from pathlib import Path
 
-from cairn.paths import firmware_dir
+from cairn.bench import kernel
+from cairn.paths import firmware_dir, sim_binary
 from cairn.runners import TIMEOUT_STATUS, Result, run_qemu, run_sim
 
 LINE = re.compile(r"(\d+)\.(\d{3}) Hello World")
@@ -73,13 +74,14 @@ def test_hello_8_on_qemu() -> None:
     assert stamps == sorted(stamps) and stamps[0] >= PERIOD_US, result.describe()
 
 
-@pytest.mark.parametrize("name", ["preempt", "irq_message", "statemsg", "threads", "sem"])
+@pytest.mark.parametrize("name", ["preempt", "irq_message", "statemsg", "threads", "thread_rewake", "sem"])
 def test_armv6m_preemption(name: str) -> None:
     """kernel/tests/armv6m/preempt.c (PendSV dispatch), irq_message.c (interrupts bound to
     messages, the fast path into the handler), statemsg.c (a state message read while a
     higher-priority writer preempts the reader) and threads.c (thread tasks beside a message
-    task: priorities, yields, round robin on a slice, an interrupt waking a blocked thread) and
-    sem.c (priority inheritance in the classic inversion, woken by an interrupt; an interrupt's
+    task: priorities, yields, round robin on a slice, an interrupt waking a blocked thread),
+    thread_rewake.c (an interrupt wakes a higher thread again and again while a lower one runs:
+    it preempts every time, within a bound on the cycles) and sem.c (priority inheritance in the classic inversion, woken by an interrupt; an interrupt's
     give; a take's time limit): cairn-sim and QEMU print the same transcript."""
     elf = _elf(f"kernel-{name}.elf")
     sim = run_sim(elf, timeout=120)
@@ -109,6 +111,27 @@ def test_armv6m_mutex_fast_path_stopped_anywhere() -> None:
         return [line for line in text.splitlines() if not line.startswith("fast path stopped:")]
 
     assert common(sim.text()) == common(qemu.text()), f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"
+
+
+#: Pend -> the woken thread's receive returns, event log on: an interrupt, PendSV to the
+#: message level, the mailbox, PendSV to the thread. Far below the lower thread's work between
+#: wake-ups, which a wake-up held back would wait for.
+REWAKE_CYCLES_MAX = 2500
+REWAKES = 5
+
+
+def test_armv6m_thread_rewake_cycles_are_bounded() -> None:
+    """kernel/tests/armv6m/thread_rewake.c on cairn-sim: every wake-up of the higher thread,
+    the second and later ones included, reaches it within REWAKE_CYCLES_MAX cycles of the
+    pend, and no later one costs more than the first (nothing piles up on the message level)."""
+    clock = kernel.DEFAULT_CLOCK_HZ
+    _, text = kernel.run_firmware(str(sim_binary()), _elf("kernel-thread_rewake.elf"), clock)
+    tr = kernel.parse_trace(text, clock)
+    edges = [(1, i, e) for i in range(REWAKES) for e in (0, 1)]
+    assert all(k in tr.markers for k in edges), sorted(tr.markers)
+    cycles = [tr.markers[(1, i, 1)] - tr.markers[(1, i, 0)] for i in range(REWAKES)]
+    assert all(0 < c <= REWAKE_CYCLES_MAX for c in cycles), cycles
+    assert max(cycles[1:]) <= cycles[0], cycles
 
 
 def test_armv6m_thread_stack_overflow_stops_the_module() -> None:

@@ -21,13 +21,6 @@ SHORT, LONG = 1.0, 75.0  # l_s in ms: the paper's short and long sensing tasks
 LEVEL = 3  # lambda = 7 packets/s
 NON_PREEMPTIVE = ["tinyos", "nos", "coop"]
 PREEMPTIVE = ["limit", "cairn", "mantis"]
-#: A thread woken by an interrupt while a lower thread runs does not preempt it when the
-#: mailbox of the higher thread is still on the suspended message level from its previous
-#: wake-up: cairn_isr_exit asks cairn__pending_above, which skips a message whose task is
-#: on the stack, so no dispatch is requested until the lower thread blocks (kernel/core).
-MANTIS_SECOND_WAKE = pytest.mark.xfail(
-    reason="Cairn threads: a second wake-up during a lower thread's run waits for it to block", strict=True
-)
 
 Results = dict[tuple[str, int, float], TreeResult]
 
@@ -75,9 +68,7 @@ def test_run_to_completion_couples_packets_to_sensing(results: Results, model: s
     assert long.e_stddev_ms > lp_ms() > short.e_stddev_ms, (short, long)
 
 
-@pytest.mark.parametrize(
-    "model", [m if m != "mantis" else pytest.param(m, marks=MANTIS_SECOND_WAKE) for m in PREEMPTIVE]
-)
+@pytest.mark.parametrize("model", PREEMPTIVE)
 def test_preemption_decouples_packets_from_sensing(results: Results, model: str) -> None:
     """Section VI.D: with forwarding above sensing, E_t does not depend on l_s (Fig. 6 a):
     no packet waits for a sensing job, and the same arrivals cost the same."""

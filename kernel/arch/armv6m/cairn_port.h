@@ -39,8 +39,12 @@ static inline void arch_irq_mask(unsigned irq)
     *(volatile uint32_t *)0xE000E180u = 1u << irq; /* NVIC_ICER */
 }
 
+/* The pending latch first: a level-sensitive line that stayed high while masked left it set,
+ * and with the device served it is stale (one more, empty, message). A line still high pends
+ * again at once, so no request is lost. */
 static inline void arch_irq_unmask(unsigned irq)
 {
+    *(volatile uint32_t *)0xE000E280u = 1u << irq; /* NVIC_ICPR */
     *(volatile uint32_t *)0xE000E100u = 1u << irq; /* NVIC_ISER */
 }
 

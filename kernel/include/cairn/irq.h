@@ -72,7 +72,9 @@ typedef struct cairn_irq_binding {
  * CAIRN_IRQ_MESSAGE handlers call it; on armv6m the fast path falls back to it. */
 void cairn_irq_message(cairn_irq_binding_t *b);
 
-/* Unmasks IRQ irq in the interrupt controller (call when the device is served). */
+/* Unmasks IRQ irq in the interrupt controller (call when the device is served). A request
+ * the controller latched while the line was masked is dropped first: a level-sensitive
+ * device that still requests service pends the line again at once. */
 void cairn_irq_unmask(unsigned irq);
 
 /* The port's part: arch_irq_mask/unmask, CAIRN__IRQ_VECTOR(vector, binding, level)

@@ -61,10 +61,7 @@ static cairn_ret_t apipc(void *state, cairn_msg_t *msg)
     if (msg->port == CAIRN_PORT(0)) {
         for (uint32_t n = rtos_apipc_take(); n > 0; n--)
             rtos_apipc_respond();
-        /* The NVIC latched the line pending while it was masked and high; it is served,
-         * so the latch is stale (a line high again re-pends at once). */
-        nvic_clear_pending(RTOS_IRQ_APIPC);
-        cairn_irq_unmask(RTOS_IRQ_APIPC);
+        cairn_irq_unmask(RTOS_IRQ_APIPC); /* served: a stale latch goes too */
     }
     return CAIRN_OK;
 }

@@ -28,22 +28,13 @@ CAIRN_IRQ_MESSAGE(irq19_handler, TREE_IRQ_SENSE, SENSE_TASK, CAIRN_PORT(0))
 
 static uint64_t heap[256];
 
-/* The line stayed high while masked, so the NVIC latched it pending again: with the
- * device served, that latch is stale and would bring one more (empty) message. A line
- * that is high again re-pends at once, so nothing is lost. */
-static void unmask_served(unsigned irq)
-{
-    nvic_clear_pending(irq);
-    cairn_irq_unmask(irq);
-}
-
 static cairn_ret_t forward_task(void *state, cairn_msg_t *msg)
 {
     (void)state;
     if (msg->port == CAIRN_PORT(0)) {
         for (uint32_t n = tree_receive(); n > 0; n--)
             (void)tree_forward();
-        unmask_served(TREE_IRQ_PACKET);
+        cairn_irq_unmask(TREE_IRQ_PACKET);
     }
     return CAIRN_OK;
 }
@@ -53,7 +44,7 @@ static cairn_ret_t sense_task(void *state, cairn_msg_t *msg)
     (void)state;
     if (msg->port == CAIRN_PORT(0)) {
         uint32_t n = tree_sense_requests();
-        unmask_served(TREE_IRQ_SENSE);
+        cairn_irq_unmask(TREE_IRQ_SENSE);
         for (; n > 0; n--)
             tree_sense();
     }

@@ -10,6 +10,8 @@
 
 #include "hwtimer.h"
 
+#include "../../core/kernel.h"
+
 #define STACK 65536 /* ASan's frames are large */
 #define P(n) CAIRN_PORT(n)
 
@@ -224,6 +226,38 @@ static void test_interrupt_wakes_a_thread(void **state)
     assert_log("r:start r:got2");
 }
 
+/* An interrupt that wakes a higher thread a second time, while a lower thread runs: the
+ * woken thread preempts the lower one each time, not only when it blocks. */
+static void wake_h(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_post(5, P(1), 0, 0), CAIRN_OK);
+}
+
+static void lower_with_interrupts(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 1; i <= 3; i++) {
+        klog("L:irq%u", i);
+        ktest_irq(wake_h, 0);
+    }
+    klog("L:end");
+    cairn_msg_t m;
+    (void)cairn_thread_receive(&m, CAIRN_THREAD_FOREVER);
+}
+
+static void test_interrupt_wakes_a_higher_thread_again(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_thread_create(5, "H", receiver, "H", stacks[0], STACK, 5, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(4, "L", lower_with_interrupts, 0, stacks[1], STACK, 2, 0, 0),
+                     CAIRN_OK);
+    assert_log("H:start L:irq1 H:got1 L:irq2 H:got1 L:irq3 H:got1 L:end");
+    /* Both blocked: nothing is left on the message level's stack or in its queue. */
+    assert_null(cairn_k.top);
+    assert_null(cairn_k.queue);
+}
+
 /* ---- payloads ----------------------------------------------------------------------------------- */
 
 static void *kept;
@@ -307,6 +341,39 @@ static void test_join(void **state)
     assert_int_equal(cairn_thread_join(4, 0), CAIRN_EINVAL); /* j joined it */
 }
 
+/* A thread exits while the mailbox frame that woke it is on the message level, and a higher
+ * thread joins it before that frame ends: its task ID goes when the frame ends. */
+static void exits_on_wake(void *arg)
+{
+    (void)arg;
+    cairn_msg_t m;
+    (void)cairn_thread_receive(&m, CAIRN_THREAD_FOREVER);
+    klog("x:exit");
+    cairn_thread_exit(3);
+}
+
+static void joins_x(void *arg)
+{
+    (void)arg;
+    int code = 0;
+    assert_int_equal(cairn_thread_join(4, &code), CAIRN_OK);
+    klog("j:code%d", code);
+    assert_true(cairn_task_exists(4)); /* its mailbox frame has not ended yet */
+}
+
+static void test_exit_under_its_mailbox_frame(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_thread_create(4, "x", exits_on_wake, 0, stacks[0], STACK, 2, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(5, "j", joins_x, 0, stacks[1], STACK, 5, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_post(4, P(1), 0, 0), CAIRN_OK);
+    assert_log("x:exit j:code3");
+    assert_false(cairn_task_exists(4));
+    assert_int_equal(cairn_post(4, P(1), 0, 0), CAIRN_ENOROUTE);
+    assert_int_equal(cairn_heap_check(), CAIRN_OK);
+    assert_int_equal(cairn_thread_join(5, 0), CAIRN_OK);
+}
+
 /* ---- the guard word ---------------------------------------------------------------------------------- */
 
 static void overflower(void *arg)
@@ -362,9 +429,11 @@ int main(void)
         KTEST(test_no_slice_runs_to_block),
         KTEST(test_receive_timeout_and_sleep),
         KTEST(test_interrupt_wakes_a_thread),
+        KTEST(test_interrupt_wakes_a_higher_thread_again),
         KTEST(test_heap_payload_ownership),
         KTEST(test_full_mailbox_refuses),
         KTEST(test_join),
+        KTEST(test_exit_under_its_mailbox_frame),
         KTEST(test_guard_word_catches_an_overflow),
         KTEST(test_bad_arguments),
     };
