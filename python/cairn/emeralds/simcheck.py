@@ -24,6 +24,11 @@ from ..analysis.task import Task, by_period
 from .taskset import SetRun, SimTask, run_set
 
 STEPS = 10  #: halvings of the utilisation searches
+#: How far below and above the analysis's bound the check runs a set (a share of the bound).
+MARGIN = 0.03
+#: The simulated breakdown's search interval: every policy meets every deadline of these
+#: workloads at half the processor, and none at one and a half.
+SEARCH_LOW, SEARCH_HIGH = 0.5, 1.5
 #: Periods the horizon may span: the critical instant's first jobs (fixed priority) and
 #: EDF's backlog growing above a utilisation of 1 both show within a few of the longest.
 HORIZON_PERIODS = 3
@@ -146,9 +151,10 @@ def simulated_breakdown(w: Workload, policy: str, overheads: Overheads, extra: i
                         clock_hz: int = 25_000_000, steps: int = STEPS, label: str = "w",
                         runner: Callable[..., SetRun] = run_set) -> float:
     """The largest utilisation at which the run misses no deadline within the horizon, by
-    binary search over [0, 1.5]; the CSD allocation is the analysis's at the bound."""
+    binary search over [SEARCH_LOW, SEARCH_HIGH] (its resolution (high - low) / 2^steps); the
+    CSD allocation is the analysis's at the bound."""
     alloc = allocation_at(w, policy, analytic_bound(w, policy, overheads, extra), overheads, extra)
-    low, high = 0.0, 1.5
+    low, high = SEARCH_LOW, SEARCH_HIGH
     for step in range(steps):
         mid = (low + high) / 2
         run = runner(policy, sim_tasks(w, mid, policy, alloc), w.horizon, out_dir, clock_hz, f"{label}-s{step}")
@@ -176,5 +182,16 @@ def describe(c: Check) -> str:
             f"above {c.above:.4f}: {misses(c.above_run)}")
 
 
-def policies() -> Sequence[str]:
-    return tuple(POLICIES)
+
+def measured_overheads(clock_hz: int = 25_000_000) -> Overheads:
+    """The scheduler's costs measured now on cairn-sim (cairn.bench.overheads's keys)."""
+    from ..bench.kernel import parse_trace, run_firmware
+    from ..bench.overheads import POLICIES as BUILDS
+    from ..bench.overheads import derive, measure_ops
+    from ..paths import firmware_dir, sim_binary
+
+    ops = {}
+    for build in BUILDS:
+        _, trace = run_firmware(str(sim_binary()), firmware_dir() / f"kernel-overheads-{build}.elf", clock_hz)
+        ops[build], _ = measure_ops(parse_trace(trace, clock_hz))
+    return Overheads.from_mapping(derive(ops))
