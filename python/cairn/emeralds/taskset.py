@@ -83,11 +83,11 @@ dir = "in"
 index = 0
 deliver = [{{ at = "0s", value = {len(tasks)} }}]
 """]
-    names = (("period", 1, lambda t: t.period), ("busy", 2, lambda t: t.busy),
-             ("level_queue", 3, lambda t: t.level | t.queue << 8))  # fmt: skip
-    for name, index, value in names:
-        deliveries = ", ".join(f'{{ at = "{PARAMS_AT_US + i * PARAMS_EVERY_US}us", value = {value(t)} }}'
-                               for i, t in enumerate(tasks))
+    columns = (("period", 1, [t.period for t in tasks]), ("busy", 2, [t.busy for t in tasks]),
+               ("level_queue", 3, [t.level | t.queue << 8 for t in tasks]))  # fmt: skip
+    for name, index, values in columns:
+        deliveries = ", ".join(f'{{ at = "{PARAMS_AT_US + i * PARAMS_EVERY_US}us", value = {v} }}'
+                               for i, v in enumerate(values))
         rows.append(f'[port.{name}]\ndir = "in"\nindex = {index}\ndeliver = [{deliveries}]\n')
     rows.append("# Outputs: (task << 24) | job at each completion; the common release and the counter.\n"
                 "[port.done]\nindex = 0\n[port.base]\nindex = 1\n[port.sync]\nindex = 2\n")

@@ -179,7 +179,7 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
 
 
 def _resolution(s: Size) -> float:
-    return (SEARCH_HIGH - SEARCH_LOW) / 2**s.sim_steps
+    return float((SEARCH_HIGH - SEARCH_LOW) / 2.0**s.sim_steps)
 
 
 def _per_job(policy: str, n: int, o: Overheads) -> float:
@@ -190,7 +190,7 @@ def _per_job(policy: str, n: int, o: Overheads) -> float:
     if policy == "EDF":
         return o.per_job("edf", n)
     k = int(policy.split("-")[1])
-    return per_job_costs([n] + [0] * (k - 1), o)[0]  # every task in the first EDF queue
+    return float(per_job_costs([n] + [0] * (k - 1), o)[0])  # every task in the first EDF queue
 
 
 Table = dict[int, dict[str, float]]
