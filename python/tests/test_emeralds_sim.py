@@ -79,3 +79,13 @@ def test_bad_tasks_are_refused(tmp_path: Path) -> None:
         run_set("RM", [SimTask(1000, 1, 1)] * 16, 1000, tmp_path)
     with pytest.raises(ValueError):
         run_set("LLF", [SimTask(1000, 1, 1)], 1000, tmp_path)
+
+
+@pytest.mark.parametrize("args", [["--policies", "LLF"], ["--tasks", "16"], ["--margin", "0"],
+                                  ["--overheads", "/nonexistent/overheads.json"]])
+def test_the_command_refuses_bad_input(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from cairn.emeralds.__main__ import main
+
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1

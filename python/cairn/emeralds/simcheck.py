@@ -11,6 +11,7 @@ check")."""
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +33,8 @@ SEARCH_LOW, SEARCH_HIGH = 0.5, 1.5
 #: Periods the horizon may span: the critical instant's first jobs (fixed priority) and
 #: EDF's backlog growing above a utilisation of 1 both show within a few of the longest.
 HORIZON_PERIODS = 3
+#: The longest horizon a run above the bound is given, in longest periods.
+OVER_PERIODS = 20
 
 
 def csd_k(policy: str) -> int:
@@ -46,6 +49,15 @@ def model_cost_alone(policy: str, overheads: Overheads) -> float:
         return overheads.per_job("edf", 1)
     k = csd_k(policy)
     return per_job_costs([1] + [0] * (k - 1), overheads)[0]
+
+
+def _model_cost(policy: str, overheads: Overheads, n: int) -> float:
+    """The model's per-job cost with every task in one queue (the least CSD's can be)."""
+    if policy == "RM":
+        return overheads.per_job("fp", n)
+    if policy == "EDF":
+        return overheads.per_job("edf", n)
+    return float(min(per_job_costs([n] + [0] * (csd_k(policy) - 1), overheads)))
 
 
 def release_cost(policy: str, overheads: Overheads, out_dir: Path, clock_hz: int = 25_000_000) -> int:
@@ -76,6 +88,24 @@ class Workload:
         longest = max(t.period for t in self.tasks)
         hyper = math.lcm(*(t.period for t in self.tasks))
         return min(hyper, HORIZON_PERIODS * longest)
+
+    def horizon_over(self, costs: Sequence[int]) -> int:
+        """A horizon long enough to see a set whose jobs cost ``costs`` cycles miss: the first
+        deadline by which the synchronous schedule's demand exceeds the time (the processor-demand
+        criterion; under any policy some job is late by then), plus one longest period, within
+        min(hyperperiod, OVER_PERIODS longest periods)."""
+        longest = max(t.period for t in self.tasks)
+        cap = min(math.lcm(*(t.period for t in self.tasks)), OVER_PERIODS * longest)
+        due = [(t.period, i) for i, t in enumerate(self.tasks)]
+        heapq.heapify(due)
+        demand = 0
+        while due and due[0][0] <= cap:
+            at, i = heapq.heappop(due)
+            demand += costs[i]
+            if demand > at:
+                return max(self.horizon, min(cap, at + longest))
+            heapq.heappush(due, (at + self.tasks[i].period, i))
+        return max(self.horizon, cap)
 
 
 def analytic_bound(w: Workload, policy: str, overheads: Overheads, extra: int, steps: int = STEPS) -> float:
@@ -143,7 +173,9 @@ def check(w: Workload, policy: str, overheads: Overheads, extra: int, out_dir: P
     below, above = bound * (1 - margin), min(1.5, bound * (1 + margin))
     alloc = allocation_at(w, policy, bound, overheads, extra)
     low = run_set(policy, sim_tasks(w, below, policy, alloc), w.horizon, out_dir, clock_hz, f"{label}-below")
-    high = run_set(policy, sim_tasks(w, above, policy, alloc), w.horizon, out_dir, clock_hz, f"{label}-above")
+    over = sim_tasks(w, above, policy, alloc)
+    cost = math.ceil(_model_cost(policy, overheads, len(w.tasks))) + extra
+    high = run_set(policy, over, w.horizon_over([t.busy + cost for t in over]), out_dir, clock_hz, f"{label}-above")
     return Check(policy, len(w.tasks), bound, below, above, low, high, alloc)
 
 
