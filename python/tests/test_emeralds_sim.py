@@ -89,3 +89,17 @@ def test_the_command_refuses_bad_input(args: list[str], capsys: pytest.CaptureFi
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1
+
+
+@pytest.mark.xfail(strict=True, reason="fixed priority: a release that comes while the task's own first job "
+                   "overruns at the critical instant, with lower-priority messages queued, waits until the "
+                   "queue is empty (docs/analysis.md, 'The simulated check', Limit)")
+def test_a_release_during_an_overrun_runs_before_lower_priorities(tmp_path: Path) -> None:
+    """Five tasks released at once, the first (highest priority, period 2500 cycles) overrunning
+    its first period because the releases of the others come first: its later jobs must still
+    run every period, not after the long lowest-priority job."""
+    tasks = [SimTask(2500, 64, 5), SimTask(7500, 38, 4), SimTask(7500, 296, 3), SimTask(2_397_500, 109_789, 1),
+             SimTask(17_500, 688, 2)]
+    run = run_set("RM", tasks, 200_000, tmp_path)
+    late = [m for m in run.misses if m.task == 0 and (m.done is None or m.done - m.due > 2500)]
+    assert not late, late[:3]
