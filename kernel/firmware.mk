@@ -251,6 +251,35 @@ endef
 $(foreach p,fp $(FW_POLICIES),$(eval $(call fw_policy_kernel_rules,$(p))))
 $(foreach p,$(FW_POLICIES),$(eval $(call fw_policy_rules,$(p))))
 
+# build/fw/taskset-<p>.elf for p in fp, edf, csd2 and csd3: the periodic task set of the
+# breakdown experiment on cairn-sim (kernel/apps/taskset/taskset.c, docs/analysis.md "The
+# simulated check"), each with its own kernel objects under $(FW_OBJ)/taskset-<p>/ (the policy,
+# room for a timer per task and a queued release per task and more).
+FW_TASKSET_POLICIES := fp edf csd2 csd3
+FW_TASKSET_ROOM := -DCAIRN_MAX_TIMERS=16 -DCAIRN_MSG_POOL=40
+FW_TASKSET_DEFS_fp := $(FW_TASKSET_ROOM)
+FW_TASKSET_DEFS_edf := $(FW_TASKSET_ROOM) -DCAIRN_POLICY=CAIRN_POLICY_EDF
+FW_TASKSET_DEFS_csd2 := $(FW_TASKSET_ROOM) -DCAIRN_POLICY=CAIRN_POLICY_CSD -DCAIRN_CSD_K=2
+FW_TASKSET_DEFS_csd3 := $(FW_TASKSET_ROOM) -DCAIRN_POLICY=CAIRN_POLICY_CSD -DCAIRN_CSD_K=3
+FW_TASKSET_ELFS := $(FW_TASKSET_POLICIES:%=$(FW_OUT)/taskset-%.elf)
+
+firmware: $(FW_TASKSET_ELFS)
+
+define fw_taskset_rules
+FW_TS_$(1)_OBJS := $$(patsubst $$(FW_OBJ)/%,$$(FW_OBJ)/taskset-$(1)/%,$$(FW_KERNEL_OBJS)) \
+	$$(FW_OBJ)/taskset-$(1)/apps/taskset/taskset.o
+FW_POLICY_OBJS += $$(FW_TS_$(1)_OBJS)
+
+$$(FW_OUT)/taskset-$(1).elf: $$(FW_TS_$(1)_OBJS) $$(FW_BSP_OBJS) $$(FW_LDSCRIPT)
+	@mkdir -p $$(@D)
+	$$(fw_link)
+
+$$(FW_OBJ)/taskset-$(1)/%.o: $$(FW_MK_DIR)/%.c $$(FW_FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$$(FW_CC) $$(FW_CFLAGS) $$(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 $$(FW_TASKSET_DEFS_$(1)) -MMD -MP -c -o $$@ $$<
+endef
+$(foreach p,$(FW_TASKSET_POLICIES),$(eval $(call fw_taskset_rules,$(p))))
+
 $(FW_KERNEL_OBJS) $(FW_HELLO_OBJ) $(FW_KTEST_OBJS) $(FW_KBENCH_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -MMD -MP -c -o $@ $<
