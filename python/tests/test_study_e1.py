@@ -10,11 +10,6 @@ from cairn.study import e1_mantis_tinyos
 from cairn.study.paper import load
 from cairn.study.result import StudyResult
 
-THREAD_WAKE = pytest.mark.xfail(
-    strict=True, reason="Cairn threads: a second wake-up during a lower thread's run waits for it to block, "
-    "so MANTIS-like packets wait behind sensing (docs/STATUS.md)")
-
-
 @pytest.fixture(scope="module")
 def e1() -> StudyResult:
     paper = load(repo_root() / "experiments" / e1_mantis_tinyos.NAME / "paper.toml")
@@ -28,8 +23,8 @@ def e1() -> StudyResult:
     "mantis_less_idle",
     "mantis_overhead_grows_with_load",
     "idle_periods_similar",
-    pytest.param("mantis_et_independent_of_ls", marks=THREAD_WAKE),
-    pytest.param("tinyos_et_stddev_grows_with_ls", marks=THREAD_WAKE),
+    "mantis_et_independent_of_ls",
+    "tinyos_et_stddev_grows_with_ls",
 ])
 def test_the_papers_conclusion_holds(e1: StudyResult, claim: str) -> None:
     v = e1.verdict(claim)
