@@ -52,7 +52,7 @@ def render_kernel(d: dict[str, Any]) -> list[str]:
 
     tr = d["traced"]
     *cycles, sizes = _kernel_lines(d, t, met, tr)
-    return [*cycles, *render_policies(d.get("policies", {})), sizes]
+    return [*cycles, *render_policies(d.get("policies", {})), *render_threads(d), sizes]
 
 
 #: How the STATUS block names the policies of kernel.json's `policies`.
@@ -71,6 +71,33 @@ def render_policies(policies: dict[str, Any]) -> list[str]:
     ]
     return ["  - per scheduling policy (docs/policies.md), send → preempting handler / queued send / "
             "IRQ → handler / timer → handler: " + "; ".join(parts)]
+
+
+def render_threads(d: dict[str, Any]) -> list[str]:
+    """Threads, semaphores and the Thread-Metric-style suite (kernel.json's `thread_metric`)."""
+    tm = d.get("thread_metric")
+    if not tm:
+        return []
+    t = tm["targets"]
+    pi = tm["priority_inheritance"]
+
+    def met(ok: bool) -> str:
+        return "met" if ok else "not met"
+
+    return [
+        f"  - threads (`thread-metric.elf`, docs/kernel.md): preemptive thread-to-thread switch "
+        f"**{tm['preemptive_switch']}** (target ≤ {t['thread_switch_cycles_max']}: {met(t['thread_switch_met'])}); "
+        f"uncontended mutex lock + unlock **{tm['mutex_lock_unlock']}** (target ≤ "
+        f"{t['mutex_lock_unlock_cycles_max']}: {met(t['mutex_lock_unlock_met'])}); cooperative switch "
+        f"{tm['cooperative_switch']}; semaphore give → waiter {tm['signal_to_waiter']}; counting semaphore "
+        f"take + give {tm['synchronisation']}; interrupt processing {tm['interrupt_processing']}, interrupt "
+        f"preemption {tm['interrupt_preemption']}; message processing {tm['message_processing']}; "
+        f"memory allocation {tm['memory_allocation']}",
+        f"  - EMERALDS's semaphores against plain ones: contended mutex (the hint) **{d['sem_contended_cycles']}** "
+        f"against {d['sem_contended_plain_cycles']}; priority inheritance, holder's give → waiter with "
+        f"{'/'.join(map(str, pi['threads_ready_behind']))} threads ready behind: "
+        f"{'/'.join(map(str, pi['emeralds']))} (exchange of places) against {'/'.join(map(str, pi['plain']))}",
+    ]
 
 
 def _kernel_lines(d: dict[str, Any], t: dict[str, Any], met: Any, tr: dict[str, Any]) -> list[str]:
