@@ -50,3 +50,15 @@ def test_the_browser_check_catches_a_broken_image(papers: dict[str, object], tmp
     assert "does not hold" in html and "not reproduced" in html
     page = check_page(index)
     assert page.broken_images == ["not a PNG"]
+
+
+def test_the_estimate_comes_from_the_last_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cairn.study import timing
+
+    monkeypatch.setattr(timing, "build_dir", lambda: tmp_path)
+    assert "not timed" in timing.describe(["a", "b"], "full")
+    timing.record("a", "full", 90.0)
+    assert timing.describe(["a", "b"], "full").startswith("estimate: about 1.5 min for the studies timed before, b")
+    timing.record("b", "full", 30.0)
+    assert timing.describe(["a", "b"], "full") == "estimate: about 2.0 min (full; from the last run of each study here)"
+    assert "not timed" in timing.describe(["a"], "reduced")

@@ -12,6 +12,7 @@ from tqdm import tqdm
 
 from cairn.paths import repo_root
 
+from . import timing
 from .paper import load_all
 from .registry import STUDIES
 from .report import write_report
@@ -29,10 +30,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     names = args.studies or list(STUDIES)
     papers = load_all(repo_root() / "experiments")
+    print(timing.describe(names, args.size), flush=True)
     results = []
     start = time.monotonic()
     for name in tqdm(names, desc="studies", unit="study", disable=None):
+        began = time.monotonic()
         results.append(STUDIES[name](papers[name], args.size))
+        timing.record(name, args.size, time.monotonic() - began)
     index = write_report(results, papers, args.out)
     held = sum(v.holds is True for r in results for v in r.verdicts)
     total = sum(len(r.verdicts) for r in results)
