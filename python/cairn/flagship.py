@@ -179,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     for r in studies:
         held = sum(v.holds is True for v in r.verdicts)
         print(f"  study {r.study} (reduced): {held} of {len(r.verdicts)} of the paper's claims hold on Cairn")
-    index = write_report(studies, papers, args.out / "report", title="Cairn: the flagship run", lead=[sec])
+    index = write_report(studies, papers, args.out / "report", title="Cairn: the flagship run", lead=[sec],
+                         generator="make run (python -m cairn.flagship)")
     print(f"  report: {index}  (open it in a browser)")
     return 0
 

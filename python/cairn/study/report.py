@@ -33,14 +33,14 @@ figure { margin: 1rem 0; } figcaption { font-size: 0.88rem; color: #555; }
 
 def write_report(results: Sequence[StudyResult], papers: dict[str, Paper], out: Path,
                  title: str = "Cairn: the seed studies reproduced",
-                 lead: Sequence[StudyResult] = ()) -> Path:
+                 lead: Sequence[StudyResult] = (), generator: str = "python -m cairn.study") -> Path:
     """Write `out/index.html` (and `out/img/*.png`); returns the HTML's path. `lead` results
     are runs of Cairn's own (no paper): shown first, with their set-up, tables and figures."""
     out.mkdir(parents=True, exist_ok=True)
     img = out / "img"
     img.mkdir(exist_ok=True)
     parts = [f"<h1>{_e(title)}</h1>",
-             f'<p class="meta">Generated {_e(_now())} by <code>python -m cairn.study</code>. '
+             f'<p class="meta">Generated {_e(_now())} by <code>{_e(generator)}</code>. '
              "Every number of ours below comes from a cairn-sim run made for this report.</p>",
              ]
     for r in lead:
