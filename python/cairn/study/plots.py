@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import Literal
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+from matplotlib.axes import Axes  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 
@@ -27,12 +29,7 @@ def line_fit(
         xmax = max([xmax, *xs])
     for label, base, slope in fits:
         ax.plot([0, xmax], [base, base + slope * xmax], "-", label=label)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
-    return _png(fig)
+    return _finish(fig, ax, title, xlabel, ylabel)
 
 
 def progress_curves(
@@ -48,11 +45,19 @@ def progress_curves(
         ax.plot(list(xs), list(ys), "-", label=label)
     if mark is not None:
         ax.axvline(mark[1], color="grey", linestyle="--", label=mark[0])
+    return _finish(fig, ax, title, xlabel, ylabel)
+
+
+def _finish(fig: Figure, ax: Axes, title: str, xlabel: str | None, ylabel: str, *,
+            grid_axis: Literal["both", "x", "y"] = "both", which: Literal["major", "minor", "both"] = "major",
+            legend: str = "small", ncol: int = 1) -> bytes:
+    """The labels, grid and legend every figure here has, then its PNG."""
     ax.set_title(title)
-    ax.set_xlabel(xlabel)
+    if xlabel is not None:
+        ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.grid(True, axis=grid_axis, alpha=0.3, which=which)
+    ax.legend(fontsize=legend, ncol=ncol)
     return _png(fig)
 
 
@@ -76,11 +81,7 @@ def stacked_bars(
     for label, values in layers:
         ax.bar(list(groups), list(values), bottom=bottoms, label=label)
         bottoms = [b + v for b, v in zip(bottoms, values)]
-    ax.set_title(title)
-    ax.set_ylabel(ylabel)
-    ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize="small")
-    return _png(fig)
+    return _finish(fig, ax, title, None, ylabel, grid_axis="y")
 
 
 def assignment_regions(
@@ -99,12 +100,7 @@ def assignment_regions(
         ax.plot([x for x, _ in pts], [y for _, y in pts], markers.get(choice, "^"), label=f"measured: {choice}")
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_title(title)
-    ax.set_xlabel("L (instructions)")
-    ax.set_ylabel("D (s)")
-    ax.grid(True, alpha=0.3, which="both")
-    ax.legend(fontsize="x-small")
-    return _png(fig)
+    return _finish(fig, ax, title, "L (instructions)", "D (s)", which="both", legend="x-small")
 
 
 def paired_bars(title: str, ylabel: str, labels: Sequence[str],
@@ -116,11 +112,7 @@ def paired_bars(title: str, ylabel: str, labels: Sequence[str],
         ax.bar([k + i * width for k in range(len(labels))], list(values), width, label=name)
     ax.set_xticks([k + width * (len(series) - 1) / 2 for k in range(len(labels))])
     ax.set_xticklabels(list(labels))
-    ax.set_title(title)
-    ax.set_ylabel(ylabel)
-    ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize="small")
-    return _png(fig)
+    return _finish(fig, ax, title, None, ylabel, grid_axis="y")
 
 
 def density(
@@ -132,12 +124,7 @@ def density(
     fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
     for label, xs, ps in series:
         ax.plot(list(xs), list(ps), "o", markersize=4, label=label)
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("probability")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
-    return _png(fig)
+    return _finish(fig, ax, title, xlabel, "probability")
 
 
 def lines(
@@ -153,9 +140,4 @@ def lines(
         ax.plot(list(xs), list(ys), "o-", markersize=3, label=label)
     if log_y:
         ax.set_yscale("log")
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="x-small", ncol=2)
-    return _png(fig)
+    return _finish(fig, ax, title, xlabel, ylabel, legend="x-small", ncol=2)
