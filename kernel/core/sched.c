@@ -45,11 +45,17 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f)
     cairn_tcb_t *t = f->tcb;
     const cairn_msg_t *m = &f->msg;
     CAIRN_TRACE(CAIRN_EV_END, t->id, (uint16_t)r);
-    cairn__pop(f);
     uint8_t flags = t->flags & (uint8_t)~TCB_ON_STACK;
     if (m->port == CAIRN_PORT_INIT)
         flags |= TCB_READY;
+    /* Ready again before the frame leaves the stack: an interrupt between the two sees
+     * either t's frame still on top (nothing at t's level starts above it) or neither,
+     * never a stack without t's frame while t's messages are held back, where the
+     * dispatch would start lower levels above this unfinished end and t's later
+     * messages would wait for them. */
     t->flags = flags;
+    __asm__ volatile("" ::: "memory");
+    cairn__pop(f);
     cairn__release(m);
     if (flags & TCB_KILLING)
         cairn__task_finish(t, m->port == CAIRN_PORT_FINAL);
