@@ -54,7 +54,7 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f)
      * dispatch would start lower levels above this unfinished end and t's later
      * messages would wait for them. */
     t->flags = flags;
-    __asm__ volatile("" ::: "memory");
+    ARCH_IRQ_WINDOW();
     cairn__pop(f);
     cairn__release(m);
     if (flags & TCB_KILLING)
