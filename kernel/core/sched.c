@@ -48,11 +48,12 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f)
     uint8_t flags = t->flags & (uint8_t)~TCB_ON_STACK;
     if (m->port == CAIRN_PORT_INIT)
         flags |= TCB_READY;
-    /* Ready again before the frame leaves the stack: an interrupt between the two sees
-     * either t's frame still on top (nothing at t's level starts above it) or neither,
-     * never a stack without t's frame while t's messages are held back, where the
-     * dispatch would start lower levels above this unfinished end and t's later
-     * messages would wait for them. */
+    /* Ready again before the frame leaves the stack: an interrupt between the two stores
+     * sees t's frame still on top, so nothing at or below t's level starts there and the
+     * dispatch after this end runs t's own release first. The other order showed it a
+     * stack without t's frame while t's messages were still held back: the dispatch
+     * started lower levels above this unfinished end, and t's later messages waited for
+     * all of them. */
     t->flags = flags;
     ARCH_IRQ_WINDOW();
     cairn__pop(f);
