@@ -229,6 +229,12 @@ static inline void cairn__push(cairn_frame_t *f)
     cairn_k.top = f;
 }
 
+/* Between two stores an interrupt must see in order: a compiler barrier on the target;
+ * the host port runs a test's simulated interrupt there (cairn_host.h). */
+#ifndef ARCH_IRQ_WINDOW
+#define ARCH_IRQ_WINDOW() __asm__ volatile("" ::: "memory")
+#endif
+
 static inline void cairn__pop(cairn_frame_t *f)
 {
     cairn_k.top = f->below;

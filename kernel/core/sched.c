@@ -45,11 +45,18 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f)
     cairn_tcb_t *t = f->tcb;
     const cairn_msg_t *m = &f->msg;
     CAIRN_TRACE(CAIRN_EV_END, t->id, (uint16_t)r);
-    cairn__pop(f);
     uint8_t flags = t->flags & (uint8_t)~TCB_ON_STACK;
     if (m->port == CAIRN_PORT_INIT)
         flags |= TCB_READY;
+    /* Ready again before the frame leaves the stack: an interrupt between the two stores
+     * sees t's frame still on top, so nothing at or below t's level starts there and the
+     * dispatch after this end runs t's own release first. The other order showed it a
+     * stack without t's frame while t's messages were still held back: the dispatch
+     * started lower levels above this unfinished end, and t's later messages waited for
+     * all of them. */
     t->flags = flags;
+    ARCH_IRQ_WINDOW();
+    cairn__pop(f);
     cairn__release(m);
     if (flags & TCB_KILLING)
         cairn__task_finish(t, m->port == CAIRN_PORT_FINAL);

@@ -91,9 +91,6 @@ def test_the_command_refuses_bad_input(args: list[str], capsys: pytest.CaptureFi
     assert err.startswith("error: ") and err.count("\n") == 1
 
 
-@pytest.mark.xfail(strict=True, reason="fixed priority: a release that comes while the task's own first job "
-                   "overruns at the critical instant, with lower-priority messages queued, waits until the "
-                   "queue is empty (docs/analysis.md, 'The simulated check', Limit)")
 def test_a_release_during_an_overrun_runs_before_lower_priorities(tmp_path: Path) -> None:
     """Five tasks released at once, the first (highest priority, period 2500 cycles) overrunning
     its first period because the releases of the others come first: its later jobs must still

@@ -28,6 +28,9 @@ void cairn_trace_host_reset(void);
 
 /* arch_irq_save nesting depth now (0 = interrupts enabled). */
 unsigned cairn_host_irq_depth(void);
+/* Runs fn (a simulated interrupt) once, at the next ARCH_IRQ_WINDOW reached with
+ * interrupts enabled; NULL cancels. */
+void cairn_host_irq_window_set(void (*fn)(void));
 /* Whether IRQ irq (0..31) is masked (arch_irq_mask, by a CAIRN_IRQ_MESSAGE handler). */
 bool cairn_host_irq_masked(unsigned irq);
 

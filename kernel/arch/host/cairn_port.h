@@ -11,6 +11,11 @@
 uint32_t arch_irq_save(void);
 void arch_irq_restore(uint32_t state);
 
+/* Where the kernel lets an interrupt in between two stores (kernel.h): a test's
+ * simulated interrupt, once (cairn_host_irq_window_set). */
+void cairn_host_irq_window(void);
+#define ARCH_IRQ_WINDOW() cairn_host_irq_window()
+
 /* Interrupt line masking, recorded for tests (cairn_host_irq_masked). */
 void arch_irq_mask(unsigned irq);
 void arch_irq_unmask(unsigned irq);

@@ -58,6 +58,22 @@ unsigned cairn_host_irq_depth(void)
     return depth;
 }
 
+static void (*window_irq)(void);
+
+void cairn_host_irq_window_set(void (*fn)(void))
+{
+    window_irq = fn;
+}
+
+void cairn_host_irq_window(void)
+{
+    void (*fn)(void) = window_irq;
+    if (fn && depth == 0) {
+        window_irq = 0;
+        fn();
+    }
+}
+
 static uint32_t masked;
 
 void arch_irq_mask(unsigned irq)

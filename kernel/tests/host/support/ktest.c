@@ -54,6 +54,7 @@ int ktest_setup(void **state)
     ktest_kernel_heap_bytes = st.used_bytes;
     cairn_trace_host_reset();
     cairn_host_idle_reset();
+    cairn_host_irq_window_set(NULL);
     klog_reset();
     return 0;
 }
