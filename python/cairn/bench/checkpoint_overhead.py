@@ -43,7 +43,7 @@ def measure(clock_hz: int = CLOCK_HZ) -> dict[str, Any]:
     r = cairn_run(firmware_dir() / ELF, outputs=("trace",), options=("--clock", str(clock_hz)), timeout=300)
     trace = r.files["trace"]
     if r.status != 0 or not trace.exists():
-        raise OverheadError(f"{ELF} exited {r.status}: {r.stderr.strip()[:200]}")
+        raise OverheadError(f"{ELF}: {r.describe_failure()}")
     return brackets(trace.read_text(), clock_hz)
 
 
