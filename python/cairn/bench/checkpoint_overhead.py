@@ -102,3 +102,14 @@ def slow_down_percent(cycles: float, hz: int, calls_per_ms: float) -> float:
 def wasted_percent(cycles: float, hz: int, per_slice: float, slice_ms: float) -> float:
     """Share of the CPU taken by `per_slice` activations of `cycles` each per time slice (Table 2)."""
     return 100.0 * cycles / hz * per_slice / (slice_ms / 1000.0)
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    try:
+        print(json.dumps(measure(), indent=2))
+    except OverheadError as e:
+        print(f"checkpoint_overhead: {e}", file=sys.stderr)
+        sys.exit(1)
