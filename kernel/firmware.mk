@@ -351,6 +351,22 @@ $(FW_CKPT_ELFS): $(FW_OUT)/checkpoint-%.elf: $(FW_OBJ)/apps/checkpoint/checkpoin
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# build/fw/checkpoint-overhead.elf: the same computation with its migration points timed
+# on the trace port and a load report every 4th point (CKPT_TIME_POINTS; study E5's
+# Tables 1 and 2, python/cairn/bench/checkpoint_overhead.py).
+FW_CKPT_OVH_OBJ := $(FW_OBJ)/apps/checkpoint/checkpoint-overhead.o
+
+firmware: $(FW_OUT)/checkpoint-overhead.elf
+
+$(FW_CKPT_OVH_OBJ): $(FW_CKPT_SRC) $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCKPT_STATE_BYTES=1024 -DCKPT_TIME_POINTS=1 \
+		-DCKPT_POINTS_PER_REPORT=4u -DCKPT_ITERATIONS=24000u -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/checkpoint-overhead.elf: $(FW_CKPT_OVH_OBJ) $(FW_NET_LINK)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 # The migration benchmark (python/cairn/bench/migration.py, docs/migration.md):
 # build/fw/migration-bench-<bytes>.elf for each state size it measures.
 FW_MIGB_SRC := $(FW_MK_DIR)/apps/migration_bench/migration_bench.c

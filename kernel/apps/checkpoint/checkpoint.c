@@ -21,6 +21,7 @@
 #include "cairn/net.h"
 #include "cairn/sched.h"
 #include "cairn/timer.h"
+#include "cairn/trace.h"
 
 #include "cairn_armv6m.h"
 #include "semihost.h"
@@ -43,6 +44,24 @@
 #endif
 #ifndef CKPT_COST_PER_BYTE_PS
 #define CKPT_COST_PER_BYTE_PS 1000000u
+#endif
+/* Migration points per load report to the master. */
+#ifndef CKPT_POINTS_PER_REPORT
+#define CKPT_POINTS_PER_REPORT 1u
+#endif
+/*
+ * CKPT_TIME_POINTS=1 (build/fw/checkpoint-overhead.elf) brackets each migration point with
+ * trace-port words, POINT_IN and POINT_OUT, and first writes one empty pair, CALIBRATE then
+ * POINT_OUT, so that the store's own cycles can be taken off: the cost of a point with no
+ * request pending, and of one that also sends a load report (docs/checkpoint.md, "Overheads").
+ */
+#ifndef CKPT_TIME_POINTS
+#define CKPT_TIME_POINTS 0
+#endif
+#if CKPT_TIME_POINTS
+#define CKPT_EV_POINT_IN (CAIRN_EV_USER + 0x10u)
+#define CKPT_EV_POINT_OUT (CAIRN_EV_USER + 0x11u)
+#define CKPT_EV_CALIBRATE (CAIRN_EV_USER + 0x12u)
 #endif
 
 struct work {
@@ -83,6 +102,10 @@ static cairn_ret_t compute(cairn_ckpt_ctx_t *ctx, void *state, bool restarted)
         for (unsigned k = 0; k < sizeof w->buf; k++)
             w->buf[k] = (uint8_t)(k * 13u + 7u);
 #endif
+#if CKPT_TIME_POINTS
+        CAIRN_TRACE(CKPT_EV_CALIBRATE, 0, 0);
+        CAIRN_TRACE(CKPT_EV_POINT_OUT, 0, 0);
+#endif
     } else if (ctx->cost_ns) {
         put_time("restarted: migration cost", ctx->cost_ns);
         put_time("restarted: T_reboot", ctx->reboot_ns);
@@ -96,8 +119,18 @@ static cairn_ret_t compute(cairn_ckpt_ctx_t *ctx, void *state, bool restarted)
 #endif
         w->acc = acc;
         w->i++;
+#if CKPT_TIME_POINTS
+        if (w->i % CKPT_POINT_EVERY == 0) {
+            CAIRN_TRACE(CKPT_EV_POINT_IN, 0, 0);
+            bool stop = cairn_ckpt_point(ctx, w->i);
+            CAIRN_TRACE(CKPT_EV_POINT_OUT, 0, 0);
+            if (stop)
+                return CAIRN_CKPT_STOP;
+        }
+#else
         if (w->i % CKPT_POINT_EVERY == 0 && cairn_ckpt_point(ctx, w->i))
             return CAIRN_CKPT_STOP;
+#endif
     }
     uart_puts("checksum ");
     uart_put_hex(w->acc);
@@ -154,7 +187,7 @@ int main(void)
         .daemon_prio = 100, .runner_prio = 1, .clock_hz = clock_hz, .now_ns = now_ns,
         /* Timer ticks are this module's cycles. */
         .resume_ticks = clock_hz / 20u, .retry_ticks = clock_hz / 50000u,
-        .report_units = CKPT_POINT_EVERY,
+        .report_units = CKPT_POINT_EVERY * CKPT_POINTS_PER_REPORT,
         .cost_base_ns = CKPT_COST_BASE_NS, .cost_per_byte_ps = CKPT_COST_PER_BYTE_PS,
         .on_done = done,
     };
