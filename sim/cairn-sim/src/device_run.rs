@@ -38,9 +38,13 @@ fn refuse_single_processor_options(args: &RunArgs) {
         ("--board", args.board != "mps2-an385"),
     ];
     if let Some((name, _)) = given.iter().find(|g| g.1) {
-        fail(format_args!(
-            "{name}: not available with a device file (set it per processor in the device file; docs/device.md)"
-        ));
+        // The I/O log has no per-processor key: a device's I/O measurements are in its stats.
+        let hint = if *name == "--io-log" {
+            "each processor's I/O measurements are under processors.NAME.io in --stats"
+        } else {
+            "set it per processor in the device file"
+        };
+        fail(format_args!("{name}: not available with a device file ({hint}; docs/device.md)"));
     }
 }
 
