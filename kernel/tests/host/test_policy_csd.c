@@ -6,6 +6,7 @@
  */
 #include "ktest.h"
 #include "one_stack.h"
+#include "policy/storm.h"
 
 #include "cairn/arch_timer.h"
 #include "hwtimer.h"
@@ -198,68 +199,21 @@ static void test_bad_arguments(void **state)
 }
 
 /* The one-stack property under a storm across the three queues. */
-static uint32_t lcg = 777;
-static uint32_t rnd(uint32_t n)
-{
-    lcg = lcg * 1103515245u + 12345u;
-    return (lcg >> 16) % n;
-}
-
-static struct rec storm[6];
-static unsigned handled, sent, max_depth;
-
-static void storm_hook(struct rec *rc, cairn_msg_t *msg)
-{
-    (void)rc;
-    if (msg->port == CAIRN_PORT_INIT)
-        return;
-    handled++;
-    unsigned d = assert_one_stack();
-    if (d > max_depth)
-        max_depth = d;
-    if (rnd(3) == 0 && sent < 400) {
-        cairn_task_id_t to = (cairn_task_id_t)(1 + rnd(6));
-        cairn_ret_t ret = rnd(2) ? cairn_post(to, CAIRN_PORT(0), NULL, 0)
-                                 : cairn_post_deadline(to, CAIRN_PORT(0), NULL, 0, 1 + rnd(500));
-        if (ret == CAIRN_OK)
-            sent++;
-    }
-}
-
-static void isr_storm(void *arg)
-{
-    (void)arg;
-    for (unsigned i = rnd(4); i > 0; i--)
-        if (cairn_post((cairn_task_id_t)(1 + rnd(6)), CAIRN_PORT(0), NULL, 0) == CAIRN_OK)
-            sent++;
-}
-
-static void storm_isr_hook(struct rec *rc, cairn_msg_t *msg)
-{
-    storm_hook(rc, msg);
-    if (msg->port != CAIRN_PORT_INIT && rnd(4) == 0)
-        ktest_irq(isr_storm, NULL);
-}
-
 static void test_one_stack_storm(void **state)
 {
     (void)state;
+    static struct rec storm[6];
     static const char *names[] = {"S1", "S2", "S3", "S4", "S5", "S6"};
+    storm_start(6, 777);
     /* levels 1..6: tasks 1-2 in the FP queue, 3-4 in queue 1, 5-6 in queue 0 */
     for (unsigned i = 0; i < 6; i++) {
-        storm[i] = (struct rec){.name = names[i], .hook = i % 2 ? storm_isr_hook : storm_hook};
         csd_task((cairn_task_id_t)(i + 1), &storm[i], names[i], (cairn_prio_t)(i + 1),
                  (uint8_t)(2 - i / 2), i < 2 ? 0 : 600 - 100 * i);
-        storm[i].hook = i % 2 ? storm_isr_hook : storm_hook;
+        storm[i].hook = storm_hook_of(i);
     }
-    handled = sent = max_depth = 0;
-    for (unsigned round = 0; round < 200; round++) {
-        host_timer_set(arch_timer_now() + rnd(100));
-        ktest_irq(isr_storm, NULL);
-        cairn_dispatch();
-    }
-    assert_int_equal(handled, sent);
-    assert_true(max_depth >= 3);
+    struct storm_counts c = storm_run(200);
+    assert_int_equal(c.handled, c.sent);
+    assert_true(c.max_depth >= 3);
 }
 
 int main(void)

@@ -6,6 +6,7 @@
  */
 #include "ktest.h"
 #include "one_stack.h"
+#include "policy/storm.h"
 
 #include "cairn/arch_timer.h"
 #include "hwtimer.h"
@@ -322,66 +323,20 @@ static void test_blocked_head_waits(void **state)
  * that shrink as the level grows (as SRP wants) and messages with their own deadlines
  * (which need not), from interrupts at random times and from handlers. Every handler
  * checks the stack; every message is handled. */
-static uint32_t lcg = 12345;
-static uint32_t rnd(uint32_t n)
-{
-    lcg = lcg * 1103515245u + 12345u;
-    return (lcg >> 16) % n;
-}
-
-static struct rec storm[5];
-static unsigned handled, sent, max_depth;
-
-static void storm_hook(struct rec *r, cairn_msg_t *msg)
-{
-    (void)r;
-    if (msg->port == CAIRN_PORT_INIT)
-        return;
-    handled++;
-    unsigned d = assert_one_stack();
-    if (d > max_depth)
-        max_depth = d;
-    if (rnd(3) == 0 && sent < 400) {
-        cairn_task_id_t to = (cairn_task_id_t)(1 + rnd(5));
-        cairn_ret_t ret = rnd(2) ? cairn_post(to, CAIRN_PORT(0), NULL, 0)
-                                 : cairn_post_deadline(to, CAIRN_PORT(0), NULL, 0, 1 + rnd(500));
-        if (ret == CAIRN_OK)
-            sent++;
-    }
-}
-
-static void isr_storm(void *arg)
-{
-    (void)arg;
-    for (unsigned i = rnd(4); i > 0; i--)
-        if (cairn_post((cairn_task_id_t)(1 + rnd(5)), CAIRN_PORT(0), NULL, 0) == CAIRN_OK)
-            sent++;
-}
-
-static void storm_isr_hook(struct rec *r, cairn_msg_t *msg)
-{
-    storm_hook(r, msg);
-    if (msg->port != CAIRN_PORT_INIT && rnd(4) == 0)
-        ktest_irq(isr_storm, NULL);
-}
-
 static void test_one_stack_storm(void **state)
 {
     (void)state;
+    static struct rec storm[5];
     static const char *names[] = {"S1", "S2", "S3", "S4", "S5"};
+    storm_start(5, 12345);
     for (unsigned i = 0; i < 5; i++) {
-        storm[i] = (struct rec){.name = names[i], .hook = i % 2 ? storm_isr_hook : storm_hook};
+        storm[i] = (struct rec){.name = names[i], .hook = storm_hook_of(i)};
         rec_task((cairn_task_id_t)(i + 1), &storm[i], (cairn_prio_t)(i + 1), 0);
         assert_int_equal(cairn_task_deadline((cairn_task_id_t)(i + 1), 600 - 100 * i), CAIRN_OK);
     }
-    handled = sent = max_depth = 0;
-    for (unsigned round = 0; round < 200; round++) {
-        host_timer_set(arch_timer_now() + rnd(100));
-        ktest_irq(isr_storm, NULL);
-        cairn_dispatch();
-    }
-    assert_int_equal(handled, sent);
-    assert_true(max_depth >= 3); /* the storm did nest */
+    struct storm_counts c = storm_run(200);
+    assert_int_equal(c.handled, c.sent);
+    assert_true(c.max_depth >= 3); /* the storm did nest */
 }
 
 int main(void)
