@@ -65,6 +65,8 @@
 #include "nvic.h"
 #include "uart.h"
 
+#include "../support/timed_sem.h"
+
 #define TRACE_PORT 0x41000000u
 #define MARK(phase, rep, edge) (0xBE000000u | ((uint32_t)(phase) << 16) | ((uint32_t)(rep) << 8) | (edge))
 #define REPS 3
@@ -268,23 +270,6 @@ static void thread_creator(void *arg)
 }
 
 /* ---- semaphores ------------------------------------------------------------------------- */
-
-/* cairn_sem_take(s, CAIRN_THREAD_FOREVER) then cairn_sem_give(s) between the markers. */
-static __attribute__((noinline)) void timed_take_give(cairn_sem_t *s, uint32_t w0, uint32_t w1)
-{
-    register uint32_t r4 __asm__("r4") = (uint32_t)s;
-    __asm__ volatile("str  %[m0], [%[p]]\n\t"
-                     "movs r0, r4\n\t"
-                     "movs r1, #0\n\t"
-                     "mvns r1, r1\n\t"
-                     "bl   cairn_sem_take\n\t"
-                     "movs r0, r4\n\t"
-                     "bl   cairn_sem_give\n\t"
-                     "str  %[m1], [%[p]]\n\t"
-                     :
-                     : "l"(r4), [p] "l"(TRACE_PORT), [m0] "l"(w0), [m1] "l"(w1)
-                     : "r0", "r1", "r2", "r3", "r12", "lr", "memory", "cc");
-}
 
 enum { SEM_H = 5, SEM_L = 6 };
 static cairn_sem_t bench_mutex;

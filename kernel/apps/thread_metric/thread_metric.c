@@ -45,6 +45,8 @@
 #include "check.h"
 #include "nvic.h"
 
+#include "../support/timed_sem.h"
+
 #define TRACE_PORT 0x41000000u
 #define MARK(phase, rep, edge) (0xBE000000u | ((uint32_t)(phase) << 16) | ((uint32_t)(rep) << 8) | (edge))
 #define TRACE (*(volatile uint32_t *)TRACE_PORT)
@@ -75,23 +77,6 @@ static __attribute__((noinline)) void timed_empty(uint32_t w0, uint32_t w1)
                      :
                      : [p] "l"(TRACE_PORT), [m0] "l"(w0), [m1] "l"(w1)
                      : "memory");
-}
-
-/* cairn_sem_take(s, CAIRN_THREAD_FOREVER) then cairn_sem_give(s) between the markers. */
-static __attribute__((noinline)) void timed_take_give(cairn_sem_t *s, uint32_t w0, uint32_t w1)
-{
-    register uint32_t r4 __asm__("r4") = (uint32_t)s;
-    __asm__ volatile("str  %[m0], [%[p]]\n\t"
-                     "movs r0, r4\n\t"
-                     "movs r1, #0\n\t"
-                     "mvns r1, r1\n\t"
-                     "bl   cairn_sem_take\n\t"
-                     "movs r0, r4\n\t"
-                     "bl   cairn_sem_give\n\t"
-                     "str  %[m1], [%[p]]\n\t"
-                     :
-                     : "l"(r4), [p] "l"(TRACE_PORT), [m0] "l"(w0), [m1] "l"(w1)
-                     : "r0", "r1", "r2", "r3", "r12", "lr", "memory", "cc");
 }
 
 static __attribute__((noinline)) void timed_alloc_free(uint32_t w0, uint32_t w1)
