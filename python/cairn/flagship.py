@@ -19,7 +19,7 @@ from typing import Any
 from cairn import net_trace
 from cairn.experiment import run as cairn_run
 from cairn.paths import repo_root
-from cairn.study import plots
+from cairn.study import histogram, plots
 from cairn.study.paper import load_all
 from cairn.study.registry import STUDIES
 from cairn.study.report import write_report
@@ -134,22 +134,10 @@ def section(stats: dict[str, Any], migrations: str, trace_path: Path,
               for k in kinds]
     r.figures.append(Figure("energy", "Energy per module, broken down by task and kernel activity.",
                             plots.stacked_bars("Energy by module", "energy (uJ)", names, layers)))
-    xs, ps = _density(jitter["histogram"], 100e-6)
+    xs, ps = histogram.density([jitter["histogram"]])
     r.figures.append(Figure("jitter", "Output jitter at the pin (probability per 100 us bin; positive: late).",
                             plots.density("Output jitter", "jitter (ms)", [("logger output", xs, ps)])))
     return r
-
-
-def _density(hist: dict[str, Any], width: float) -> tuple[list[float], list[float]]:
-    """Re-bin the simulator's histogram into `width`-second bins, as SimBed's plots do."""
-    bins: dict[int, int] = {}
-    total = 0
-    for b in hist["bins"]:
-        key = int((b["from_s"] + b["to_s"]) / 2 // width)
-        bins[key] = bins.get(key, 0) + int(b["count"])
-        total += int(b["count"])
-    keys = sorted(bins)
-    return [(k + 0.5) * width * 1e3 for k in keys], [bins[k] / max(total, 1) for k in keys]
 
 
 def main(argv: list[str] | None = None) -> int:

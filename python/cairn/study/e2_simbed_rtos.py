@@ -19,7 +19,7 @@ from typing import Any
 
 from cairn.workloads import RunError, TaskSet, TaskSetResult, run_task_set
 
-from . import plots
+from . import histogram, plots
 from .paper import Paper
 from .result import Comparison, Figure, OurTable, StudyResult, Verdict
 
@@ -144,7 +144,7 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
     for m in MODELS:
         p = res[(m, "pipc", heavy[0], max(g.periods), True, True)]
         if p.result is not None:
-            xs, ps = _jitter_density(p.stats, heavy[0])
+            xs, ps = histogram.density(p.stats["io"]["jitter"][f"task{k}"]["histogram"] for k in range(heavy[0]))
             dens.append((LABEL[m], xs, ps))
     r.figures.append(Figure("jitter", f"Jitter of {heavy[0]} P-IPC tasks every {max(g.periods)} ms with background "
                             "load: probability per 100 us bin (SimBed's Fig. 2).",
@@ -256,14 +256,3 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         + "Only P-IPC and FIR are run (not UP, DOWN, ADPCM or G.721).")
     return r
 
-
-def _jitter_density(stats: dict[str, Any], tasks: int, width_s: float = 100e-6) -> tuple[list[float], list[float]]:
-    bins: dict[int, int] = {}
-    total = 0
-    for k in range(tasks):
-        for b in stats["io"]["jitter"][f"task{k}"]["histogram"]["bins"]:
-            key = int(((b["from_s"] + b["to_s"]) / 2) // width_s)
-            bins[key] = bins.get(key, 0) + int(b["count"])
-            total += int(b["count"])
-    keys = sorted(bins)
-    return [(k + 0.5) * width_s * 1e3 for k in keys], [bins[k] / max(total, 1) for k in keys]
