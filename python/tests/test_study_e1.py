@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from cairn.paths import repo_root
 from cairn.study import e1_mantis_tinyos
-from cairn.study.paper import load
+from cairn.study.paper import load_study
 from cairn.study.result import StudyResult
 
 @pytest.fixture(scope="module")
 def e1() -> StudyResult:
-    paper = load(repo_root() / "experiments" / e1_mantis_tinyos.NAME / "paper.toml")
+    paper = load_study(e1_mantis_tinyos.NAME)
     return e1_mantis_tinyos.run(paper, "reduced")
 
 
@@ -32,6 +31,6 @@ def test_the_papers_conclusion_holds(e1: StudyResult, claim: str) -> None:
 
 
 def test_every_claim_is_judged_and_every_figure_rendered(e1: StudyResult) -> None:
-    paper = load(repo_root() / "experiments" / e1_mantis_tinyos.NAME / "paper.toml")
+    paper = load_study(e1_mantis_tinyos.NAME)
     assert {c.id for c in paper.claims} == {v.claim_id for v in e1.verdicts}
     assert all(f.png.startswith(b"\x89PNG") for f in e1.figures) and len(e1.figures) == 4

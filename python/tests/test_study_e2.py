@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from cairn.paths import repo_root
 from cairn.study import e2_simbed_rtos
-from cairn.study.paper import load
+from cairn.study.paper import load_study
 from cairn.study.result import StudyResult
 
 
 @pytest.fixture(scope="module")
 def e2() -> StudyResult:
-    paper = load(repo_root() / "experiments" / e2_simbed_rtos.NAME / "paper.toml")
+    paper = load_study(e2_simbed_rtos.NAME)
     return e2_simbed_rtos.run(paper, "reduced")
 
 
@@ -47,6 +46,6 @@ def test_where_cairn_differs_the_report_says_so(e2: StudyResult, claim: str) -> 
 
 
 def test_every_claim_is_judged_and_every_figure_rendered(e2: StudyResult) -> None:
-    paper = load(repo_root() / "experiments" / e2_simbed_rtos.NAME / "paper.toml")
+    paper = load_study(e2_simbed_rtos.NAME)
     assert {c.id for c in paper.claims} == {v.claim_id for v in e2.verdicts}
     assert len(e2.figures) == 3 and all(f.png.startswith(b"\x89PNG") for f in e2.figures)

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from cairn.paths import repo_root
 from cairn.study import e3_emeralds
-from cairn.study.paper import Paper, load
+from cairn.study.paper import Paper, load_study
 from cairn.study.registry import STUDIES
 from cairn.study.result import StudyResult
 
 
 def _paper() -> Paper:
-    return load(repo_root() / "experiments" / e3_emeralds.NAME / "paper.toml")
+    return load_study(e3_emeralds.NAME)
 
 
 @pytest.fixture(scope="module")

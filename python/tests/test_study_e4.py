@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.paths import firmware_dir, sim_binary
 from cairn.study import e4_comos
 from cairn.study.e4_measure import E4Error, run
-from cairn.study.paper import load
+from cairn.study.paper import load_study
 from cairn.study.result import StudyResult
 
 pytestmark = pytest.mark.skipif(not sim_binary().exists() or not (firmware_dir() / "ssl-five.elf").exists(),
@@ -19,11 +19,11 @@ SOURCE_DIR = 60.0 / 360.0 * e4_comos.DIRS
 
 @pytest.fixture(scope="module")
 def result() -> StudyResult:
-    return e4_comos.run(load(repo_root() / "experiments" / "e4-comos" / "paper.toml"), "reduced")
+    return e4_comos.run(load_study(e4_comos.NAME), "reduced")
 
 
 def test_every_claim_has_a_verdict(result: StudyResult) -> None:
-    paper = load(repo_root() / "experiments" / "e4-comos" / "paper.toml")
+    paper = load_study(e4_comos.NAME)
     assert {c.id for c in paper.claims} == {v.claim_id for v in result.verdicts}
 
 

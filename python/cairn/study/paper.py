@@ -172,6 +172,13 @@ def _entries(path: Path, doc: dict[str, Any], kind: str) -> list[dict[str, Any]]
     return list(raw)
 
 
+def load_study(name: str) -> Paper:
+    """The paper data of study `name` in this checkout (`experiments/<name>/paper.toml`)."""
+    from cairn.paths import repo_root
+
+    return load(repo_root() / "experiments" / name / "paper.toml")
+
+
 def load_all(experiments: Path) -> dict[str, Paper]:
     """Every `experiments/*/paper.toml`, keyed by study folder name."""
     return {p.parent.name: load(p) for p in sorted(experiments.glob("*/paper.toml"))}
