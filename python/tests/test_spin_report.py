@@ -5,6 +5,8 @@ The searches themselves run in `make test-spin`; here, pan's reports as SPIN 6.5
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cairn import spin
@@ -103,3 +105,22 @@ def test_every_broken_variant_is_named_in_the_model() -> None:
     assert len(bugs) >= 5
     for bug in bugs:
         assert f"#ifdef {bug}" in model or f"defined({bug})" in model, bug
+
+
+def test_the_timing_file_says_whether_the_bound_ran_in_time(tmp_path: Path) -> None:
+    from cairn.bench.status import render_spin
+    import json
+
+    quick = spin.parse(SAFE, GOOD, 3.0)
+    slow = spin.parse(SAFE, spin.Config("slow", "", ()), 50.0)
+    path = tmp_path / "spin.json"
+    spin.write_timing([quick, slow], 60.0, 2, path)
+    d = json.loads(path.read_text())
+    assert (d["configurations"], d["jobs"], d["met"]) == (2, 2, True)
+    assert d["states"] == 2 * 1060381
+    assert d["largest"]["name"] == "slow"
+    spin.write_timing([quick, slow], spin.TARGET_SECONDS + 1, 1, path)
+    late = json.loads(path.read_text())
+    assert late["met"] is False
+    line = render_spin(late)[0]
+    assert "not met" in line and "slow" in line

@@ -235,6 +235,17 @@ def render_sweep(d: dict[str, Any]) -> list[str]:
     ]
 
 
+def render_spin(d: dict[str, Any]) -> list[str]:
+    """build/bench/spin.json (written by `python -m cairn.spin`, i.e. `make test-spin`)."""
+    big = d["largest"]
+    return [
+        f"- SPIN model of migration (build/bench/spin.json): {d['configurations']} configurations, "
+        f"{d['states']:,} states, in **{d['total_seconds']} s** with {d['jobs']} searches at once "
+        f"(target ≤ {d['target_seconds']:.0f} s: {'met' if d['met'] else 'not met'}; the largest, "
+        f"{big['name']}, {big['seconds']} s; 1-minute load average {d['load_average_1min']})",
+    ]
+
+
 #: Renderers of later sections of distributed.json (migration_*, timesync_*), in order.
 DISTRIBUTED_EXTRA: list[Callable[[dict[str, Any]], list[str]]] = []
 
@@ -248,6 +259,7 @@ SECTION_HEADS = {
     "distributed.json": "- Cairn OS across modules",
     "device.json": "- Devices (",
     "sweep.json": "- Sweeps (",
+    "spin.json": "- SPIN model of migration",
 }
 
 
@@ -277,6 +289,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "distributed.json": render_distributed,
     "device.json": render_device,
     "sweep.json": render_sweep,
+    "spin.json": render_spin,
 }
 
 
