@@ -129,6 +129,12 @@ bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/
 	$(PY) -m cairn.bench.sweep --out $(BUILD)/bench/sweep.json
 	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
 
+# `make run` timed from a fresh clone (its own Cargo home, no pip cache): build/bench/fresh-run.json.
+.PHONY: bench-fresh
+bench-fresh: bootstrap
+	$(PY) -m cairn.bench.fresh_run
+	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
+
 # The corpus is sim/fuzz/corpus/<target> (ignored by git), started from the committed seeds
 # in sim/fuzz/seeds/<target> (copied, so libFuzzer never rewrites them). No sanitizer by
 # default (FUZZ_SANITIZER=address for ASan): the simulator is safe Rust apart from an

@@ -316,7 +316,7 @@ void cairn__send_remote(void);
 /* Fills f->msg, a message from src of payload (len bytes, at most
  * CAIRN_MSG_MAX_LEN: the caller checks); the caller sets dst and port. A heap
  * block other than the sender's own state is claimed: CAIRN_MSG_HEAP, and the
- * block now belongs to the kernel (take.c). */
+ * block now belongs to the kernel (payload.c). */
 void cairn__msg_new(cairn_frame_t *f, cairn_task_id_t src, const void *payload, size_t len);
 
 /* Delivers f->msg to (msg.dst, msg.port): runs the handler at once, with f as
@@ -327,7 +327,7 @@ cairn_ret_t cairn__deliver(cairn_frame_t *f);
 /* A message without payload from the kernel (src 0) to (dst, port). */
 cairn_ret_t cairn__signal(cairn_task_id_t dst, cairn_port_t port);
 
-/* ---- payloads (take.c) -------------------------------------------------------------- */
+/* ---- payloads (payload.c) ----------------------------------------------------------- */
 
 /* Frees m's heap payload when it was not taken and nothing else holds it. */
 void cairn__release(const cairn_msg_t *m);

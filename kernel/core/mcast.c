@@ -5,7 +5,7 @@
  * state. A send to a group delivers one message per member, highest-priority
  * member first (members of equal priority in table order); each delivery follows
  * the normal preemption rules. Members share a heap payload; the send holds it on
- * the execution stack until every member has it (see take.c).
+ * the execution stack until every member has it (see payload.c).
  */
 #include "kernel.h"
 

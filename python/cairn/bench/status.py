@@ -246,6 +246,18 @@ def render_spin(d: dict[str, Any]) -> list[str]:
     ]
 
 
+def render_fresh_run(d: dict[str, Any]) -> list[str]:
+    """build/bench/fresh-run.json (python -m cairn.bench.fresh_run)."""
+    steps = ", ".join(f"{k} {v} s" for k, v in d.get("steps", {}).items())
+    return [
+        f"- `make run` from a fresh clone (build/bench/fresh-run.json; own Cargo home, no pip cache; "
+        f"apt packages and the Rust toolchain present): **{d['seconds']} s** ({steps}; target ≤ "
+        f"{d['target_seconds']:.0f} s: {'met' if d['met'] else 'not met'}; exit {d['exit_status']}; "
+        f"1-minute load average {d['load_average_1min_before']} before, "
+        f"{d['load_average_1min_after']} after, {d['cores']} cores)",
+    ]
+
+
 #: Renderers of later sections of distributed.json (migration_*, timesync_*), in order.
 DISTRIBUTED_EXTRA: list[Callable[[dict[str, Any]], list[str]]] = []
 
@@ -260,6 +272,7 @@ SECTION_HEADS = {
     "device.json": "- Devices (",
     "sweep.json": "- Sweeps (",
     "spin.json": "- SPIN model of migration",
+    "fresh-run.json": "- `make run` from a fresh clone",
 }
 
 
@@ -290,6 +303,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "device.json": render_device,
     "sweep.json": render_sweep,
     "spin.json": render_spin,
+    "fresh-run.json": render_fresh_run,
 }
 
 
