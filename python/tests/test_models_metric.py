@@ -1,7 +1,8 @@
 """The Thread-Metric-style figures per execution model (python/cairn/bench/models_metric.py,
 kernel/models/metric/): each model has exactly the figures of its concepts, ordered as the
-models' designs imply (docs/models.md, "Thread-Metric per model"), the table in docs/models.md
-is the script's, and the kernel bench's JSON gets them under `models`."""
+models' designs imply (docs/models.md, "Thread-Metric per model"), each firmware prints the
+same on QEMU as on cairn-sim, the table in docs/models.md is the script's, and the kernel
+bench's JSON gets them under `models`."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import pytest
 from cairn.bench import models_metric
 from cairn.bench.models_metric import NA
 from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.runners import run_qemu, run_sim
 
 #: the figures each model has a concept for (the rest are n/a)
 CONCEPTS = {
@@ -66,6 +68,18 @@ def test_figures_are_ordered_as_the_designs_imply(models: dict[str, Any]) -> Non
     assert f["tinyos"]["cooperative_switch"] == min(rtc), f
     # The layer's threads allocate from Cairn's heap.
     assert abs(f["mantis"]["memory_allocation"] - f["cairn"]["memory_allocation"]) <= 8, f
+
+
+@pytest.mark.parametrize("model", models_metric.MODELS)
+def test_the_firmware_prints_the_same_on_qemu(model: str) -> None:
+    """Each model's runtime (and Cairn's kernel under mantis and cairn) runs on QEMU's
+    mps2-an385 as on cairn-sim: the transcript holds only its checks, no timing."""
+    elf = firmware_dir() / f"metric-{model}.elf"
+    sim = run_sim(elf, timeout=60)
+    assert not sim.timed_out and sim.status == 0, sim.describe()
+    qemu = run_qemu(elf, timeout=60)
+    assert not qemu.timed_out and qemu.status == 0, qemu.describe()
+    assert qemu.stdout == sim.stdout, f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"
 
 
 def test_the_table_in_the_docs_is_the_scripts(models: dict[str, Any]) -> None:
