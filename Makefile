@@ -113,7 +113,8 @@ bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/
 		$(BUILD)/fw/kernel-bench-plainsem.elf $(BUILD)/fw/thread-metric.elf $(BUILD)/fw/thread-metric-plainsem.elf \
 		$(BUILD)/fw/kernel-bench-edf.elf $(BUILD)/fw/kernel-bench-csd.elf \
 		$(BUILD)/fw/kernel-overheads-fp.elf $(BUILD)/fw/kernel-overheads-edf.elf $(BUILD)/fw/kernel-overheads-csd.elf \
-		$(BUILD)/fw/net-bench.elf $(BUILD)/fw/net-bench-notrace.elf
+		$(BUILD)/fw/net-bench.elf $(BUILD)/fw/net-bench-notrace.elf \
+		$(foreach m,limit tinyos coop nos mantis cairn,$(BUILD)/fw/metric-$(m).elf)
 	@mkdir -p $(BUILD)/bench
 	$(PY) -m cairn.bench.sim --sim $(SIM) --fw $(BUILD)/fw --out $(BUILD)/bench/sim.json
 	$(PY) -m cairn.bench.kernel --sim $(SIM) --elf $(BUILD)/fw/kernel-bench.elf \

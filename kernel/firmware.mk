@@ -685,6 +685,39 @@ $(FW_RTOS_KERNEL_ELFS): $(FW_OUT)/rtos-%.elf: $(FW_OBJ)/models/rtos/%.o $(FW_RTO
 	@mkdir -p $(@D)
 	$(fw_link)
 
+# build/fw/metric-<m>.elf: the Thread-Metric-style figures per model (kernel/models/metric/,
+# python/cairn/bench/models_metric.py). The bare models link their runtime and the models'
+# port; mantis and cairn the production kernel (no event log, as thread-metric.elf), mantis
+# also its layer, compiled the same way.
+FW_METRIC_DIR := $(FW_MODEL_DIR)/metric
+FW_METRIC_BARE := tinyos coop nos limit
+FW_METRIC_KERNEL := mantis cairn
+FW_METRIC_BARE_ELFS := $(FW_METRIC_BARE:%=$(FW_OUT)/metric-%.elf)
+FW_METRIC_KERNEL_ELFS := $(FW_METRIC_KERNEL:%=$(FW_OUT)/metric-%.elf)
+FW_METRIC_BARE_OBJS := $(FW_METRIC_BARE:%=$(FW_OBJ)/models/metric/%.o)
+FW_METRIC_KERNEL_OBJS := $(FW_METRIC_KERNEL:%=$(FW_OBJ)/notrace/models/metric/%.o) \
+	$(FW_OBJ)/notrace/models/mantis/mantis.o
+
+firmware: $(FW_METRIC_BARE_ELFS) $(FW_METRIC_KERNEL_ELFS)
+
+$(FW_METRIC_BARE_OBJS): $(FW_OBJ)/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_MODEL_CFLAGS) -I$(FW_METRIC_DIR) -MMD -MP -c -o $@ $<
+
+$(FW_METRIC_KERNEL_OBJS): $(FW_OBJ)/notrace/%.o: $(FW_MK_DIR)/%.c $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DCAIRN_TRACE_ENABLED=0 -I$(FW_MODEL_DIR)/mantis \
+		-I$(FW_METRIC_DIR) -MMD -MP -c -o $@ $<
+
+$(FW_METRIC_BARE_ELFS): $(FW_OUT)/metric-%.elf: $(FW_OBJ)/models/metric/%.o $$(call fw_model_runtime,%) $(FW_OBJ)/models/port/armv6m.o $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_OUT)/metric-mantis.elf: $(FW_OBJ)/notrace/models/mantis/mantis.o
+$(FW_METRIC_KERNEL_ELFS): $(FW_OUT)/metric-%.elf: $(FW_OBJ)/notrace/models/metric/%.o $(FW_KERNEL_NT_OBJS) $(FW_SUPPORT_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
+	@mkdir -p $(@D)
+	$(fw_link)
+
 firmware-qemu: $(FW_TEST_ELFS)
 	QEMU=$(FW_QEMU) FW_DIR=$(FW_OUT) $(FW_MK_DIR)/tests/sim/run-qemu.sh
 
@@ -695,7 +728,7 @@ firmware-clean:
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
-	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d) \
+	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_METRIC_BARE_OBJS:.o=.d) $(FW_METRIC_KERNEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d) \
 	$(FW_SSL_OBJS:.o=.d) $(FW_SSL_NT_OBJS:.o=.d) $(FW_ASSIGN_OBJ:.o=.d) $(wildcard $(FW_OBJ)/ssl/apps/ssl/*.d $(FW_OBJ)/ssl-notrace/apps/ssl/*.d) \
 	$(FW_TREE_BARE_OBJS:.o=.d) $(FW_TREE_KERNEL_OBJS:.o=.d) $(FW_RTOS_OBJS:.o=.d) $(FW_RTOS_KERNEL_OBJS:.o=.d)
 

@@ -56,6 +56,8 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f)
      * all of them. */
     t->flags = flags;
     ARCH_IRQ_WINDOW();
+    /* Nothing of t is read from here on: a thread whose mailbox this is may run in the
+     * window and exit, which frees t (thread.c points this frame elsewhere). */
     cairn__pop(f);
     cairn__release(m);
     if (flags & TCB_KILLING)

@@ -849,6 +849,23 @@ void cairn_thread_yield(void)
     cairn__thread_resched();
 }
 
+/* What a mailbox frame refers to once its task is gone: a killed mailbox, which stands aside
+ * in the choice of a context (msg_level_outranks) and belongs to no task. In flash: nothing
+ * writes through a frame's TCB once the frame's end has begun, the only time it is used. */
+static const cairn_tcb_t exited_mailbox = {.handler = mailbox, .flags = TCB_KILLING};
+
+/* A mailbox frame whose end an interrupt broke into still refers to its task: the task has
+ * left the stack (cairn__end clears its flag first), so the exit frees it at once, while
+ * the frame is on the suspended message level until it resumes. The end reads nothing of
+ * the task after that point; the choice of a context walks those frames, so the frame
+ * refers to the exited mailbox instead. */
+static void forget_ending_frame(const cairn_tcb_t *tcb)
+{
+    for (cairn_frame_t *f = ts.msg_top; f; f = f->below)
+        if (f->tcb == tcb)
+            f->tcb = (cairn_tcb_t *)(uintptr_t)&exited_mailbox;
+}
+
 _Noreturn void cairn_thread_exit(int code)
 {
     cairn_thread_t *t = self();
@@ -861,10 +878,12 @@ _Noreturn void cairn_thread_exit(int code)
     uint32_t s = arch_irq_save();
     disarm_slice(t);
     cairn_tcb_t *tcb = cairn__tcb(t->id);
-    if (tcb && tcb->state == t && (tcb->flags & TCB_ON_STACK))
+    if (tcb && tcb->state == t && (tcb->flags & TCB_ON_STACK)) {
         tcb->flags |= TCB_KILLING; /* its mailbox frame is on the message level: removed at its end */
-    else if (tcb && tcb->state == t)
+    } else if (tcb && tcb->state == t) {
+        forget_ending_frame(tcb);
         cairn__task_remove(tcb); /* its timers, queued messages, routes and heap blocks */
+    }
     t->code = code;
     cairn__thread_unready(t, TH_DEAD);
     cairn_thread_t *j = t->joiner ? find(t->joiner) : 0;

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from cairn.paths import firmware_dir
-from cairn.runners import run_sim
+from cairn.runners import run_qemu, run_sim
 
 MODELS = ["tinyos", "coop", "nos", "limit", "mantis"]
 STATS = re.compile(r"sensed=(\d+) forwarded=(\d+) max_forward_delay_us=(\d+) max_sense_late_us=(\d+)")
@@ -62,3 +62,22 @@ def test_mantis_forwarding_preempts_sensing() -> None:
     mantis = _max_forward_delay_us("mantis")
     for other in ["tinyos", "coop", "nos", "limit"]:
         assert mantis < _max_forward_delay_us(other), other
+
+
+@pytest.mark.xfail(strict=True, reason="the examples print what they measured in time (the worst "
+                   "forwarding delay and sensing lateness, the scheduler's sleeps, passes, dispatches "
+                   "and switches) and check timing (every packet forwarded before the next arrives, no "
+                   "late release): QEMU is not cycle-accurate and its mps2-an385 runs the timers on the "
+                   "host's clock, so those lines differ, and some checks fail there; with -icount the "
+                   "SysTick stimuli still fall behind timer1's clock. The same transcript needs examples "
+                   "whose printed lines do not depend on time, the timing figures taken from "
+                   "cairn-sim's trace instead (the models' metric-<model>.elf already run the same on "
+                   "both: test_models_metric.py)")
+@pytest.mark.parametrize("model", MODELS)
+def test_model_example_on_qemu_prints_what_it_prints_on_sim(model: str) -> None:
+    elf = firmware_dir() / f"model-{model}.elf"
+    sim = run_sim(elf, timeout=120)
+    assert not sim.timed_out and sim.status == 0, sim.describe()
+    qemu = run_qemu(elf, timeout=60)
+    assert not qemu.timed_out and qemu.status == 0, qemu.describe()
+    assert qemu.stdout == sim.stdout, f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"

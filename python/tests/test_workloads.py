@@ -198,6 +198,29 @@ def test_nos_starves_low_interrupts_under_overload(task_sets: TaskSets) -> None:
     assert limit.apipc_answered == limit.apipc > 0, limit
 
 
+def test_mantis_degrades_under_overload(tmp_path: Path) -> None:
+    """A resume on the MANTIS-like model is a binary semaphore's give (docs/models.md): as
+    the FIR tasks' period shrinks past what the processor can do, the model keeps running
+    and misses releases (resumes coalesce) rather than collapsing: its share of the
+    releases put out falls with the load, and the work it gets done does not fall with
+    it."""
+    periods = (4, 3, 2, 1)
+    runs: dict[int, TaskSetResult] = {}
+    for p in periods:
+        d = tmp_path / f"period-{p}"
+        d.mkdir()
+        runs[p] = run_task_set("mantis", TaskSet(tasks=8, period_ms=p, kind="fir", background=True), d)
+    run_ms = TaskSet(tasks=8, period_ms=1).run_ms
+    share = {p: r.outputs / (8 * (run_ms // p)) for p, r in runs.items()}
+    assert share[4] > 0.95 and share[3] > 0.95, share  # within capacity: every release but the last
+    assert share[1] < 0.75, share  # overload: releases are missed
+    for a, b in zip(periods, periods[1:]):
+        assert share[b] <= share[a] + 0.01, share
+        assert runs[b].outputs >= 0.8 * runs[a].outputs, (a, b, runs[a], runs[b])
+    for r in runs.values():
+        assert r.apipc_answered == r.apipc > 0, r
+
+
 def test_only_echidna_cannot_doze(task_sets: TaskSets) -> None:
     """SimBed, section 4: Echidna polls its clock when idle; the others sleep."""
     assert task_sets[("coop", LIGHT)].idle_percent == 0

@@ -42,7 +42,7 @@ void systick_handler(void) /* the stimulus ("a packet arrives") */
 {
     cairn_isr_enter(SYSTICK_EXCEPTION);
     stimuli++;
-    (void)mos_thread_resume(FORWARD_ID); /* a refusal is counted in mos_stats */
+    (void)mos_thread_resume(FORWARD_ID); /* one pending already: they coalesce */
     cairn_isr_exit();
 }
 

@@ -5,12 +5,38 @@
 #include "mantis.h"
 
 #include "cairn/arch_timer.h"
-#include "cairn/msg.h"
+#include "cairn/sched.h"
+#include "cairn/sem.h"
 
 struct mos_stats mos_stats;
 
-/* The port a resume arrives on; the thread only counts that something came. */
-#define MOS_RESUME_PORT CAIRN_PORT(0)
+/* A slot of the thread table: the thread's task ID (CAIRN_TASK_NONE: never used) and the
+ * binary semaphore its resumes give. */
+struct mos_thread {
+    cairn_task_id_t id;
+    cairn_sem_t resume;
+};
+static struct mos_thread table[MOS_THREADS];
+
+static struct mos_thread *slot_of(cairn_task_id_t id)
+{
+    if (id == CAIRN_TASK_NONE)
+        return 0;
+    for (unsigned i = 0; i < MOS_THREADS; i++)
+        if (table[i].id == id)
+            return &table[i];
+    return 0;
+}
+
+/* id's old slot, else one never used or whose thread has exited (its task is gone). */
+static struct mos_thread *free_slot(cairn_task_id_t id)
+{
+    struct mos_thread *s = slot_of(id);
+    for (unsigned i = 0; !s && i < MOS_THREADS; i++)
+        if (table[i].id == CAIRN_TASK_NONE || !cairn_task_exists(table[i].id))
+            s = &table[i];
+    return s;
+}
 
 bool mos_level_prio(unsigned level, cairn_prio_t *prio)
 {
@@ -28,7 +54,21 @@ cairn_ret_t mos_thread_new(cairn_task_id_t id, const char *name, cairn_thread_fn
     cairn_prio_t prio;
     if (!mos_level_prio(level, &prio))
         return CAIRN_EINVAL;
-    cairn_ret_t r = cairn_thread_create(id, name, fn, arg, stack, stack_size, prio, NULL, 0);
+    cairn_ret_t r;
+    struct mos_thread *s;
+    if (cairn_task_exists(id)) {
+        r = cairn_thread_create(id, name, fn, arg, stack, stack_size, prio, NULL, 0); /* refused */
+    } else if ((s = free_slot(id)) == 0) {
+        r = CAIRN_EFULL;
+    } else {
+        /* The semaphore before the thread: the thread runs at once when it outranks the
+         * caller, and may suspend. */
+        s->id = id;
+        (void)cairn_sem_init(&s->resume, 0, 1);
+        r = cairn_thread_create(id, name, fn, arg, stack, stack_size, prio, NULL, 0);
+        if (r != CAIRN_OK)
+            s->id = CAIRN_TASK_NONE;
+    }
     if (r == CAIRN_OK)
         mos_stats.created++;
     else
@@ -38,17 +78,22 @@ cairn_ret_t mos_thread_new(cairn_task_id_t id, const char *name, cairn_thread_fn
 
 cairn_ret_t mos_thread_suspend(void)
 {
-    cairn_msg_t m;
-    return cairn_thread_receive(&m, CAIRN_THREAD_FOREVER);
+    struct mos_thread *s = slot_of(cairn_thread_self());
+    if (!s)
+        return CAIRN_EINVAL;
+    return cairn_sem_take(&s->resume, CAIRN_THREAD_FOREVER);
 }
 
 bool mos_thread_resume(cairn_task_id_t id)
 {
-    if (cairn_post(id, MOS_RESUME_PORT, NULL, 0) != CAIRN_OK) {
+    struct mos_thread *s = slot_of(id);
+    if (!s || !cairn_task_exists(id)) {
         mos_stats.resume_lost++;
         return false;
     }
     mos_stats.resumed++;
+    if (cairn_sem_give(&s->resume) == CAIRN_EFULL)
+        mos_stats.resume_coalesced++; /* one is pending: the thread runs once for both */
     return true;
 }
 

@@ -32,11 +32,16 @@ enum mos_level {
 };
 #define MOS_CAIRN_PRIO_BASE 1u
 
+/* MANTIS OS's static thread table: the layer's threads at one time (a slot whose thread
+ * has exited is free again). */
+#define MOS_THREADS 12u
+
 struct mos_stats {
-    uint32_t created;     /* threads made by mos_thread_new */
-    uint32_t errors;      /* calls refused: a bad level, or Cairn refused the thread */
-    uint32_t resumed;     /* resumes delivered to a thread's mailbox */
-    uint32_t resume_lost; /* resumes refused (no such thread, message pool full) */
+    uint32_t created;          /* threads made by mos_thread_new */
+    uint32_t errors;           /* calls refused: a bad level, a full table, or Cairn refused */
+    uint32_t resumed;          /* resumes given to a thread (coalesced ones included) */
+    uint32_t resume_coalesced; /* resumes that found one pending already: merged into it */
+    uint32_t resume_lost;      /* resumes refused: no such thread of the layer's */
 };
 extern struct mos_stats mos_stats;
 
@@ -44,16 +49,21 @@ extern struct mos_stats mos_stats;
 bool mos_level_prio(unsigned level, cairn_prio_t *prio);
 
 /* Creates thread id at a MANTIS level on the caller's stack (cairn_thread_create without
- * routes). CAIRN_EINVAL for a bad level; otherwise what Cairn returns. */
+ * routes) with its resume semaphore. CAIRN_EINVAL for a bad level, CAIRN_EFULL when the
+ * table has no free slot; otherwise what Cairn returns. */
 cairn_ret_t mos_thread_new(cairn_task_id_t id, const char *name, cairn_thread_fn_t fn, void *arg,
                            void *stack, size_t stack_size, unsigned level);
 
-/* Blocks the running thread until mos_thread_resume(its id) (a resume that came first is
- * kept in its mailbox and returns at once). CAIRN_EINVAL outside a thread. */
+/* Blocks the running thread until mos_thread_resume(its id): a take of the thread's binary
+ * semaphore (a resume that came first is pending and returns at once). CAIRN_EINVAL
+ * outside a layer's thread. */
 cairn_ret_t mos_thread_suspend(void);
 
-/* Makes thread id runnable: from an interrupt handler (between cairn_isr_enter and
- * cairn_isr_exit) or from a thread. False, and counted, when the resume is refused. */
+/* Makes thread id runnable: a give of its binary semaphore, from an interrupt handler
+ * (between cairn_isr_enter and cairn_isr_exit), the message level or a thread. Nothing is
+ * allocated, so nothing fills up: resumes that come while one is pending coalesce into it
+ * (counted), as on MANTIS, and the thread runs once for all of them. False, and counted,
+ * only when id is no thread of the layer's. */
 bool mos_thread_resume(cairn_task_id_t id);
 
 /* A periodic release on the hardware timer's ticks, kept on the grid start + k * period

@@ -7,6 +7,7 @@
  */
 #include <stdint.h>
 
+#include "cairn/arch.h"
 #include "cairn/arch_timer.h"
 #include "cairn/mem.h"
 #include "cairn/sched.h"
@@ -28,11 +29,18 @@ static _Alignas(8) uint8_t heap[8192];
 static _Alignas(8) uint8_t stacks[RTOS_MAX_TASKS + 3u][STACK];
 static struct mos_period release_period, cl_period;
 
+/* AP-IPC interrupts not answered yet: resumes coalesce, so the thread answers all of them
+ * per run. */
+static volatile uint32_t apipc_pending;
+
 void irq20_handler(void)
 {
     cairn_isr_enter(STIMULUS_EXCEPTION);
-    for (uint32_t n = rtos_apipc_take(); n > 0; n--)
-        (void)mos_thread_resume(APIPC_ID); /* a refusal is counted in mos_stats */
+    uint32_t n = rtos_apipc_take();
+    if (n) {
+        apipc_pending += n;
+        (void)mos_thread_resume(APIPC_ID);
+    }
     cairn_isr_exit();
 }
 
@@ -68,8 +76,14 @@ static void cl_main(void *arg)
 static void apipc_main(void *arg)
 {
     (void)arg;
-    while (mos_thread_suspend() == CAIRN_OK)
-        rtos_apipc_respond();
+    while (mos_thread_suspend() == CAIRN_OK) {
+        uint32_t s = arch_irq_save();
+        uint32_t n = apipc_pending;
+        apipc_pending = 0;
+        arch_irq_restore(s);
+        for (; n > 0; n--)
+            rtos_apipc_respond();
+    }
 }
 
 void rtos_model_report(void)
@@ -80,8 +94,8 @@ void rtos_model_report(void)
     uart_put_udec(st.switches);
     uart_puts(" resume_lost=");
     uart_put_udec(mos_stats.resume_lost);
-    uart_puts(" mailbox_full=");
-    uart_put_udec(st.mailbox_full);
+    uart_puts(" coalesced=");
+    uart_put_udec(mos_stats.resume_coalesced);
     uart_puts(" overruns=");
     uart_put_udec(release_period.overruns);
     uart_puts(" errors=");

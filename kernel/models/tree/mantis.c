@@ -45,9 +45,8 @@ void irq19_handler(void) /* the sensing trigger */
 static void forward_main(void *arg)
 {
     (void)arg;
-    /* Every packet in the buffer, not one per resume: a resume is a message, refused when
-     * the thread's mailbox is full, where MANTIS's counting semaphore keeps every post;
-     * draining loses no packet to a refused resume. */
+    /* Every packet in the buffer, not one per resume: resumes that come while one is
+     * pending coalesce (a binary semaphore), so one run must serve them all. */
     while (mos_thread_suspend() == CAIRN_OK)
         while (tree_forward())
             ;

@@ -421,7 +421,7 @@ METHOD = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    from cairn.bench import thread_metric  # it reads this module's trace helpers
+    from cairn.bench import models_metric, thread_metric  # they read this module's trace helpers
 
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sim", required=True)
@@ -433,6 +433,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the production build with CAIRN_SEM_EMERALDS=0: the *_plain semaphore figures")
     ap.add_argument("--elf-thread-metric", type=Path, default=Path("build/fw/thread-metric.elf"),
                     help="the Thread-Metric-style suite (cairn.bench.thread_metric): the thread keys")
+    ap.add_argument("--metric-fw", type=Path, default=Path("build/fw"),
+                    help="where metric-<model>.elf are (cairn.bench.models_metric): the models key")
     ap.add_argument("--elf-thread-metric-plainsem", type=Path,
                     default=Path("build/fw/thread-metric-plainsem.elf"),
                     help="the same suite with CAIRN_SEM_EMERALDS=0")
@@ -461,6 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         threads = thread_metric.measure(args.sim, args.elf_thread_metric, args.elf_thread_metric_plainsem,
                                         args.clock)
         figures.update({k: v for k, v in threads.items() if k != "thread_metric"})
+        models = models_metric.measure(args.sim, args.metric_fw, args.clock)
         map_path = args.map or args.elf.with_suffix(".map")
         sizes = kernel_sizes_from_map(map_path.read_text())
     except BenchError as e:
@@ -494,6 +497,7 @@ def main(argv: list[str] | None = None) -> int:
         "kernel_objects_size": obj_totals,
         "firmware_size": elf_size,
         "thread_metric": threads["thread_metric"],
+        "models": models,
         "policies": policies,
         "samples": dict(SAMPLES),
         "samples_traced": traced_samples,

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cairn.bench import models_metric
+
 BEGIN = "<!-- bench:begin -->"
 END = "<!-- bench:end -->"
 
@@ -52,7 +54,8 @@ def render_kernel(d: dict[str, Any]) -> list[str]:
 
     tr = d["traced"]
     *cycles, sizes = _kernel_lines(d, t, met, tr)
-    return [*cycles, *render_policies(d.get("policies", {})), *render_threads(d), sizes]
+    models = models_metric.render_status_line(d["models"]) if "models" in d else []
+    return [*cycles, *render_policies(d.get("policies", {})), *render_threads(d), *models, sizes]
 
 
 #: How the STATUS block names the policies of kernel.json's `policies`.

@@ -2,7 +2,8 @@
  * The MANTIS-like layer (kernel/models/mantis/mantis.h) over the host kernel's threads:
  * the five levels map onto increasing Cairn priorities and a bad level is refused and
  * counted; a resume (from a thread or an interrupt) wakes a suspended thread, which runs
- * first when its level is higher; equal levels share the processor on the slice; the
+ * first when its level is higher; resumes that come while one is pending coalesce (a binary
+ * semaphore: nothing fills up); equal levels share the processor on the slice; the
  * periodic sleep stays on its grid, counts overruns and wraps with the counter; with
  * every thread blocked the idle loop sleeps until the next release.
  */
@@ -115,6 +116,55 @@ static void test_interrupt_resumes(void **state)
     assert_int_equal(mos_stats.resumed, 2);
 }
 
+/* ---- resumes coalesce -------------------------------------------------------------------- */
+
+static void resume_h_thrice(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 0; i < 3; i++)
+        assert_true(mos_thread_resume(4));
+}
+
+static void test_resumes_coalesce(void **state)
+{
+    (void)state;
+    assert_int_equal(mos_thread_new(4, "H", waiter, "H", stacks[0], STACK, MOS_PRIO_HIGH), CAIRN_OK);
+    /* The first resume wakes H, the second is pending, the third merges into it: H runs
+     * twice, not three times, and no resume is refused. */
+    ktest_irq(resume_h_thrice, 0);
+    assert_log("H:wait H:run H:wait H:run H:wait");
+    assert_int_equal(mos_stats.resumed, 3);
+    assert_int_equal(mos_stats.resume_coalesced, 1);
+    assert_int_equal(mos_stats.resume_lost, 0);
+    /* Many more than any mailbox or message pool holds, from one interrupt: still no
+     * refusal, and one more run. */
+    klog_reset();
+    for (unsigned i = 0; i < 200; i++)
+        ktest_irq(resume_h_thrice, 0);
+    assert_int_equal(mos_stats.resumed, 603);
+    assert_int_equal(mos_stats.resume_lost, 0);
+    assert_int_equal(mos_stats.resume_coalesced, 201);
+    assert_int_equal(cairn_heap_check(), CAIRN_OK);
+}
+
+static _Alignas(16) uint8_t table_stacks[MOS_THREADS][STACK / 4];
+
+static void test_table_of_twelve(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < MOS_THREADS; i++)
+        assert_int_equal(mos_thread_new((cairn_task_id_t)(1u + i), "W", waiter, "W", table_stacks[i],
+                                        sizeof table_stacks[i], MOS_PRIO_LOW),
+                         CAIRN_OK);
+    assert_int_equal(mos_thread_new(13, "X", waiter, "X", stacks[0], STACK, MOS_PRIO_LOW), CAIRN_EFULL);
+    assert_false(cairn_task_exists(13));
+    assert_int_equal(mos_stats.errors, 1);
+    assert_int_equal(mos_thread_new(3, "Y", waiter, "Y", stacks[0], STACK, MOS_PRIO_LOW), CAIRN_EBUSY);
+    assert_int_equal(mos_stats.errors, 2);
+    assert_true(mos_thread_resume(3)); /* the refusal left thread 3's slot as it was */
+    assert_int_equal(mos_stats.resume_lost, 0);
+}
+
 /* ---- equal levels: round robin on the slice ---------------------------------------------- */
 
 static char runs[64];
@@ -217,6 +267,8 @@ int main(void)
         MTEST(test_bad_level_or_stack_is_refused_and_counted),
         MTEST(test_higher_level_preempts),
         MTEST(test_interrupt_resumes),
+        MTEST(test_resumes_coalesce),
+        MTEST(test_table_of_twelve),
         MTEST(test_equal_levels_round_robin),
         MTEST(test_period_grid_overruns_and_wrap),
         MTEST(test_period_sleep_and_idle),
