@@ -172,8 +172,9 @@ static uint64_t heap[1024]; /* 8 KiB, 8-byte aligned */
 /* Below the application manager's ID, above the IDs the pipeline gets (the lowest free). */
 #define LOADER_ID ((cairn_task_id_t)(CAIRN_TASK_APPMGR - 1))
 #define LOAD_AFTER_TICKS (CAIRN_TICKS_PER_SECOND / 1000u)
-/* The managers send a step again every 200 us, four times in all. */
-#define RETRY_TICKS (CAIRN_TICKS_PER_SECOND / 5000u)
+/* The managers send a step again every millisecond (a round trip takes about a fifth of
+ * one here), four times in all. */
+#define RETRY_TICKS (CAIRN_TICKS_PER_SECOND / 1000u)
 #define TRIES 4u
 #define LOAD_MAX 128u
 
