@@ -126,13 +126,17 @@ static void step_done(cairn_appmgr_t *s)
         /* Not every module took it: nothing is initialised, it is dropped everywhere. */
         cairn__appmgr_remove(s);
         s->init_msg[0] = CAIRN_APPMGR_DROP;
-        for (uint8_t m = 0; m < s->modules; m++)
-            if (m != s->self && (s->acked & bit(m)))
+        for (uint8_t m = 0; m < s->modules; m++) /* a refusing module frees its copy too */
+            if (m != s->self)
                 (void)cairn__appmgr_to(m, CAIRN_APPMGR_PORT_PEER, s->init_msg, CAIRN_APPMGR_PEER_HEAD);
     }
     s->step = 0;
     report(s->reply_to, s->reply_port, s, s->first_error,
            s->first_error == CAIRN_OK ? 0u : step == CAIRN_APPMGR_DESC ? 3u : 4u);
+    if (step == CAIRN_APPMGR_DESC && !queued(s->peer)) { /* nothing of it is left to keep */
+        cairn_free(s->peer);
+        s->peer = 0;
+    }
 }
 
 void cairn__appmgr_ack(cairn_appmgr_t *s, const cairn_msg_t *msg)
