@@ -16,9 +16,6 @@ import cairn
 from cairn.paths import firmware_dir, repo_root
 
 DEVICES = repo_root() / "experiments" / "devices"
-NET_HEADER = 10  # kernel/include/cairn/net.h, CAIRN_NET_HEADER
-PEER_HEAD = 3  # kernel/include/cairn/appmgr.h: kind, load number, loading module
-ACK_BYTES = 4  # kind, load number, answering module, status
 
 
 def _define(path: str, name: str) -> int:
@@ -26,6 +23,13 @@ def _define(path: str, name: str) -> int:
     m = re.search(rf"#define {name} \(?(-?\d+)u?\)?", text)
     assert m, f"{name} not in {path}"
     return int(m.group(1))
+
+
+NET_HEADER = _define("kernel/include/cairn/net.h", "CAIRN_NET_HEADER")
+#: kind, load number, loading module, its boot epoch (then the description, for DESC)
+PEER_HEAD = _define("kernel/include/cairn/appmgr.h", "CAIRN_APPMGR_PEER_HEAD")
+#: kind, load number, answering module, status, the loader's epoch
+ACK_BYTES = _define("kernel/include/cairn/appmgr.h", "CAIRN_APPMGR_ACK_LEN")
 
 
 def _need(name: str) -> Path:

@@ -101,6 +101,7 @@ static void begin(cairn_appmgr_t *s, uint8_t kind)
     s->init_msg[0] = kind;
     s->init_msg[1] = s->number;
     s->init_msg[2] = s->self;
+    s->init_msg[3] = s->epoch;
     send_pending(s);
     if (!s->pending) {
         step_done(s);
@@ -142,8 +143,8 @@ static void step_done(cairn_appmgr_t *s)
 void cairn__appmgr_ack(cairn_appmgr_t *s, const cairn_msg_t *msg)
 {
     const uint8_t *a = msg->payload;
-    if (!s->step || !a || msg->len != 4u || a[0] != s->step || a[1] != s->number ||
-        a[2] >= s->modules || !(s->pending & bit(a[2])))
+    if (!s->step || !a || msg->len != CAIRN_APPMGR_ACK_LEN || a[0] != s->step ||
+        a[1] != s->number || a[4] != s->epoch || a[2] >= s->modules || !(s->pending & bit(a[2])))
         return;
     cairn_ret_t r = (int8_t)a[3];
     if (r == CAIRN_OK) {
@@ -213,10 +214,12 @@ cairn_ret_t cairn__appmgr_load(cairn_appmgr_t *s, cairn_msg_t *msg)
     out[0] = CAIRN_APPMGR_DESC;
     out[1] = ++s->next_number;
     out[2] = s->self;
+    out[3] = s->epoch;
     __builtin_memcpy(out + CAIRN_APPMGR_PEER_HEAD, p + 1, msg->len - 1u);
     s->peer = out;
     s->peer_len = len;
     s->origin = s->self;
+    s->origin_epoch = s->epoch;
     s->number = out[1];
     s->reply_to = msg->src;
     s->reply_port = p[0];

@@ -151,15 +151,16 @@ void cairn__appmgr_forget(cairn_appmgr_t *s)
     s->stage = APP_NONE;
 }
 
-/* This module's answer to step kind of load (origin, number). */
-static void answer(cairn_appmgr_t *s, uint8_t kind, uint8_t origin, uint8_t number, cairn_ret_t r)
+/* This module's answer to step p[0] of the load whose head is p. */
+static void answer(cairn_appmgr_t *s, const uint8_t *p, cairn_ret_t r)
 {
     s->status = (int8_t)r;
-    s->ack[0] = kind;
-    s->ack[1] = number;
+    s->ack[0] = p[0];
+    s->ack[1] = p[1];
     s->ack[2] = s->self;
     s->ack[3] = (uint8_t)(int8_t)r;
-    (void)cairn__appmgr_to(origin, CAIRN_APPMGR_PORT_ACK, s->ack, sizeof s->ack);
+    s->ack[4] = p[3];
+    (void)cairn__appmgr_to(p[2], CAIRN_APPMGR_PORT_ACK, s->ack, sizeof s->ack);
 }
 
 /* A PEER message from another module's manager. */
@@ -168,25 +169,25 @@ static void peer(cairn_appmgr_t *s, cairn_msg_t *msg)
     const uint8_t *p = msg->payload;
     if (!p || msg->len < CAIRN_APPMGR_PEER_HEAD || p[2] >= s->modules || p[2] == s->self)
         return;
-    uint8_t kind = p[0], number = p[1], origin = p[2];
-    bool same = s->peer && s->origin == origin && s->number == number;
+    uint8_t kind = p[0], number = p[1], origin = p[2], epoch = p[3];
+    bool same = s->peer && s->origin == origin && s->origin_epoch == epoch && s->number == number;
     if (kind == CAIRN_APPMGR_DROP) {
         if (same)
             cairn__appmgr_forget(s);
         return;
     }
     if (kind == CAIRN_APPMGR_INIT) {
-        answer(s, kind, origin, number, same ? cairn__appmgr_initialise(s) : CAIRN_EINVAL);
+        answer(s, p, same ? cairn__appmgr_initialise(s) : CAIRN_EINVAL);
         return;
     }
     if (kind != CAIRN_APPMGR_DESC)
         return;
     if (same) { /* sent again: our answer was lost */
-        answer(s, kind, origin, number, s->status);
+        answer(s, p, s->status);
         return;
     }
     if (s->step) { /* this module is broadcasting a load of its own */
-        answer(s, kind, origin, number, CAIRN_EBUSY);
+        answer(s, p, CAIRN_EBUSY);
         return;
     }
     if (s->peer && s->stage == APP_CREATED)
@@ -200,6 +201,7 @@ static void peer(cairn_appmgr_t *s, cairn_msg_t *msg)
         s->peer = kept;
         s->peer_len = msg->len;
         s->origin = origin;
+        s->origin_epoch = epoch;
         s->number = number;
         r = cairn_app_wire_parse(kept + CAIRN_APPMGR_PEER_HEAD, msg->len - CAIRN_APPMGR_PEER_HEAD,
                                  s->num_images, &s->w);
@@ -208,7 +210,7 @@ static void peer(cairn_appmgr_t *s, cairn_msg_t *msg)
         if (r == CAIRN_OK)
             r = cairn__appmgr_instantiate(s);
     }
-    answer(s, kind, origin, number, r);
+    answer(s, p, r);
 }
 
 static cairn_ret_t appmgr_task(void *state, cairn_msg_t *msg)
@@ -240,6 +242,7 @@ cairn_ret_t cairn_appmgr_start(const cairn_program_t *images, uint8_t num_images
     s->retry_ticks = retry_ticks;
     s->tries = tries;
     s->self = cairn_k.net ? cairn_k.net->address() : 0u;
+    s->epoch = cairn_k.net ? cairn_bus_boot_epoch() : 0u;
     s->modules = modules;
     cairn_ret_t r = cairn_task_create(CAIRN_TASK_APPMGR, appmgr_task, s, CAIRN_APPMGR_PRIO, 0, 0, 0);
     if (r != CAIRN_OK) {

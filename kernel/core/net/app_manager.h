@@ -20,12 +20,13 @@ typedef struct cairn_appmgr {
     uint8_t num_images;
     uint8_t tries;
     uint8_t self;    /* this module's address */
+    uint8_t epoch;   /* this boot's number (cairn_bus_boot_epoch; 0 without a bus) */
     uint8_t modules; /* modules on the bus (1 without one) */
     /* The load this module holds: its PEER message (head + patched description, a heap
      * block of the manager's), parsed; who loaded it and its number. */
     uint8_t *peer;
     uint16_t peer_len;
-    uint8_t origin, number, stage;
+    uint8_t origin, origin_epoch, number, stage;
     int8_t status; /* this module's answer to the last step */
     cairn_app_wire_t w;
     /* The loading module's broadcast: the step out (CAIRN_APPMGR_DESC / _INIT, 0: none),
@@ -36,7 +37,7 @@ typedef struct cairn_appmgr {
     int8_t first_error;
     uint32_t pending, acked, failed;
     uint8_t init_msg[CAIRN_APPMGR_PEER_HEAD]; /* an INIT or DROP message's bytes */
-    uint8_t ack[4];                           /* this module's last ACK's bytes */
+    uint8_t ack[CAIRN_APPMGR_ACK_LEN];        /* this module's last ACK's bytes */
 } cairn_appmgr_t;
 
 /* app_manager.c: the held load's three stages on this module. */

@@ -41,12 +41,15 @@
 /* The manager's timer that sends unacknowledged steps again. */
 #define CAIRN_APPMGR_TIMER 0u
 
-/* A PEER message: kind, load number, the loading module, then (DESC) the patched
- * description. An ACK: kind, load number, the answering module, its status. */
+/* A PEER message: kind, load number, the loading module and its boot epoch
+ * (cairn_bus_boot_epoch: a load of a later life is not taken for a resend), then (DESC) the
+ * patched description. An ACK: kind, load number, the answering module, its status, the
+ * loading module's epoch. */
 #define CAIRN_APPMGR_DESC 1u /* instantiate this description */
 #define CAIRN_APPMGR_INIT 2u /* initialise the local tasks of that load */
 #define CAIRN_APPMGR_DROP 3u /* forget that load (not acknowledged) */
-#define CAIRN_APPMGR_PEER_HEAD 3u
+#define CAIRN_APPMGR_PEER_HEAD 4u
+#define CAIRN_APPMGR_ACK_LEN 5u
 
 /* Modules a load reaches at most (a bit each). */
 #define CAIRN_APPMGR_MODULES 32u

@@ -13,6 +13,8 @@
 #include "cairn/app_wire.h"
 #include "cairn/appmgr.h"
 
+#include "../../core/net/app_manager.h"
+
 #define MODULES 3
 #define ARENA (16 * 1024)
 #define TRIES 3
@@ -327,6 +329,60 @@ static void test_a_module_that_does_not_answer_is_reported_after_the_last_try(vo
     as_booted();
 }
 
+/* Module m's manager's state. */
+static cairn_appmgr_t *manager(unsigned m)
+{
+    cairn_simbus_select(m);
+    return cairn_k.tasks[CAIRN_TASK_APPMGR]->state;
+}
+
+/* A PEER frame to module 1's manager as if from module 0's: p, len bytes. */
+static void inject_peer(const uint8_t *p, uint16_t len)
+{
+    uint8_t f[10 + 64];
+    assert_true(len <= 64);
+    f[0] = CAIRN_NET_KIND_MSG;
+    f[1] = 0;
+    f[2] = CAIRN_TASK_APPMGR;
+    f[3] = CAIRN_APPMGR_PORT_PEER;
+    f[4] = CAIRN_APPMGR_PRIO;
+    f[5] = CAIRN_TASK_APPMGR;
+    f[6] = f[7] = 0;
+    f[8] = (uint8_t)len;
+    f[9] = (uint8_t)(len >> 8);
+    memcpy(f + 10, p, len);
+    cairn_simbus_inject(1, 0, f, 10u + len);
+    cairn_simbus_run();
+}
+
+static void test_a_load_of_a_later_life_is_not_taken_for_a_resend(void **state)
+{
+    (void)state;
+    load(&app);
+    cairn_simbus_run();
+    assert_int_equal(last.status, CAIRN_OK);
+    cairn_appmgr_t *s1 = manager(1);
+    uint8_t desc[64];
+    uint16_t len = s1->peer_len;
+    memcpy(desc, s1->peer, len);
+    assert_int_equal(desc[0], CAIRN_APPMGR_DESC);
+    assert_int_equal(desc[3], manager(0)->epoch);
+    klog_reset();
+    /* The same DESC again: a resend, answered from what was kept. */
+    inject_peer(desc, len);
+    s1 = manager(1);
+    assert_int_equal(s1->status, CAIRN_OK);
+    assert_int_equal(s1->stage, APP_RUNNING);
+    /* The same number from module 0's next life: a new load, whose IDs are taken here. */
+    desc[3]++;
+    inject_peer(desc, len);
+    s1 = manager(1);
+    assert_int_equal(s1->status, CAIRN_EBUSY);
+    assert_int_equal(s1->origin_epoch, desc[3]);
+    assert_true(cairn_task_exists(2)); /* the running application is untouched */
+    assert_log("");
+}
+
 static void test_bad_loads_are_reported(void **state)
 {
     (void)state;
@@ -371,6 +427,7 @@ int main(void)
         ATEST(test_a_lost_acknowledgement_costs_a_resend_only),
         ATEST(test_a_module_whose_ids_are_taken_refuses_and_the_load_is_dropped),
         ATEST(test_a_module_that_does_not_answer_is_reported_after_the_last_try),
+        ATEST(test_a_load_of_a_later_life_is_not_taken_for_a_resend),
         ATEST(test_bad_loads_are_reported),
     };
     return cmocka_run_group_tests_name("appmgr", tests, NULL, NULL);
