@@ -32,9 +32,10 @@ cairn_ret_t cairn__appmgr_to(uint8_t module, cairn_port_t port, const void *p, u
     return cairn__net_submit(&m, module, &sent);
 }
 
-/* Whether a frame waiting for the bus still reads p. */
-static bool queued(const void *p)
+bool cairn__appmgr_queued(const void *p)
 {
+    if (!p)
+        return false;
     for (const cairn_msg_t *m = cairn_net.txq; m; m = m->next)
         if (m->payload == p)
             return true;
@@ -134,7 +135,7 @@ static void step_done(cairn_appmgr_t *s)
     s->step = 0;
     report(s->reply_to, s->reply_port, s, s->first_error,
            s->first_error == CAIRN_OK ? 0u : step == CAIRN_APPMGR_DESC ? 3u : 4u);
-    if (step == CAIRN_APPMGR_DESC && !queued(s->peer)) { /* nothing of it is left to keep */
+    if (step == CAIRN_APPMGR_DESC && !cairn__appmgr_queued(s->peer)) { /* nothing of it is left to keep */
         cairn_free(s->peer);
         s->peer = 0;
     }
@@ -200,7 +201,7 @@ cairn_ret_t cairn__appmgr_load(cairn_appmgr_t *s, cairn_msg_t *msg)
         report(msg->src, p && msg->len ? p[0] : 0, 0, CAIRN_EINVAL, 1);
         return CAIRN_EINVAL;
     }
-    if (s->step || queued(s->peer)) { /* one load at a time */
+    if (s->step || cairn__appmgr_queued(s->peer)) { /* one load at a time */
         report(msg->src, p[0], 0, CAIRN_EBUSY, 1);
         return CAIRN_EBUSY;
     }

@@ -186,7 +186,7 @@ static void peer(cairn_appmgr_t *s, cairn_msg_t *msg)
         answer(s, p, s->status);
         return;
     }
-    if (s->step) { /* this module is broadcasting a load of its own */
+    if (s->step || cairn__appmgr_queued(s->peer)) { /* its own load is still going out */
         answer(s, p, CAIRN_EBUSY);
         return;
     }

@@ -52,5 +52,7 @@ cairn_ret_t cairn__appmgr_load(cairn_appmgr_t *s, cairn_msg_t *msg);
 void cairn__appmgr_ack(cairn_appmgr_t *s, const cairn_msg_t *msg);
 void cairn__appmgr_timer(cairn_appmgr_t *s);
 cairn_ret_t cairn__appmgr_to(uint8_t module, cairn_port_t port, const void *p, uint16_t len);
+/* Whether a frame waiting for the bus still reads p (p may not be freed yet). */
+bool cairn__appmgr_queued(const void *p);
 
 #endif /* CAIRN_CORE_APP_MANAGER_H */
