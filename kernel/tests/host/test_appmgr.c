@@ -329,6 +329,35 @@ static void test_a_module_that_does_not_answer_is_reported_after_the_last_try(vo
     as_booted();
 }
 
+static void test_a_module_powered_off_from_here_is_reported_at_once(void **state)
+{
+    (void)state;
+    cairn_simbus_select(0);
+    assert_int_equal(cairn_net_power(2, false), CAIRN_OK);
+    cairn_simbus_run();
+    load(&app);
+    cairn_simbus_run();
+    /* Refused by the bus manager (CAIRN_EDOWN) without a try on the wire or a timer. */
+    assert_int_equal(reports, 1);
+    assert_int_equal(last.status, CAIRN_EDOWN);
+    assert_int_equal(last.step, 3);
+    assert_int_equal(last.failed, 1u << 2);
+    for (unsigned i = 0; i < cairn_simbus_wire_count(); i++)
+        assert_int_not_equal(cairn_simbus_wire(i)->dst, 2);
+    cairn_simbus_select(0);
+    assert_int_equal(cairn_net_power(2, true), CAIRN_OK);
+    cairn_simbus_run();
+    cairn_simbus_select(2); /* powered on again: a fresh boot, as the bus's power frame does */
+    cairn_heap_init(arena[2], ARENA);
+    assert_int_equal(cairn_sched_init(), CAIRN_OK);
+    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    assert_int_equal(cairn_appmgr_start(images, 3, 1000, TRIES), CAIRN_OK);
+    assert_int_equal(cairn_net_start(), CAIRN_OK);
+    cairn_idle();
+    used_after_boot[2] = heap_used();
+    as_booted();
+}
+
 /* Module m's manager's state. */
 static cairn_appmgr_t *manager(unsigned m)
 {
@@ -427,6 +456,7 @@ int main(void)
         ATEST(test_a_lost_acknowledgement_costs_a_resend_only),
         ATEST(test_a_module_whose_ids_are_taken_refuses_and_the_load_is_dropped),
         ATEST(test_a_module_that_does_not_answer_is_reported_after_the_last_try),
+        ATEST(test_a_module_powered_off_from_here_is_reported_at_once),
         ATEST(test_a_load_of_a_later_life_is_not_taken_for_a_resend),
         ATEST(test_bad_loads_are_reported),
     };
