@@ -197,7 +197,9 @@ static cairn_ret_t patch(cairn_appmgr_t *s)
 cairn_ret_t cairn__appmgr_load(cairn_appmgr_t *s, cairn_msg_t *msg)
 {
     const uint8_t *p = msg->payload;
-    if (!p || msg->len < 1u + CAIRN_APP_WIRE_HEADER || msg->len - 1u > 0xFFFFu - CAIRN_APPMGR_PEER_HEAD) {
+    /* The description goes to each module in one frame. */
+    if (!p || msg->len < 1u + CAIRN_APP_WIRE_HEADER ||
+        msg->len - 1u > CAIRN_APPMGR_MAX_DESC) {
         report(msg->src, p && msg->len ? p[0] : 0, 0, CAIRN_EINVAL, 1);
         return CAIRN_EINVAL;
     }

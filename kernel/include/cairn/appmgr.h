@@ -26,6 +26,7 @@
 #define CAIRN_APPMGR_H
 
 #include "cairn/app.h"
+#include "cairn/net.h"
 #include "cairn/types.h"
 
 /* Below the bus manager (CAIRN_MAX_TASKS), the highest ID free for applications. */
@@ -34,7 +35,8 @@
 #define CAIRN_APPMGR_PRIO ((cairn_prio_t)(CAIRN_PRIO_MAX - 1))
 
 /* Input ports. LOAD: one byte, the loader's input port for the report, then a relative
- * description. PEER and ACK: between managers (below). */
+ * description of at most CAIRN_APPMGR_MAX_DESC bytes (it goes to each module in one frame).
+ * PEER and ACK: between managers (below). */
 #define CAIRN_APPMGR_PORT_LOAD CAIRN_PORT(0)
 #define CAIRN_APPMGR_PORT_PEER CAIRN_PORT(1)
 #define CAIRN_APPMGR_PORT_ACK CAIRN_PORT(2)
@@ -50,6 +52,7 @@
 #define CAIRN_APPMGR_DROP 3u /* forget that load (not acknowledged) */
 #define CAIRN_APPMGR_PEER_HEAD 4u
 #define CAIRN_APPMGR_ACK_LEN 5u
+#define CAIRN_APPMGR_MAX_DESC (CAIRN_NET_MAX_PAYLOAD - CAIRN_APPMGR_PEER_HEAD)
 
 /* Modules a load reaches at most (a bit each). */
 #define CAIRN_APPMGR_MODULES 32u

@@ -432,20 +432,31 @@ static void test_bad_loads_are_reported(void **state)
     load_bytes(b, (size_t)n);
     cairn_simbus_run();
     assert_int_equal(last.status, CAIRN_EINVAL);
-    assert_int_equal(reports, 3);
+    /* Longer than one frame carries: a task with init data up to the limit. */
+    static uint8_t big[255];
+    const cairn_task_desc_t t = {.prog = 0, .prio = 1, .init = big, .init_len = 255};
+    const cairn_app_desc_t a = {CAIRN_PROGRAMS(images), .tasks = &t, .num_tasks = 1};
+    uint8_t w[CAIRN_APPMGR_MAX_DESC + 32];
+    int wn = cairn_app_wire_write(&a, w, sizeof w);
+    assert_true(wn > (int)CAIRN_APPMGR_MAX_DESC);
+    load_bytes(w, (size_t)wn);
+    cairn_simbus_run();
+    assert_int_equal(last.status, CAIRN_EINVAL);
+    assert_int_equal(last.step, 1);
+    assert_int_equal(reports, 4);
     assert_int_equal(cairn_simbus_wire_count(), 0); /* nothing was broadcast */
     as_booted();
     /* One load at a time. */
     cairn_simbus_filter(cut_module_2);
     load(&app);
     load(&app);
-    assert_int_equal(reports, 4);
+    assert_int_equal(reports, 5);
     assert_int_equal(last.status, CAIRN_EBUSY);
     for (unsigned t = 0; t < TRIES; t++) {
         fire(0);
         cairn_simbus_run();
     }
-    assert_int_equal(reports, 5);
+    assert_int_equal(reports, 6);
     assert_int_equal(last.status, CAIRN_EDOWN);
 }
 
