@@ -96,3 +96,19 @@ def test_a_module_that_does_not_answer_is_reported_and_nothing_starts(cut: Load)
     to_filter = [(f["src"], f["dst"], int(f["bytes"])) for f in cut.frames if "logger" not in (f["src"], f["dst"])]
     assert to_filter == [("sensor", "filter", desc), ("filter", "sensor", sizes.ack),
                          ("sensor", "filter", step)]
+
+
+def test_a_module_powered_off_is_woken_by_the_description_and_answers_a_resend_once() -> None:
+    off = Load("pipeline-load-off.toml")
+    assert off.status == 0, off.described
+    loaded = Load("pipeline-load.toml")
+    assert off.of("logger") == loaded.of("logger")
+    assert off.of("sensor") == loaded.of("sensor")
+    sizes = Sizes.of(off.n)
+    to_logger = [sizes.kind(f) for f in off.frames if f["dst"] == "logger"]
+    from_logger = [sizes.kind(f) for f in off.frames if f["src"] == "logger"]
+    # The first DESC woke it; the resend sent while it booted is answered too: two ACKs for
+    # two DESCs, then INIT and its ACK, then the application's frames (kind None).
+    assert to_logger[:3] == ["DESC", "DESC", "STEP"], to_logger
+    assert from_logger[:3] == ["ACK", "ACK", "ACK"], from_logger
+    assert set(to_logger[3:]) == {None} and set(from_logger[3:]) <= {None}
