@@ -155,6 +155,8 @@ void cairn__appmgr_forget(cairn_appmgr_t *s)
 static void answer(cairn_appmgr_t *s, const uint8_t *p, cairn_ret_t r)
 {
     s->status = (int8_t)r;
+    if (cairn__appmgr_queued(s->ack))
+        return; /* the last answer still waits for the bus: the loader's resend gets this one */
     s->ack[0] = p[0];
     s->ack[1] = p[1];
     s->ack[2] = s->self;
