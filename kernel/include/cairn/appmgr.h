@@ -19,8 +19,9 @@
  * A module that refuses (IDs taken, no memory, an image it does not have) or does not
  * answer after the last try is reported: if it fails step 3, nothing is initialised
  * anywhere, the tasks are removed here and every other module is told to drop the
- * description (once, unacknowledged: a module that missed it drops it at the next load). The report (cairn_appmgr_report_t) goes to the input port the loader
- * named, of the task that sent the description. docs/distributed.md, "Applications".
+ * description (once, unacknowledged: a module that missed it drops it at the next load).
+ * The report (cairn_appmgr_report_t) goes to the input port the loader named, of the task
+ * that sent the description. docs/distributed.md, "Applications".
  */
 #ifndef CAIRN_APPMGR_H
 #define CAIRN_APPMGR_H
