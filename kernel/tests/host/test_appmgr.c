@@ -329,6 +329,33 @@ static void test_a_module_that_does_not_answer_is_reported_after_the_last_try(vo
     as_booted();
 }
 
+/* Drops every INIT step to module 2 (a PEER message with no description). */
+static enum cairn_simbus_fate cut_init_to_2(const struct cairn_simbus_wire *w)
+{
+    return w->dst == 2 && w->len == 10 + CAIRN_APPMGR_PEER_HEAD ? CAIRN_SIMBUS_DROP : CAIRN_SIMBUS_PASS;
+}
+
+static void test_a_module_that_misses_initialisation_is_reported_and_the_others_run(void **state)
+{
+    (void)state;
+    cairn_simbus_filter(cut_init_to_2);
+    load(&app);
+    cairn_simbus_run();
+    assert_log("0:a:INIT(go) 1:b:INIT(bee)"); /* module 2 has c, uninitialised */
+    for (unsigned t = 0; t < TRIES; t++) {
+        assert_int_equal(reports, 0);
+        fire(0);
+        cairn_simbus_run();
+    }
+    assert_int_equal(reports, 1);
+    assert_int_equal(last.status, CAIRN_EDOWN);
+    assert_int_equal(last.step, 4);
+    assert_int_equal(last.failed, 1u << 2);
+    assert_int_equal(last.acked, (1u << 0) | (1u << 1));
+    cairn_simbus_select(2);
+    assert_true(cairn_task_exists(3));
+}
+
 static void test_a_module_powered_off_from_here_is_reported_at_once(void **state)
 {
     (void)state;
@@ -467,6 +494,7 @@ int main(void)
         ATEST(test_a_lost_acknowledgement_costs_a_resend_only),
         ATEST(test_a_module_whose_ids_are_taken_refuses_and_the_load_is_dropped),
         ATEST(test_a_module_that_does_not_answer_is_reported_after_the_last_try),
+        ATEST(test_a_module_that_misses_initialisation_is_reported_and_the_others_run),
         ATEST(test_a_module_powered_off_from_here_is_reported_at_once),
         ATEST(test_a_load_of_a_later_life_is_not_taken_for_a_resend),
         ATEST(test_bad_loads_are_reported),
