@@ -8,7 +8,8 @@ apart in a bus log and times them, in simulated time:
     python -m cairn.app_load                       # runs experiments/devices/pipeline-load.toml
     python -m cairn.app_load --device OTHER.toml
 
-The last line printed is ``load: broadcast A us, initialisation B us, to the first message C us``:
+A device file that cannot be read or parsed is one line on stderr and exit status 2; a run
+that fails or holds no successful load, exit status 1. The last line printed is ``load: broadcast A us, initialisation B us, to the first message C us``:
 A from the first DESC queued to the last DESC acknowledgement's arrival, B from the first INIT
 queued to the last INIT acknowledgement's arrival, C from the first DESC queued to the
 application's first frame queued.
@@ -121,8 +122,11 @@ class Run:
 
 def run(device: Path = DEVICE) -> Run:
     r = cairn.run(device, ["bus_log"], timeout=120)
-    with r.files["bus_log"].open() as f:
-        frames = list(csv.DictReader(f))
+    log = r.files["bus_log"]
+    frames: list[Frame] = []
+    if log.exists():  # absent when cairn-sim refused the device before running it
+        with log.open() as f:
+            frames = list(csv.DictReader(f))
     return Run(r.status, r.console, r.stderr.decode(errors="replace"), frames)
 
 
@@ -130,7 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--device", type=Path, default=DEVICE)
     args = ap.parse_args(argv)
-    r = run(args.device)
+    try:
+        r = run(args.device)
+    except (OSError, ValueError) as e:  # unreadable or malformed device file
+        print(f"app_load: {args.device}: {e}", file=sys.stderr)
+        return 2
     sys.stdout.write(r.console)
     if r.status != 0:
         sys.stderr.write(r.stderr)

@@ -112,3 +112,16 @@ def test_a_module_powered_off_is_woken_by_the_description_and_answers_a_resend_o
     assert to_logger[:3] == ["DESC", "DESC", "STEP"], to_logger
     assert from_logger[:3] == ["ACK", "ACK", "ACK"], from_logger
     assert set(to_logger[3:]) == {None} and set(from_logger[3:]) <= {None}
+
+
+def test_app_load_refuses_a_missing_device_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing.toml"
+    assert app_load.main(["--device", str(missing)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"app_load: {missing}: "), err
+
+
+def test_app_load_times_the_load_and_fails_on_a_failed_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert app_load.main([]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("load: broadcast ")
+    assert app_load.main(["--device", str(DEVICES / "pipeline-load-cut.toml")]) == 1
