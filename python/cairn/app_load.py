@@ -9,7 +9,10 @@ apart in a bus log and times them, in simulated time:
     python -m cairn.app_load --device OTHER.toml
 
 A device file that cannot be read or parsed is one line on stderr and exit status 2; a run
-that fails or holds no successful load, exit status 1. The last line printed is ``load: broadcast A us, initialisation B us, to the first message C us``:
+that fails or holds no successful load, exit status 1. The last line printed is
+
+    load: broadcast A us, initialisation B us, to the first message C us
+
 A from the first DESC queued to the last DESC acknowledgement's arrival, B from the first INIT
 queued to the last INIT acknowledgement's arrival, C from the first DESC queued to the
 application's first frame queued.

@@ -130,12 +130,14 @@ static void step_done(cairn_appmgr_t *s)
         s->init_msg[0] = CAIRN_APPMGR_DROP;
         for (uint8_t m = 0; m < s->modules; m++) /* a refusing module frees its copy too */
             if (m != s->self)
-                (void)cairn__appmgr_to(m, CAIRN_APPMGR_PORT_PEER, s->init_msg, CAIRN_APPMGR_PEER_HEAD);
+                (void)cairn__appmgr_to(m, CAIRN_APPMGR_PORT_PEER, s->init_msg,
+                                       CAIRN_APPMGR_PEER_HEAD);
     }
     s->step = 0;
     report(s->reply_to, s->reply_port, s, s->first_error,
            s->first_error == CAIRN_OK ? 0u : step == CAIRN_APPMGR_DESC ? 3u : 4u);
-    if (step == CAIRN_APPMGR_DESC && !cairn__appmgr_queued(s->peer)) { /* nothing of it is left to keep */
+    /* A failed load leaves nothing to keep (once no frame reads it). */
+    if (step == CAIRN_APPMGR_DESC && !cairn__appmgr_queued(s->peer)) {
         cairn_free(s->peer);
         s->peer = 0;
     }

@@ -52,7 +52,9 @@ static cairn_ret_t create(cairn_appmgr_t *s, unsigned i)
     cairn_route_t *rt = cairn_k.tasks[id]->routes;
     for (const cairn_app_route_t *o = d.out; o < d.out + d.num_out; o++, rt++) {
         switch (o->kind) {
-        case CAIRN_DST_TASK: *rt = CAIRN_ROUTE(cairn_app_wire_task_id(w, o->target), o->port); break;
+        case CAIRN_DST_TASK:
+            *rt = CAIRN_ROUTE(cairn_app_wire_task_id(w, o->target), o->port);
+            break;
         case CAIRN_DST_GROUP: *rt = CAIRN_ROUTE_GROUP(cairn_app_wire_group_id(w, o->target)); break;
         case CAIRN_DST_GLOBAL: *rt = CAIRN_ROUTE(o->target, o->port); break;
         default: *rt = CAIRN_ROUTE_NONE; break;
@@ -68,7 +70,8 @@ void cairn__appmgr_remove(cairn_appmgr_t *s)
         cairn_task_id_t id = cairn_app_wire_task_id(w, i);
         cairn_task_desc_t d;
         cairn_app_wire_task(w, i, &d);
-        if (local(s, &d) && cairn_k.tasks[id] && cairn_k.tasks[id]->handler == s->images[d.prog].handler)
+        const cairn_tcb_t *t = cairn_k.tasks[id];
+        if (local(s, &d) && t && t->handler == s->images[d.prog].handler)
             (void)cairn_task_kill(id);
         else if (!local(s, &d) && cairn_k.net && cairn_k.net->is_remote(id))
             (void)cairn_k.net->remove_remote(id);
@@ -246,7 +249,8 @@ cairn_ret_t cairn_appmgr_start(const cairn_program_t *images, uint8_t num_images
     s->self = cairn_k.net ? cairn_k.net->address() : 0u;
     s->epoch = cairn_k.net ? cairn_bus_boot_epoch() : 0u;
     s->modules = modules;
-    cairn_ret_t r = cairn_task_create(CAIRN_TASK_APPMGR, appmgr_task, s, CAIRN_APPMGR_PRIO, 0, 0, 0);
+    cairn_ret_t r =
+        cairn_task_create(CAIRN_TASK_APPMGR, appmgr_task, s, CAIRN_APPMGR_PRIO, 0, 0, 0);
     if (r != CAIRN_OK) {
         cairn_free(s);
         return r;

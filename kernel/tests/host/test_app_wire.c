@@ -18,7 +18,10 @@ static cairn_ret_t nop(void *state, cairn_msg_t *msg)
 }
 
 /* The CoMOS hello world (Listing 2) and a third task reaching a driver by global ID. */
-static const cairn_program_t images[] = {CAIRN_PROGRAM_STATELESS(nop), CAIRN_PROGRAM_STATELESS(nop)};
+static const cairn_program_t images[] = {
+    CAIRN_PROGRAM_STATELESS(nop),
+    CAIRN_PROGRAM_STATELESS(nop),
+};
 static const uint8_t timer_init[3] = {0x7D, 0x00, 0x01};
 static const cairn_app_route_t timer_out[] = {CAIRN_TO_GROUP(0), CAIRN_TO(1, CAIRN_PORT(2))};
 static const cairn_app_route_t hello_out[] = {CAIRN_TO_GLOBAL(9, CAIRN_PORT(0)), CAIRN_TO_NONE};

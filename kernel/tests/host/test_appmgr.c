@@ -332,7 +332,8 @@ static void test_a_module_that_does_not_answer_is_reported_after_the_last_try(vo
 /* Drops every INIT step to module 2 (a PEER message with no description). */
 static enum cairn_simbus_fate cut_init_to_2(const struct cairn_simbus_wire *w)
 {
-    return w->dst == 2 && w->len == CAIRN_NET_HEADER + CAIRN_APPMGR_PEER_HEAD ? CAIRN_SIMBUS_DROP : CAIRN_SIMBUS_PASS;
+    bool init = w->len == CAIRN_NET_HEADER + CAIRN_APPMGR_PEER_HEAD;
+    return w->dst == 2 && init ? CAIRN_SIMBUS_DROP : CAIRN_SIMBUS_PASS;
 }
 
 static void test_a_module_that_misses_initialisation_is_reported_and_the_others_run(void **state)
