@@ -12,7 +12,8 @@
 #                     build/fw/device-<name>.elf for every kernel/tests/device/<name>.c but
 #                     busy.c, and build/fw/device-busy-{100,10,1}.elf (cairn-sim devices
 #                     only, docs/device.md; not in the FW_TEST_* lists nor firmware-qemu)
-#                     build/fw/pipeline.elf, pipeline-spread.elf, multicast.elf, timesync.elf,
+#                     build/fw/pipeline.elf, pipeline-spread.elf, pipeline-load.elf,
+#                     multicast.elf, timesync.elf,
 #                     timesync-free.elf, ssl-*.elf (Cairn OS
 #                     across modules: kernel/core/net + the board's bus driver;
 #                     docs/distributed.md)
@@ -317,6 +318,9 @@ FW_NET_LINK := $(FW_APP_SUPPORT_OBJS) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_
 FW_PIPE_SRC := $(FW_MK_DIR)/apps/pipeline/pipeline.c
 FW_PIPE_OBJ := $(FW_OBJ)/apps/pipeline/pipeline.o
 FW_PIPE_SPREAD_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-spread.o
+# build/fw/pipeline-load.elf (-DPIPELINE_LOAD=1): boots with no application; module 0 feeds
+# the spread description to its application manager at run time, which broadcasts it.
+FW_PIPE_LOAD_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-load.o
 FW_MCAST_OBJ := $(FW_OBJ)/apps/multicast/multicast.o
 # The distributed benchmark (`make bench` -> build/bench/distributed.json, on
 # experiments/bench/distributed.toml): build/fw/net-bench.elf from kernel/apps/net_bench/.
@@ -329,7 +333,8 @@ FW_TSYNC_FREE_OBJ := $(FW_OBJ)/apps/timesync/timesync-free.o
 # build/fw/migration.elf: the filter of a three-module pipeline moves and back
 # (experiments/devices/migration.toml, docs/migration.md).
 FW_MIGR_OBJ := $(FW_OBJ)/apps/migration/migration.o
-FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT)/multicast.elf \
+FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT)/pipeline-load.elf \
+	$(FW_OUT)/multicast.elf \
 	$(FW_OUT)/net-bench.elf $(FW_OUT)/timesync.elf $(FW_OUT)/timesync-free.elf $(FW_OUT)/migration.elf
 
 firmware: $(FW_NET_APP_ELFS)
@@ -397,6 +402,14 @@ $(FW_OUT)/pipeline.elf: $(FW_PIPE_OBJ) $(FW_NET_LINK)
 	$(fw_link)
 
 $(FW_OUT)/pipeline-spread.elf: $(FW_PIPE_SPREAD_OBJ) $(FW_NET_LINK)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_PIPE_LOAD_OBJ): $(FW_PIPE_SRC) $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DPIPELINE_LOAD=1 -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/pipeline-load.elf: $(FW_PIPE_LOAD_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
@@ -726,7 +739,7 @@ firmware-clean:
 
 -include $(FW_NT_OBJS:.o=.d) $(FW_PS_OBJS:.o=.d) $(FW_TM_OBJS:.o=.d) $(FW_TM_PS_OBJS:.o=.d) $(FW_POLICY_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
-	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
+	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_PIPE_LOAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
 	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
 	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_METRIC_BARE_OBJS:.o=.d) $(FW_METRIC_KERNEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d) \
 	$(FW_SSL_OBJS:.o=.d) $(FW_SSL_NT_OBJS:.o=.d) $(FW_ASSIGN_OBJ:.o=.d) $(wildcard $(FW_OBJ)/ssl/apps/ssl/*.d $(FW_OBJ)/ssl-notrace/apps/ssl/*.d) \

@@ -17,10 +17,25 @@
  * experiments/devices/pipeline-three.toml. Every module runs the same ELF and the same
  * description; the application manager creates the local tasks and remote TCBs for the
  * others.
+ *
+ * build/fw/pipeline-load.elf (-DPIPELINE_LOAD=1, experiments/devices/pipeline-load.toml)
+ * boots with no application, only the application manager (cairn/appmgr.h) whose task
+ * images are the three programs below. A loader task on module 0 writes the spread
+ * description on the wire 1 ms after boot and sends it to its manager, which patches it,
+ * broadcasts it to modules 1 and 2 and starts it everywhere; the loader prints the
+ * manager's report,
+ *
+ *     loader: <n> bytes to the application manager
+ *     loader: started on modules 0 1 2 as tasks 1 2 3
+ *
+ * or, when a module refused or did not answer, "loader: failed at step <s>, error <e>,
+ * modules <m...>" and exits with status 3. The logger prints the same lines as above.
  */
 #include <stdint.h>
 
 #include "cairn/app.h"
+#include "cairn/app_wire.h"
+#include "cairn/appmgr.h"
 #include "cairn/mem.h"
 #include "cairn/msg.h"
 #include "cairn/net.h"
@@ -40,7 +55,7 @@
 #endif
 
 /* The placement: which module each task lives on. */
-#if PIPELINE_SPREAD
+#if PIPELINE_SPREAD || PIPELINE_LOAD
 #define SENSOR_AT 0
 #define FILTER_AT 1
 #define LOGGER_AT 2
@@ -151,6 +166,103 @@ static const cairn_app_desc_t pipeline_app = {CAIRN_PROGRAMS(programs), CAIRN_TA
 
 static uint64_t heap[1024]; /* 8 KiB, 8-byte aligned */
 
+#if PIPELINE_LOAD
+/* ---- loading at run time -------------------------------------------------------------- */
+
+/* Below the application manager's ID, above the IDs the pipeline gets (the lowest free). */
+#define LOADER_ID ((cairn_task_id_t)(CAIRN_TASK_APPMGR - 1))
+#define LOAD_AFTER_TICKS (CAIRN_TICKS_PER_SECOND / 1000u)
+/* The managers send a step again every millisecond (a round trip takes about a fifth of
+ * one here), four times in all. */
+#define RETRY_TICKS (CAIRN_TICKS_PER_SECOND / 1000u)
+#define TRIES 4u
+#define LOAD_MAX 128u
+
+static void put_modules(uint32_t mask)
+{
+    for (unsigned m = 0; m < 32u; m++)
+        if ((mask >> m) & 1u) {
+            uart_putc(' ');
+            uart_put_udec(m);
+        }
+}
+
+static cairn_ret_t report(const cairn_appmgr_report_t *rep)
+{
+    if (rep->status == CAIRN_OK) {
+        uart_puts("loader: started on modules");
+        put_modules(rep->acked);
+        uart_puts(" as tasks");
+        for (unsigned i = 0; i < rep->num_tasks; i++) {
+            uart_putc(' ');
+            uart_put_udec(rep->ids[i]);
+        }
+        uart_putc('\n');
+        return CAIRN_OK;
+    }
+    uart_puts("loader: failed at step ");
+    uart_put_udec(rep->step);
+    uart_puts(", error -");
+    uart_put_udec((unsigned)-rep->status);
+    uart_puts(", modules");
+    put_modules(rep->failed);
+    uart_putc('\n');
+    sh_exit(3);
+    return CAIRN_OK;
+}
+
+static cairn_ret_t loader_task(void *state, cairn_msg_t *msg)
+{
+    (void)state;
+    switch (msg->port) {
+    case CAIRN_PORT_INIT:
+        return cairn_timer_start(0, LOAD_AFTER_TICKS, false);
+    case CAIRN_PORT_TIMEOUT0: {
+        uint8_t *load = cairn_malloc(1u + LOAD_MAX);
+        if (!load)
+            return CAIRN_ENOMEM;
+        load[0] = CAIRN_PORT(0); /* where the report comes back */
+        int n = cairn_app_wire_write(&pipeline_app, load + 1, LOAD_MAX);
+        if (n < 0) {
+            cairn_free(load);
+            return app_fail("cairn_app_wire_write", n);
+        }
+        uart_puts("loader: ");
+        uart_put_udec((unsigned)n);
+        uart_puts(" bytes to the application manager\n");
+        return cairn_post(CAIRN_TASK_APPMGR, CAIRN_APPMGR_PORT_LOAD, load, 1u + (unsigned)n);
+    }
+    case CAIRN_PORT(0):
+        if (msg->len == sizeof(cairn_appmgr_report_t))
+            return report(msg->payload);
+    }
+    return CAIRN_OK;
+}
+
+int main(void)
+{
+    cairn_port_init();
+    cairn_heap_init(heap, sizeof heap);
+    cairn_timer_init();
+    cairn_sched_init();
+    cairn_ret_t r = cairn_net_init();
+    if (r != CAIRN_OK)
+        return app_fail("cairn_net_init", r);
+    r = cairn_appmgr_start(programs, (uint8_t)CAIRN_COUNT(programs), RETRY_TICKS, TRIES);
+    if (r != CAIRN_OK)
+        return app_fail("cairn_appmgr_start", r);
+    if (cairn_net_address() == 0) {
+        r = cairn_task_create(LOADER_ID, loader_task, 0, 1, 0, 0, 0);
+        if (r == CAIRN_OK)
+            r = cairn_task_init(LOADER_ID, 0, 0);
+        if (r != CAIRN_OK)
+            return app_fail("loader", r);
+    }
+    if ((r = cairn_net_start()) != CAIRN_OK)
+        return app_fail("cairn_net_start", r);
+    cairn_run();
+}
+#else
 int main(void)
 {
     cairn_port_init();
@@ -168,3 +280,4 @@ int main(void)
         return app_fail("cairn_net_start", r);
     cairn_run();
 }
+#endif

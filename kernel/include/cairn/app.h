@@ -100,9 +100,10 @@ typedef struct cairn_app_desc {
 #define CAIRN_TASKS(arr) .tasks = (arr), .num_tasks = (uint8_t)CAIRN_COUNT(arr)
 #define CAIRN_MEMBERS(arr) .members = (arr), .num_members = (uint8_t)CAIRN_COUNT(arr)
 
-/* The application manager: validates app, patches its IDs, creates all tasks,
- * joins the groups, then sends INIT to each task in description order. With a bus
- * manager (cairn/net.h), a task whose .module is another module's address gets a remote
+/* The application manager at boot (loading a description at run time on one module and
+ * broadcasting it to the others is cairn/appmgr.h's): validates app, patches its IDs,
+ * creates all tasks, joins the groups, then sends INIT to each task in description order.
+ * With a bus manager (cairn/net.h), a task whose .module is another module's address gets a remote
  * TCB instead, and only local members join the groups (CoMOS V-A.3): every module starts
  * the same description and patches it to the same IDs (docs/distributed.md). It runs
  * above every task priority, so no task runs until it is done; the INIT
