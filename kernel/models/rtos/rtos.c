@@ -1,8 +1,12 @@
 /*
  * SimBed's benchmark set-up's shared code (rtos.h): parameters, clock and alarm, the
- * P-IPC and FIR jobs, the control loop, AP-IPC and the markers cairn-sim measures.
+ * P-IPC, FIR, UP, DOWN, ADPCM and G721 jobs, the control loop, AP-IPC and the markers
+ * cairn-sim measures.
  */
 #include "rtos.h"
+
+#include "g721.h"
+#include "ima_adpcm.h"
 
 #include "cairn_io.h"
 #include "cmsdk_timer.h"
@@ -13,6 +17,8 @@
 
 #define PARAM_PORTS 7u
 #define PARAM_MASK ((1u << PARAM_PORTS) - 1u)
+#define KIND_MASK 0xFFu
+#define RATIO_SHIFT 8u
 #define FIR_TAPS 128u
 #define CL_TABLE 64u
 #define CL_LOOKUPS 16u
@@ -24,6 +30,10 @@ static uint32_t shared[RTOS_MAX_TASKS]; /* the IPC between a task's two jobs */
 static int16_t history[RTOS_MAX_TASKS][FIR_TAPS];
 static uint32_t hist_at[RTOS_MAX_TASKS];
 static uint32_t releases[RTOS_MAX_TASKS];
+/* UP: the last two samples read; DOWN: the sum since the last output. */
+static int32_t sampled[RTOS_MAX_TASKS][2];
+static struct ima_adpcm adpcm[RTOS_MAX_TASKS];
+static struct g721_decoder g721[RTOS_MAX_TASKS];
 static uint32_t cl_table[CL_TABLE];
 static uint32_t cl_seed = 0x2545F491u;
 static uint32_t cl_runs, apipc_seen, apipc_answered;
@@ -70,8 +80,20 @@ void rtos_boot(const char *model)
         refuse("IN[0] (tasks) must be 1 to 8");
     if (rtos_params.period == 0u || rtos_params.tick_cycles == 0u || rtos_params.run_ticks == 0u)
         refuse("IN[1] (period), IN[3] (cycles per tick) and IN[5] (run) must be > 0");
-    if (rtos_params.kind > RTOS_FIR)
-        refuse("IN[2] (kind) must be 0 (P-IPC) or 1 (FIR)");
+    uint32_t ratio = rtos_params.kind >> RATIO_SHIFT;
+    rtos_params.kind &= KIND_MASK;
+    if (rtos_params.kind > RTOS_G721)
+        refuse("IN[2] (kind) must be 0 P-IPC, 1 FIR, 2 UP, 3 DOWN, 4 ADPCM or 5 G721");
+    if (rtos_params.kind == RTOS_UP || rtos_params.kind == RTOS_DOWN) {
+        if (ratio != 2u && ratio != 4u && ratio != 8u)
+            refuse("IN[2] (kind) UP and DOWN must add 256 times a ratio of 2, 4 or 8");
+        rtos_params.ratio_log2 = ratio == 2u ? 1u : ratio == 4u ? 2u : 3u;
+    } else if (ratio != 0u) {
+        refuse("IN[2] (kind) only UP and DOWN take a ratio");
+    }
+    if (rtos_params.kind == RTOS_G721)
+        for (unsigned k = 0; k < rtos_params.tasks; k++)
+            g721_init(&g721[k]);
     if (rtos_params.doze > 1u)
         refuse("IN[6] (doze) must be 0 or 1");
     CMSDK_TIMER1->ctrl = 0;
@@ -152,15 +174,63 @@ static uint32_t fir(unsigned k, int16_t sample)
     return (uint32_t)acc;
 }
 
+int16_t rtos_signal(uint32_t n)
+{
+    int32_t noise = (int16_t)((n * 2654435761u) >> 16);
+    int32_t envelope = (int32_t)(n & 0x7Fu);
+    if (n & 0x80u)
+        envelope = 127 - envelope;
+    return (int16_t)(CAIRN_PORT_IN(7) + (uint32_t)((noise * envelope) >> 7));
+}
+
+static void sample_up(unsigned k, uint32_t n)
+{
+    uint32_t phase = n & ((1u << rtos_params.ratio_log2) - 1u);
+    if (phase == 0u) { /* the input job's turn */
+        sampled[k][0] = sampled[k][1];
+        sampled[k][1] = rtos_signal(n >> rtos_params.ratio_log2);
+    }
+    int32_t step = (sampled[k][1] - sampled[k][0]) * (int32_t)phase;
+    CAIRN_PORT_OUT(k) = (uint32_t)(sampled[k][0] + (step >> rtos_params.ratio_log2));
+}
+
+static void sample_down(unsigned k, uint32_t n)
+{
+    uint32_t last = (1u << rtos_params.ratio_log2) - 1u;
+    sampled[k][0] += rtos_signal(n);
+    if ((n & last) == last) { /* the output job's turn */
+        CAIRN_PORT_OUT(k) = (uint32_t)(sampled[k][0] >> rtos_params.ratio_log2);
+        sampled[k][0] = 0;
+    }
+}
+
+static void sample_code(unsigned k, uint32_t n)
+{
+    /* The input job's sample reaches the output job through shared memory. */
+    shared[k] = (uint32_t)rtos_signal(n);
+    if (rtos_params.kind == RTOS_ADPCM)
+        CAIRN_PORT_OUT(k) = ima_adpcm_encode(&adpcm[k], (int16_t)shared[k]);
+    else
+        CAIRN_PORT_OUT(k) = (uint32_t)g721_decode(&g721[k], (shared[k] >> 12) & 0xFu);
+}
+
 void rtos_task(unsigned k)
 {
-    /* The input job: a value from the task's input. */
-    shared[k] = CAIRN_PORT_IN(7) + releases[k];
-    /* The output job. */
-    uint32_t v = shared[k];
-    if (rtos_params.kind == RTOS_FIR)
-        v = fir(k, (int16_t)v);
-    CAIRN_PORT_OUT(k) = v;
+    if (rtos_params.kind <= RTOS_FIR) {
+        /* The input job: a value from the task's input. */
+        shared[k] = CAIRN_PORT_IN(7) + releases[k];
+        /* The output job. */
+        uint32_t v = shared[k];
+        if (rtos_params.kind == RTOS_FIR)
+            v = fir(k, (int16_t)v);
+        CAIRN_PORT_OUT(k) = v;
+    } else if (rtos_params.kind == RTOS_UP) {
+        sample_up(k, releases[k]);
+    } else if (rtos_params.kind == RTOS_DOWN) {
+        sample_down(k, releases[k]);
+    } else {
+        sample_code(k, releases[k]);
+    }
     releases[k]++;
     if (k == 0u && !ended && rtos_now_ticks() >= rtos_params.run_ticks) {
         ended = true;

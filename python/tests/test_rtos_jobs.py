@@ -1,0 +1,62 @@
+"""SimBed's UP, DOWN, ADPCM and G721 jobs (kernel/models/rtos/) checked bit for bit against
+their Python references (cairn.workloads.signal, ima_adpcm, g721): what each task wrote to
+its output port, in order, over a short run of two tasks (each keeps its own state)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from cairn.workloads import TaskSet, g721, ima_adpcm, run_task_set, signal
+
+RUN_MS = 300  # about 300 outputs per task: the test signal's envelope rises and falls once
+
+REFERENCES: dict[str, Callable[[int, int], list[int]]] = {
+    "adpcm": lambda n, _r: ima_adpcm.encode(signal.signal(i) for i in range(n)),
+    "g721": lambda n, _r: g721.decode(signal.g721_code(i) for i in range(n)),
+    "up": lambda n, r: signal.up(n, r),
+    "down": lambda n, r: signal.down(n, r),
+}
+
+
+@pytest.mark.parametrize(("kind", "ratio"), [("adpcm", 1), ("g721", 1), ("up", 4), ("down", 8), ("up", 2)])
+def test_job_outputs_match_the_reference(tmp_path: Path, kind: str, ratio: int) -> None:
+    ts = TaskSet(tasks=2, period_ms=1, kind=kind, ratio=ratio, run_ms=RUN_MS)
+    r = run_task_set("limit", ts, tmp_path, values=True)
+    for got in r.values:
+        assert len(got) >= RUN_MS // ts.output_period_ms - 2, (kind, len(got))
+        assert list(got) == REFERENCES[kind](len(got), ratio), kind
+    assert len(set(r.values[0])) >= 12, r.values[0][:40]  # the signal exercises the job (16 codes at most)
+
+
+def test_the_signal_spans_silence_to_full_scale() -> None:
+    xs = [signal.signal(n) for n in range(256)]
+    assert max(map(abs, xs[:4])) < 1024 and max(map(abs, xs[100:156])) > 16384
+
+
+def test_g721_follows_its_codes() -> None:
+    """Large codes of one sign drive the decoded signal that way, small ones barely move it."""
+    up, down = g721.decode([7] * 40), g721.decode([9] * 40)
+    assert up[-1] > 8000 and down[-1] < -8000
+    assert max(map(abs, g721.decode([0] * 40))) < 64
+
+
+def test_adpcm_codes_track_the_signal() -> None:
+    """Decoding the codes with the same step rules follows a slow ramp within a few steps."""
+    ramp = [i * 40 for i in range(200)]
+    predicted, index = 0, 0
+    for x, code in zip(ramp, ima_adpcm.encode(ramp)):
+        step = ima_adpcm.STEPS[index]
+        moved = (step >> 3) + sum(step >> s for s, bit in ((0, 4), (1, 2), (2, 1)) if code & bit)
+        predicted += -moved if code & 8 else moved
+        index = max(0, min(88, index + ima_adpcm.INDEX_STEP[code & 7]))
+        assert abs(predicted - x) <= 4 * ima_adpcm.STEPS[index] + 64
+
+
+def test_a_ratio_is_refused_where_it_makes_no_sense() -> None:
+    with pytest.raises(ValueError, match="ratio"):
+        TaskSet(tasks=1, period_ms=1, kind="up", ratio=3).check()
+    with pytest.raises(ValueError, match="ratio"):
+        TaskSet(tasks=1, period_ms=1, kind="fir", ratio=2).check()
