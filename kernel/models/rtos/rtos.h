@@ -60,7 +60,6 @@ struct rtos_params {
     uint32_t cl_period; /* 0: no control loop */
     uint32_t run_ticks;
     uint32_t doze;
-    uint32_t ratio_log2; /* UP and DOWN: log2 of the sampling ratio */
 };
 extern struct rtos_params rtos_params;
 

@@ -141,3 +141,32 @@ def lines(
     if log_y:
         ax.set_yscale("log")
     return _finish(fig, ax, title, xlabel, ylabel, legend="x-small", ncol=2)
+
+
+def density_grid(
+    title: str,
+    xlabel: str,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    panels: Sequence[Sequence[Sequence[tuple[str, Sequence[float], Sequence[float]]]]],
+) -> bytes:
+    """Probability-density panels, rows x columns, each with its series: SimBed's Figs. 4
+    and 5 (one panel per configuration, one marker per load)."""
+    fig, axes = plt.subplots(len(rows), len(columns), figsize=(2.6 * len(columns), 2.2 * len(rows)), dpi=90,
+                             squeeze=False)  # fmt: skip
+    for r, row in enumerate(rows):
+        for c, column in enumerate(columns):
+            ax = axes[r][c]
+            for label, xs, ps in panels[r][c]:
+                ax.plot(list(xs), list(ps), "o", markersize=3, label=label)
+            ax.set_title(f"{row}: {column}", fontsize="small")
+            ax.tick_params(labelsize="x-small")
+            ax.grid(True, alpha=0.3)
+            if r == len(rows) - 1:
+                ax.set_xlabel(xlabel, fontsize="small")
+            if c == 0:
+                ax.set_ylabel("probability", fontsize="small")
+            if panels[r][c]:
+                ax.legend(fontsize="xx-small")
+    fig.suptitle(title)
+    return _png(fig)
