@@ -187,7 +187,7 @@ def _delay_figure(r: StudyResult, runs: Runs, g: Grid) -> None:
                             "and AP-IPC background: probability per 100 us bin, per model and load; the cooperative "
                             "model runs its 4 G721 tasks every 2 ms, the others every 1 ms (SimBed's Fig. 5).",
                             plots.density_grid("AP-IPC delay", "delay (ms)", [LABEL[m] for m in MODELS],
-                                               list(LOADS), panels)))
+                                               list(LOADS), panels, x_span=(0.0, 1.0))))
 
 
 def _kept_up(p: Point, ts: TaskSet) -> bool:
