@@ -213,7 +213,8 @@ def _up_verdict(r: StudyResult, runs: Runs, g: Grid) -> None:
     r.verdicts.append(Verdict("up_self_interference", holds,
                               "UP without background, the runs that kept up: " + "; ".join(
                                   f"{LABEL[m]}: at most {off:.1%} of outputs 100 us or more off the period ({where}), "
-                                  f"jitter range up to {spread * 1e3:.0f} us" for m, (off, where, spread) in worst.items())
+                                  f"jitter range up to {spread * 1e3:.0f} us"
+                                  for m, (off, where, spread) in worst.items())
                               + (" (the cooperative model's two jobs coincide, but its UP input job is a few cycles)"
                                  if "coop" in worst and worst["coop"][0] == 0 else "")))
 
@@ -239,7 +240,8 @@ def _delay_verdicts(r: StudyResult, runs: Runs, g: Grid) -> None:
     filled = sum(1 for x in xs if x < 1.0)
     mean = light.result.delay_mean_ms if light.result else 0.0
     # Uniform over [0, 1 ms): nearly all below 1 ms, the mean near 0.5 ms, most bins used.
-    r.verdicts.append(Verdict("echidna_delay_uniform_over_tick", within >= 0.95 and 0.35 <= mean <= 0.65 and filled >= 7,
+    uniform = within >= 0.95 and 0.35 <= mean <= 0.65 and filled >= 7
+    r.verdicts.append(Verdict("echidna_delay_uniform_over_tick", uniform,
                               f"cooperative model, {LOADS[0]}: {within:.0%} of delays below 1 ms, mean {mean:.3f} ms, "
                               f"{filled} of the ten 100 us bins below 1 ms hold some"))
     heavy = max(coop[1:], key=lambda s: s[2])
@@ -275,7 +277,8 @@ def _cost_verdict(r: StudyResult, runs: Runs, g: Grid) -> dict[str, float]:
     holds = "adpcm" in cost and max(cost, key=lambda k: cost[k]) == "adpcm"
     r.verdicts.append(Verdict("adpcm_most_computation", holds,
                               "user energy of one release on LIMIT: " +
-                              ", ".join(f"{k.upper()} {v:.3f} uJ" for k, v in sorted(cost.items(), key=lambda kv: kv[1]))))
+                              ", ".join(f"{k.upper()} {v:.3f} uJ"
+                                        for k, v in sorted(cost.items(), key=lambda kv: kv[1]))))
     return cost
 
 

@@ -164,8 +164,9 @@ def run_task_set(model: str, ts: TaskSet, out_dir: Path, seed: int = 1, values: 
     ratio = f"-r{ts.ratio}" if ts.ratio > 1 else ""
     scenario = out_dir / f"rtos-{ts.tasks}x{ts.kind}{ratio}-{ts.period_ms}ms{'-bg' if ts.background else ''}.toml"
     scenario.write_text(ts.scenario())
+    outputs = ("stats", "io_log") if values else ("stats",)
     # Bounded in simulated time: a model that falls behind its releases ends with status 124.
-    res = cairn_run(scenario, outputs=("stats", "io_log") if values else ("stats",), seed=seed, max_time=f"{4 * ts.run_ms}ms",
+    res = cairn_run(scenario, outputs=outputs, seed=seed, max_time=f"{4 * ts.run_ms}ms",
                     firmware=firmware_dir() / f"rtos-{model}.elf", out_dir=out_dir / f"rtos-{model}", timeout=300)
     if res.status != 0:
         raise RunError(res.describe_failure())
