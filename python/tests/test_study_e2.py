@@ -78,3 +78,11 @@ def test_the_new_task_sets_run_under_every_model(e2: StudyResult) -> None:
     for model, seen in kinds.items():
         assert {"g721", "adpcm"} <= seen, (model, seen)
     assert len(kinds) == 5 and any("UP" in k for ks in kinds.values() for k in ks)
+
+
+def test_fig5_densities_are_shares_of_the_answered_interrupts(e2: StudyResult) -> None:
+    table = next(t for t in e2.tables if t.title.startswith("SimBed's Fig. 5 as numbers"))
+    for model, load, answered, density in table.rows:
+        if answered:
+            shares = [float(cell.split(":")[1]) for cell in density.split()]
+            assert sum(shares) == pytest.approx(1.0, abs=0.01), (model, load, density)

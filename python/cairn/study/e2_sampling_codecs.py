@@ -119,6 +119,7 @@ def add(r: StudyResult, paper: Paper, size: str) -> None:
     _table(r, runs)
     _up_figures(r, runs, g)
     _delay_figure(r, runs, g)
+    _delay_table(r, runs, g)
     _up_verdict(r, runs, g)
     _delay_verdicts(r, runs, g)
     cost = _cost_verdict(r, runs, g)
@@ -194,6 +195,22 @@ def _kept_up(p: Point, ts: TaskSet) -> bool:
     """Every output came: a model that falls behind is overloaded, not interfering with itself."""
     expected = ts.tasks * (ts.run_ms // ts.output_period_ms - 1)
     return p.result is not None and p.result.outputs >= 0.95 * expected
+
+
+def _delay_table(r: StudyResult, runs: Runs, g: Grid) -> None:
+    rows = []
+    for m in MODELS:
+        for i, load in enumerate(LOADS):
+            p = runs[(m, load_point(m, i, g))]
+            if p.result is None:
+                rows.append((LABEL[m], load, "", "failed: " + p.failure[:60]))
+                continue
+            xs, ps = _delay_density(p)
+            rows.append((LABEL[m], load, f"{p.result.apipc_answered}/{p.result.apipc}",
+                         " ".join(f"{x:.2f}:{share:.3f}" for x, share in zip(xs, ps))))
+    r.tables.append(OurTable("SimBed's Fig. 5 as numbers: AP-IPC delay density, bin centre (ms): share of the "
+                             "answered interrupts, per 100 us bin (empty bins left out)",
+                             ("model", "load", "answered", "density"), tuple(rows)))
 
 
 def _up_verdict(r: StudyResult, runs: Runs, g: Grid) -> None:
