@@ -4,6 +4,8 @@ its output port, in order, over a short run of two tasks (each keeps its own sta
 
 from __future__ import annotations
 
+import struct
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -36,10 +38,30 @@ def test_the_signal_spans_silence_to_full_scale() -> None:
     assert max(map(abs, xs[:4])) < 1024 and max(map(abs, xs[100:156])) > 16384
 
 
+def test_adpcm_matches_cpythons_ima_encoder() -> None:
+    """CPython's audioop.lin2adpcm (until 3.13) is an independent IMA ADPCM encoder: same codes,
+    two to a byte, the first in the high nibble."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        audioop = pytest.importorskip("audioop")
+    xs = [signal.signal(n) for n in range(2000)]
+    packed, _ = audioop.lin2adpcm(struct.pack(f"<{len(xs)}h", *xs), 2, None)
+    theirs = [nibble for byte in packed for nibble in (byte >> 4, byte & 0xF)]
+    assert ima_adpcm.encode(xs) == theirs
+
+
+def test_g721_stays_in_the_standards_16_bit_arithmetic() -> None:
+    """Long runs of the largest codes push the sums past 16 bits, where the standard's two's
+    complement arithmetic wraps: the output stays 4 times a 16-bit sample."""
+    for code in (7, 9):
+        assert all(-(1 << 17) <= v < (1 << 17) and v % 4 == 0 for v in g721.decode([code] * 400)), code
+
+
 def test_g721_follows_its_codes() -> None:
-    """Large codes of one sign drive the decoded signal that way, small ones barely move it."""
-    up, down = g721.decode([7] * 40), g721.decode([9] * 40)
-    assert up[-1] > 8000 and down[-1] < -8000
+    """Large codes of one sign drive the decoded signal that way, growing; zeros leave it at rest."""
+    up, down = g721.decode([7] * 16), g721.decode([9] * 16)
+    assert all(a < b for a, b in zip(up, up[1:])) and up[-1] > 8000
+    assert all(a > b for a, b in zip(down, down[1:])) and down[0] < 0
     assert max(map(abs, g721.decode([0] * 40))) < 64
 
 

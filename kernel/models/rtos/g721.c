@@ -101,9 +101,10 @@ static void g721_adapt_pole(struct g721_decoder *d, uint32_t pk0, int32_t p)
 static void g721_adapt_zero(struct g721_decoder *d, uint32_t dq_neg, uint32_t dq_mag)
 {
     for (unsigned i = 0; i < 6u; i++) {
-        d->b[i] -= d->b[i] >> 8;
+        int32_t b = d->b[i] - (d->b[i] >> 8);
         if (dq_mag)
-            d->b[i] += dq_neg == ((d->dq[i] & G721_SIGN) != 0u) ? 128 : -128;
+            b += dq_neg == ((d->dq[i] & G721_SIGN) != 0u) ? 128 : -128;
+        d->b[i] = (int16_t)b; /* 16 bits: a long run of one sign wraps it, as in the standard */
     }
 }
 
@@ -114,7 +115,8 @@ int32_t g721_decode(struct g721_decoder *d, uint32_t code)
     int32_t sezi = 0;
     for (unsigned i = 0; i < 6u; i++)
         sezi += g721_fmult(d->b[i], d->dq[i]);
-    int32_t sei = sezi + g721_fmult(d->a[1], d->sr[1]) + g721_fmult(d->a[0], d->sr[0]);
+    sezi = (int16_t)sezi; /* the standard's sums are 16-bit two's complement: they wrap */
+    int32_t sei = (int16_t)(sezi + g721_fmult(d->a[1], d->sr[1]) + g721_fmult(d->a[0], d->sr[0]));
     int32_t sez = sezi >> 1, se = sei >> 1;
     int32_t y = g721_scale(d);
 
@@ -125,8 +127,8 @@ int32_t g721_decode(struct g721_decoder *d, uint32_t code)
         uint32_t mant = 128u + ((uint32_t)dql & 127u);
         dq_mag = (mant << 7) >> (14 - (((uint32_t)dql >> 7) & 15u));
     }
-    int32_t sr = dq_neg ? se - (int32_t)(dq_mag & 0x3FFFu) : se + (int32_t)dq_mag;
-    int32_t p = sr - se + sez; /* the partial reconstruction: difference + zeros' estimate */
+    int32_t sr = (int16_t)(dq_neg ? se - (int32_t)(dq_mag & 0x3FFFu) : se + (int32_t)dq_mag);
+    int32_t p = (int16_t)(sr - se + sez); /* the partial reconstruction: difference + zeros' estimate */
 
     /* Transition: a tone that ends with a large difference resets the predictor. */
     int32_t ylint = d->yl >> 15, ylfrac = (d->yl >> 10) & 0x1F;

@@ -13,6 +13,12 @@ W = (-12, 18, 41, 64, 112, 198, 355, 1122, 1122, 355, 198, 112, 64, 41, 18, -12)
 F = (0, 0, 0, 1, 1, 1, 3, 7, 7, 3, 1, 1, 1, 0, 0, 0)
 
 
+def _int16(v: int) -> int:
+    """The standard's 16-bit two's complement arithmetic: sums wrap."""
+    v &= 0xFFFF
+    return v - 0x10000 if v & 0x8000 else v
+
+
 def _bits(v: int) -> int:
     return min(v.bit_length(), 15)
 
@@ -81,8 +87,8 @@ class Decoder:
 
     def decode(self, code: int) -> int:
         code &= 0xF
-        sezi = sum(_fmult(b, dq) for b, dq in zip(self.b, self.dq))
-        sei = sezi + _fmult(self.a[1], self.sr[1]) + _fmult(self.a[0], self.sr[0])
+        sezi = _int16(sum(_fmult(b, dq) for b, dq in zip(self.b, self.dq)))
+        sei = _int16(sezi + _fmult(self.a[1], self.sr[1]) + _fmult(self.a[0], self.sr[0]))
         sez, se = sezi >> 1, sei >> 1
         y = self._scale()
 
@@ -90,8 +96,8 @@ class Decoder:
         dql = DQLN[code] + (y >> 2)
         if dql >= 0:
             dq_mag = ((128 + (dql & 127)) << 7) >> (14 - ((dql >> 7) & 15))
-        sr = se - (dq_mag & 0x3FFF) if dq_neg else se + dq_mag
-        p = sr - se + sez
+        sr = _int16(se - (dq_mag & 0x3FFF) if dq_neg else se + dq_mag)
+        p = _int16(sr - se + sez)
 
         ylint, ylfrac = self.yl >> 15, (self.yl >> 10) & 0x1F
         thr = 31 << 10 if ylint > 9 else (32 + ylfrac) << ylint
@@ -106,9 +112,10 @@ class Decoder:
         else:
             self._adapt_pole(pk0, p)
             for i in range(6):
-                self.b[i] -= self.b[i] >> 8
+                b = self.b[i] - (self.b[i] >> 8)
                 if dq_mag & 0x7FFF:
-                    self.b[i] += 128 if dq_neg == bool(self.dq[i] & SIGN) else -128
+                    b += 128 if dq_neg == bool(self.dq[i] & SIGN) else -128
+                self.b[i] = _int16(b)
         self.dq = [_to_float(dq_neg, dq_mag & 0x7FFF)] + self.dq[:5]
         self.sr = [SIGN | ZERO if sr <= -32768 else _to_float(sr < 0, abs(sr)), self.sr[0]]
         self.pk = [pk0, self.pk[0]]
