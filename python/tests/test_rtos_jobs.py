@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from cairn.paths import firmware_dir
+from cairn.runners import run_sim
 from cairn.workloads import TaskSet, g721, ima_adpcm, run_task_set, signal
 
 RUN_MS = 300  # about 300 outputs per task: the test signal's envelope rises and falls once
@@ -82,3 +84,19 @@ def test_a_ratio_is_refused_where_it_makes_no_sense() -> None:
         TaskSet(tasks=1, period_ms=1, kind="up", ratio=3).check()
     with pytest.raises(ValueError, match="ratio"):
         TaskSet(tasks=1, period_ms=1, kind="fir", ratio=2).check()
+
+
+@pytest.mark.parametrize(("kind_value", "why"), [
+    (2, "IN[2] (kind): UP and DOWN add 256 times a ratio of 2, 4 or 8"),  # UP without its ratio
+    (3 + 3 * 256, "IN[2] (kind): UP and DOWN add 256 times a ratio of 2, 4 or 8"),
+    (4 + 2 * 256, "IN[2] (kind): only UP and DOWN take a ratio"),
+    (6, "IN[2] (kind) must be 0 P-IPC, 1 FIR, 2 UP, 3 DOWN, 4 ADPCM or 5 G721"),
+])
+def test_firmware_refuses_a_bad_kind(tmp_path: Path, kind_value: int, why: str) -> None:
+    text = TaskSet(tasks=1, period_ms=1, kind="up", ratio=2).scenario()
+    block = 'index = 2\ndeliver = [{ at = "0s", value = 514 }]'
+    assert block in text
+    scenario = tmp_path / "bad.toml"
+    scenario.write_text(text.replace(block, f'index = 2\ndeliver = [{{ at = "0s", value = {kind_value} }}]'))
+    res = run_sim(firmware_dir() / "rtos-limit.elf", "--device", str(scenario), "--max-time", "10ms")
+    assert res.status == 2 and res.text() == f"rtos: parameter block: {why}\n", res.describe()
