@@ -670,7 +670,7 @@ $(FW_TREE_KERNEL_ELFS): $(FW_OUT)/tree-%.elf: $(FW_OBJ)/models/tree/%.o $(FW_TRE
 FW_RTOS_DIR := $(FW_MODEL_DIR)/rtos
 FW_RTOS_MODELS := tinyos coop nos limit
 FW_RTOS_ELFS := $(FW_RTOS_MODELS:%=$(FW_OUT)/rtos-%.elf)
-FW_RTOS_SHARED_OBJ := $(FW_OBJ)/models/rtos/rtos.o
+FW_RTOS_SHARED_OBJ := $(FW_OBJ)/models/rtos/rtos.o $(FW_OBJ)/models/rtos/ima_adpcm.o $(FW_OBJ)/models/rtos/g721.o
 FW_RTOS_OBJS := $(FW_RTOS_SHARED_OBJ) $(FW_RTOS_MODELS:%=$(FW_OBJ)/models/rtos/%.o)
 
 firmware: $(FW_RTOS_ELFS)

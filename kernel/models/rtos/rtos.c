@@ -1,8 +1,12 @@
 /*
  * SimBed's benchmark set-up's shared code (rtos.h): parameters, clock and alarm, the
- * P-IPC and FIR jobs, the control loop, AP-IPC and the markers cairn-sim measures.
+ * P-IPC, FIR, UP, DOWN, ADPCM and G721 jobs, the control loop, AP-IPC and the markers
+ * cairn-sim measures.
  */
 #include "rtos.h"
+
+#include "g721.h"
+#include "ima_adpcm.h"
 
 #include "cairn_io.h"
 #include "cmsdk_timer.h"
@@ -13,6 +17,8 @@
 
 #define PARAM_PORTS 7u
 #define PARAM_MASK ((1u << PARAM_PORTS) - 1u)
+#define KIND_MASK 0xFFu
+#define RATIO_SHIFT 8u
 #define FIR_TAPS 128u
 #define CL_TABLE 64u
 #define CL_LOOKUPS 16u
@@ -21,9 +27,19 @@ struct rtos_params rtos_params;
 
 static const char *model_name;
 static uint32_t shared[RTOS_MAX_TASKS]; /* the IPC between a task's two jobs */
-static int16_t history[RTOS_MAX_TASKS][FIR_TAPS];
 static uint32_t hist_at[RTOS_MAX_TASKS];
 static uint32_t releases[RTOS_MAX_TASKS];
+/* A task's state for its kind. All tasks run one kind, so the kinds share the memory (and
+ * P-IPC's and FIR's start-up and timing stay what they were before the others came). */
+static union task_state {
+    int16_t history[FIR_TAPS];
+    struct sampling {
+        int32_t held[2]; /* UP: the last two samples read; DOWN: [0] the sum since the output */
+        uint32_t shift;  /* log2 of the ratio */
+    } sampling;
+    struct ima_adpcm adpcm;
+    struct g721_decoder g721;
+} state[RTOS_MAX_TASKS];
 static uint32_t cl_table[CL_TABLE];
 static uint32_t cl_seed = 0x2545F491u;
 static uint32_t cl_runs, apipc_seen, apipc_answered;
@@ -53,6 +69,25 @@ static void refuse(const char *why)
     sh_exit(2);
 }
 
+/* The kinds after P-IPC and FIR: their parameter (UP's and DOWN's ratio) and state. */
+static void start_kind(void)
+{
+    uint32_t ratio = rtos_params.kind >> RATIO_SHIFT;
+    rtos_params.kind &= KIND_MASK;
+    if (rtos_params.kind > RTOS_G721)
+        refuse("IN[2] (kind) must be 0 P-IPC, 1 FIR, 2 UP, 3 DOWN, 4 ADPCM or 5 G721");
+    bool sampling = rtos_params.kind == RTOS_UP || rtos_params.kind == RTOS_DOWN;
+    if (sampling && ratio != 2u && ratio != 4u && ratio != 8u)
+        refuse("IN[2] (kind): UP and DOWN add 256 times a ratio of 2, 4 or 8");
+    if (!sampling && ratio != 0u)
+        refuse("IN[2] (kind): only UP and DOWN take a ratio");
+    for (unsigned k = 0; k < rtos_params.tasks; k++) {
+        state[k].sampling.shift = ratio == 2u ? 1u : ratio == 4u ? 2u : 3u;
+        if (rtos_params.kind == RTOS_G721)
+            g721_init(&state[k].g721);
+    }
+}
+
 void rtos_boot(const char *model)
 {
     model_name = model;
@@ -71,7 +106,7 @@ void rtos_boot(const char *model)
     if (rtos_params.period == 0u || rtos_params.tick_cycles == 0u || rtos_params.run_ticks == 0u)
         refuse("IN[1] (period), IN[3] (cycles per tick) and IN[5] (run) must be > 0");
     if (rtos_params.kind > RTOS_FIR)
-        refuse("IN[2] (kind) must be 0 (P-IPC) or 1 (FIR)");
+        start_kind();
     if (rtos_params.doze > 1u)
         refuse("IN[6] (doze) must be 0 or 1");
     CMSDK_TIMER1->ctrl = 0;
@@ -141,19 +176,83 @@ static void finish(void)
 
 static uint32_t fir(unsigned k, int16_t sample)
 {
-    history[k][hist_at[k]] = sample;
+    state[k].history[hist_at[k]] = sample;
     hist_at[k] = (hist_at[k] + 1u) % FIR_TAPS;
     int32_t acc = 0;
     uint32_t at = hist_at[k];
     for (uint32_t i = 0; i < FIR_TAPS; i++) {
-        acc += (int32_t)taps[i] * history[k][at];
+        acc += (int32_t)taps[i] * state[k].history[at];
         at = at + 1u == FIR_TAPS ? 0u : at + 1u;
     }
     return (uint32_t)acc;
 }
 
+int16_t rtos_signal(uint32_t n)
+{
+    int32_t noise = (int16_t)((n * 2654435761u) >> 16);
+    int32_t envelope = (int32_t)(n & 0x7Fu);
+    if (n & 0x80u)
+        envelope = 127 - envelope;
+    return (int16_t)(CAIRN_PORT_IN(7) + (uint32_t)((noise * envelope) >> 7));
+}
+
+static void sample_up(struct sampling *s, unsigned k, uint32_t n)
+{
+    uint32_t phase = n & ((1u << s->shift) - 1u);
+    if (phase == 0u) { /* the input job's turn */
+        s->held[0] = s->held[1];
+        s->held[1] = rtos_signal(n >> s->shift);
+    }
+    int32_t step = (s->held[1] - s->held[0]) * (int32_t)phase;
+    CAIRN_PORT_OUT(k) = (uint32_t)(s->held[0] + (step >> s->shift));
+}
+
+static void sample_down(struct sampling *s, unsigned k, uint32_t n)
+{
+    uint32_t last = (1u << s->shift) - 1u;
+    s->held[0] += rtos_signal(n);
+    if ((n & last) == last) { /* the output job's turn */
+        CAIRN_PORT_OUT(k) = (uint32_t)(s->held[0] >> s->shift);
+        s->held[0] = 0;
+    }
+}
+
+/* Inlined in both callers: P-IPC's and FIR's release stays one function, as it was. */
+__attribute__((always_inline)) static inline void rtos_task_done(unsigned k)
+{
+    releases[k]++;
+    if (k == 0u && !ended && rtos_now_ticks() >= rtos_params.run_ticks) {
+        ended = true;
+        finish();
+    }
+}
+
+/* UP, DOWN, ADPCM and G721: their jobs, which write OUT[k] themselves. Out of line, so that
+ * P-IPC's and FIR's code (FIR inlined in rtos_task) stays what it was before they came. */
+__attribute__((noinline)) static void sample_jobs(unsigned k)
+{
+    uint32_t n = releases[k];
+    if (rtos_params.kind == RTOS_UP) {
+        sample_up(&state[k].sampling, k, n);
+    } else if (rtos_params.kind == RTOS_DOWN) {
+        sample_down(&state[k].sampling, k, n);
+    } else {
+        /* The input job's sample reaches the output job through shared memory. */
+        shared[k] = (uint32_t)rtos_signal(n);
+        if (rtos_params.kind == RTOS_ADPCM)
+            CAIRN_PORT_OUT(k) = ima_adpcm_encode(&state[k].adpcm, (int16_t)shared[k]);
+        else
+            CAIRN_PORT_OUT(k) = (uint32_t)g721_decode(&state[k].g721, (shared[k] >> 12) & 0xFu);
+    }
+    rtos_task_done(k);
+}
+
 void rtos_task(unsigned k)
 {
+    if (rtos_params.kind > RTOS_FIR) {
+        sample_jobs(k);
+        return;
+    }
     /* The input job: a value from the task's input. */
     shared[k] = CAIRN_PORT_IN(7) + releases[k];
     /* The output job. */
@@ -161,11 +260,7 @@ void rtos_task(unsigned k)
     if (rtos_params.kind == RTOS_FIR)
         v = fir(k, (int16_t)v);
     CAIRN_PORT_OUT(k) = v;
-    releases[k]++;
-    if (k == 0u && !ended && rtos_now_ticks() >= rtos_params.run_ticks) {
-        ended = true;
-        finish();
-    }
+    rtos_task_done(k);
 }
 
 void rtos_control_loop(void)

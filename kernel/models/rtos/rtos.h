@@ -10,10 +10,19 @@
  *
  *   IN[0] tasks, 1..8           IN[3] cycles per tick (1 ms)
  *   IN[1] period, in ticks      IN[4] control loop period in ticks, 0: no control loop
- *   IN[2] kind: 0 P-IPC, 1 FIR  IN[5] run length in ticks
+ *   IN[2] kind (rtos_kind)      IN[5] run length in ticks
  *   IN[6] doze: 1 the idle loop sleeps, 0 it polls (SimBed, section 3.4; NOS honours it)
  *
- * The tasks' input data is IN[7] (0 unless the scenario delivers values).
+ * UP and DOWN add their sampling ratio (2, 4 or 8) times 256 to IN[2].
+ *
+ * The tasks' input data is IN[7] (0 unless the scenario delivers values): P-IPC and FIR
+ * add the release count to it, UP, DOWN and ADPCM a test signal of the input job's count
+ * (rtos_signal), G721 that signal's top four bits as the code.
+ *
+ * UP and DOWN (section 2.2) run their jobs at two rates: the period is the faster job's.
+ * UP reads a sample every ratio-th release and outputs every release, interpolating
+ * between the last two samples; DOWN reads every release and outputs every ratio-th, the
+ * mean of what it read since.
  *
  * AP-IPC comes from stimulus line 2 (IRQ 20) when the scenario defines it (SimBed's
  * geometric process: every 100 us with probability 0.01). Markers for cairn-sim: task k
@@ -34,7 +43,14 @@
 #define RTOS_IRQ_APIPC 20u /* stimulus line 2 */
 #define RTOS_IRQ_ALARM 8u  /* timer0 */
 
-enum rtos_kind { RTOS_PIPC = 0, RTOS_FIR = 1 };
+enum rtos_kind {
+    RTOS_PIPC = 0,
+    RTOS_FIR = 1,
+    RTOS_UP = 2,
+    RTOS_DOWN = 3,
+    RTOS_ADPCM = 4, /* IMA ADPCM encode */
+    RTOS_G721 = 5,  /* G.721 decode */
+};
 
 struct rtos_params {
     uint32_t tasks;
@@ -71,5 +87,10 @@ void rtos_apipc_respond(void);
 void rtos_apipc_enable(uint32_t prio);
 
 void rtos_model_report(void);
+
+/* The test signal of the input job's n-th read: white noise under a triangular envelope
+ * (silence to full scale and back every 256 reads), so the codecs' step adaptation runs
+ * both ways. python/cairn/workloads/signal.py is its reference. */
+int16_t rtos_signal(uint32_t n);
 
 #endif

@@ -1,8 +1,8 @@
 """E2: SimBed's study of embedded RTOSs ("The Performance and Energy Consumption of Embedded
 Real-Time Operating Systems") reproduced on cairn-sim.
 
-SimBed ran P-IPC and FIR task sets (1-8 tasks, periods from 16 ms down, with and without the
-AP-IPC + control-loop background load) under uC/OS-II (preemptive), Echidna (cooperative) and
+SimBed ran P-IPC, UP, DOWN, FIR, ADPCM and G721 task sets (1-8 tasks, periods from 16 ms down,
+with and without the AP-IPC + control-loop background load) under uC/OS-II (preemptive), Echidna (cooperative) and
 NOS (a multirate executive) on a 20 MHz M-CORE, measuring jitter, interrupt response delay and
 energy by category. Here the same task sets (cairn.workloads.tasksets, kernel/models/rtos/)
 run on a 20 MHz Cortex-M0+ under the MANTIS-like preemptive threads (for uC/OS-II), the
@@ -11,23 +11,18 @@ Echidna-style cooperative executive, NOS, Cairn's message kernel and the no-OS L
 
 from __future__ import annotations
 
-import json
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from cairn.workloads import RunError, TaskSet, TaskSetResult, run_task_set
+from cairn.workloads import TaskSet
 
-from . import histogram, plots
+from . import e2_sampling_codecs, histogram, plots
+from .e2_runs import LABEL, MODELS, SCHEDULERS, Point, run_point
 from .paper import Paper
 from .result import Comparison, Figure, OurTable, StudyResult, Verdict
 
 NAME = "e2-simbed-rtos"
-MODELS = ("mantis", "coop", "nos", "cairn", "limit")
-LABEL = {"mantis": "preemptive (MANTIS-like)", "coop": "cooperative (Echidna-style)", "nos": "NOS",
-         "cairn": "Cairn messages", "limit": "LIMIT (no OS)"}
-SCHEDULERS = ("mantis", "coop", "nos", "cairn")
 ACTIVE = ("user", "kernel", "handler", "lib", "timer")
 
 
@@ -44,26 +39,7 @@ GRID = {
 }
 
 
-@dataclass(frozen=True)
-class Point:
-    """One run: the result, or None when the model could not run it to its end."""
-
-    result: TaskSetResult | None
-    stats: dict[str, Any]
-    failure: str = ""
-
-
 Key = tuple[str, str, int, int, bool, bool]  # model, kind, tasks, period, background, doze
-
-
-def _run(model: str, ts: TaskSet, root: Path) -> Point:
-    d = root / f"{model}-{ts.kind}-{ts.tasks}-{ts.period_ms}-{int(ts.background)}-{int(ts.doze)}"
-    d.mkdir()
-    try:
-        r = run_task_set(model, ts, d)
-    except RunError as e:
-        return Point(None, {}, str(e).splitlines()[0])
-    return Point(r, json.loads((d / f"rtos-{model}" / "stats.json").read_text()))
 
 
 def sweep(g: Grid) -> dict[Key, Point]:
@@ -74,11 +50,11 @@ def sweep(g: Grid) -> dict[Key, Point]:
                 for tasks in g.tasks:
                     for period in g.periods:
                         ts = TaskSet(tasks, period, kind, background=True, run_ms=g.run_ms, energy=True)
-                        out[(model, kind, tasks, period, True, True)] = _run(model, ts, Path(root))
+                        out[(model, kind, tasks, period, True, True)] = run_point(model, ts, Path(root))
         for model in ("nos", "mantis", "cairn"):
             for tasks in (1, 8):
                 ts = TaskSet(tasks, 16, "pipc", background=True, run_ms=g.run_ms, energy=True, doze=False)
-                out[(model, "pipc", tasks, 16, True, False)] = _run(model, ts, Path(root))
+                out[(model, "pipc", tasks, 16, True, False)] = run_point(model, ts, Path(root))
     return out
 
 
@@ -252,7 +228,7 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         "to back in one release. "
         + (f"{len(failed)} runs did not finish ({', '.join(sorted({LABEL[k[0]] for k in failed}))}): the "
            f"model collapsed under overload (message pool or mailboxes full), counted as missing its "
-           f"deadlines. " if failed else "")
-        + "Only P-IPC and FIR are run (not UP, DOWN, ADPCM or G.721).")
+           f"deadlines. " if failed else "").rstrip())
+    e2_sampling_codecs.add(r, paper, size)
     return r
 

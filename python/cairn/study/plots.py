@@ -141,3 +141,38 @@ def lines(
     if log_y:
         ax.set_yscale("log")
     return _finish(fig, ax, title, xlabel, ylabel, legend="x-small", ncol=2)
+
+
+def density_grid(
+    title: str,
+    xlabel: str,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    panels: Sequence[Sequence[Sequence[tuple[str, Sequence[float], Sequence[float]]]]],
+    x_span: tuple[float, float] = (-0.5, 0.5),
+) -> bytes:
+    """Probability-density panels, rows x columns, each with its series: SimBed's Figs. 4
+    and 5 (one panel per configuration, one marker per load). Every panel shows at least
+    `x_span` and probabilities 0 to 1, so panels compare at a glance."""
+    fig, axes = plt.subplots(len(rows), len(columns), figsize=(max(2.6 * len(columns), 5.5), 2.2 * len(rows)), dpi=90,
+                             squeeze=False)  # fmt: skip
+    for r, row in enumerate(rows):
+        for c, column in enumerate(columns):
+            ax = axes[r][c]
+            lo, hi = x_span
+            for label, xs, ps in panels[r][c]:
+                ax.plot(list(xs), list(ps), "o", markersize=3, label=label)
+                lo, hi = min([lo, *xs]), max([hi, *xs])
+            ax.set_xlim(lo - 0.05, hi + 0.05)
+            ax.set_ylim(0, 1.05)
+            ax.set_title(f"{row}: {column}", fontsize="small")
+            ax.tick_params(labelsize="x-small")
+            ax.grid(True, alpha=0.3)
+            if r == len(rows) - 1:
+                ax.set_xlabel(xlabel, fontsize="small")
+            if c == 0:
+                ax.set_ylabel("probability", fontsize="small")
+            if panels[r][c]:
+                ax.legend(fontsize="xx-small")
+    fig.suptitle(title)
+    return _png(fig)

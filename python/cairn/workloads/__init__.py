@@ -5,7 +5,7 @@ paper's metrics from what the simulator measured. The firmware is the same for e
 - the tree-network node of "A performance analysis of MANTIS and TinyOS" (section IV.A),
   build/fw/tree-<model>.elf, for a node level n and a sensing length l_s;
 - SimBed's task sets (sections 2.2 and 3), build/fw/rtos-<model>.elf, for a number of
-  P-IPC or FIR tasks, a period and the background load.
+  P-IPC, FIR, UP, DOWN, ADPCM or G721 tasks, a period and the background load.
 
     python -m cairn.workloads tree --model all --n 3 --ls-ms 75
     python -m cairn.workloads tree --n 3 --ls-ms 75 --write experiments/workloads/tree.toml
@@ -14,6 +14,7 @@ paper's metrics from what the simulator measured. The firmware is the same for e
 
 from __future__ import annotations
 
+from . import g721, ima_adpcm, signal
 from .common import MODELS, RunError
 from .tasksets import TaskSet, TaskSetResult, run_task_set
 from .tree import TreeNode, TreeResult, run_tree
@@ -22,4 +23,4 @@ from .tree import TreeNode, TreeResult, run_tree
 RTOS_MODELS = MODELS
 
 __all__ = ["MODELS", "RTOS_MODELS", "RunError", "TaskSet", "TaskSetResult", "TreeNode", "TreeResult",
-           "run_task_set", "run_tree"]  # fmt: skip
+           "g721", "ima_adpcm", "run_task_set", "run_tree", "signal"]  # fmt: skip

@@ -23,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
     rtos.add_argument("--model", default="all", choices=(*RTOS_MODELS, "all"))
     rtos.add_argument("--tasks", type=int, required=True, help="1 to 8 tasks")
     rtos.add_argument("--period-ms", type=int, required=True)
-    rtos.add_argument("--kind", default="pipc", help="pipc or fir")
+    rtos.add_argument("--kind", default="pipc", help="pipc, fir, up, down, adpcm or g721")
+    rtos.add_argument("--ratio", type=int, default=1, help="UP and DOWN: 2, 4 or 8 (the period is the faster job's)")
     rtos.add_argument("--background", action="store_true", help="AP-IPC and the control loop")
     rtos.add_argument("--energy", action="store_true", help="energy by category (STM32L053 profile)")
     rtos.add_argument("--no-doze", action="store_true", help="NOS polls instead of sleeping when idle")
@@ -37,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         point, models = TreeNode(n=args.n, ls_ms=args.ls_ms, senses=args.senses), MODELS
     else:
         point = TaskSet(tasks=args.tasks, period_ms=args.period_ms, kind=args.kind, background=args.background,
-                        energy=args.energy, doze=not args.no_doze)  # fmt: skip
+                        energy=args.energy, doze=not args.no_doze, ratio=args.ratio)  # fmt: skip
         models = RTOS_MODELS
     try:
         point.check()
