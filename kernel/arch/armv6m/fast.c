@@ -190,7 +190,6 @@ FAST void cairn__irq_fast(void)
         "cmp   r2, #0\n\t"
         "bne   9f\n\t" /* something is queued: the general path keeps the order */
         "ldr   r2, [r3, #" S(CAIRN_K_TOP) "]\n\t"
-        "str   r2, [r0]\n\t" /* frame.below */
         "cmp   r2, #0\n\t"
         "beq   1f\n\t"
         "ldrb  r2, [r2, #" S(CAIRN_FRAME_PRIO) "]\n\t"
@@ -198,7 +197,12 @@ FAST void cairn__irq_fast(void)
         "cmp   r1, r2\n\t"
         "bls   9f\n\t" /* not strictly above the interrupted level */
         "ldr   r1, [r0, #" S(CAIRN_FRAME_TCB) "]\n\t"
+        "ldr   r2, [r3, #" S(CAIRN_K_TOP) "]\n\t"
         "1:\n\t"
+        /* frame.below only once the frame is taken: inside cairn__end the task is ready
+         * again while this frame is still the top, and a store before the test made it
+         * its own below, so that the end's pop left it on the stack for good. */
+        "str   r2, [r0]\n\t"
         "str   r0, [r3, #" S(CAIRN_K_TOP) "]\n\t"
         "movs  r2, #0x60\n\t" /* READY | ON_STACK */
         "strb  r2, [r1, #" S(CAIRN_TCB_FLAGS) "]\n\t"
