@@ -53,10 +53,15 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f)
      * dispatch after this end runs t's own release first. The other order showed it a
      * stack without t's frame while t's messages were still held back: the dispatch
      * started lower levels above this unfinished end, and t's later messages waited for
-     * all of them. */
+     * all of them. The frame below is read before the window: an interrupt bound to t
+     * that comes in it finds t ready alone and its binding's frame, f, still the top; the
+     * armv6m fast path (cairn__irq_fast) writes that frame's below before it declines on
+     * the level, so f->below read after the window named f itself, and f stayed the top
+     * for ever (t's level: nothing at or below it ran again). */
+    cairn_frame_t *below = f->below;
     t->flags = flags;
     ARCH_IRQ_WINDOW();
-    cairn__pop(f);
+    cairn_k.top = below;
     cairn__release(m);
     if (flags & TCB_KILLING)
         cairn__task_finish(t, m->port == CAIRN_PORT_FINAL);
