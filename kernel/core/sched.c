@@ -53,12 +53,17 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f)
      * dispatch after this end runs t's own release first. The other order showed it a
      * stack without t's frame while t's messages were still held back: the dispatch
      * started lower levels above this unfinished end, and t's later messages waited for
-     * all of them. */
+     * all of them. The frame below is read before the window: an interrupt bound to t
+     * that comes in it finds t ready alone and its binding's frame, f, still the top; an
+     * interrupt path that wrote that frame's below before declining on the level (the
+     * armv6m fast path once did) made f->below read after the window name f itself, and
+     * f stayed the top for ever (t's level: nothing at or below it ran again). */
+    cairn_frame_t *below = f->below;
     t->flags = flags;
     ARCH_IRQ_WINDOW();
     /* Nothing of t is read from here on: a thread whose mailbox this is may run in the
      * window and exit, which frees t (thread.c points this frame elsewhere). */
-    cairn__pop(f);
+    cairn_k.top = below;
     cairn__release(m);
     if (flags & TCB_KILLING)
         cairn__task_finish(t, m->port == CAIRN_PORT_FINAL);

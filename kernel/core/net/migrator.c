@@ -716,6 +716,7 @@ static void participant_timer(void)
 /* ---- the bus manager's hooks ------------------------------------------------------------------ */
 
 static void mig_dispatch(uint8_t src, const uint8_t *f, unsigned len);
+static cairn_ret_t take_or_forward(cairn_task_id_t task, uint8_t module, unsigned hops);
 
 uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
 {
@@ -758,10 +759,8 @@ void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
 static void mig_dispatch(uint8_t src, const uint8_t *f, unsigned len)
 {
     if (f[0] == F_REQUEST) {
-        if (len >= 3 && f[1] >= 1 && f[1] <= CAIRN_MAX_TASKS && f[2] < cairn_bus_modules()) {
-            cairn_msg_t m = {.payload = f + 1, .len = 2};
-            (void)cairn__mig_request_msg(&m);
-        }
+        if (len >= 3 && f[1] >= 1 && f[1] <= CAIRN_MAX_TASKS && f[2] < cairn_bus_modules())
+            (void)take_or_forward(f[1], f[2], len >= 4 ? f[3] : 1u);
         return;
     }
     if (len < 3 || f[0] > F_NOMIG) {
@@ -862,8 +861,18 @@ cairn_ret_t cairn__mig_request_msg(const cairn_msg_t *msg)
     if (!on() || msg->len != 2)
         return CAIRN_EINVAL;
     const uint8_t *req = msg->payload;
-    cairn_task_id_t task = req[0];
-    uint8_t module = req[1];
+    return take_or_forward(req[0], req[1], 0);
+}
+
+/* T's own module takes the REQUEST; any other sends it on to the module its routes name for
+ * T. `hops`: how often it crossed the bus to get here (a fourth byte once forwarded; the
+ * first send keeps three). Routes that disagree (a module restarted with its first routes
+ * after T moved away) make a loop: the REQUEST crossed the bus for ever between two bus
+ * managers that each named the other, which kept the slower one busy until its stack ran
+ * into the kernel's state. A REQUEST that would reach more modules than there are has gone
+ * round such a loop: refused. */
+static cairn_ret_t take_or_forward(cairn_task_id_t task, uint8_t module, unsigned hops)
+{
     if (cairn__tcb(task) && !cairn__remote_is(task)) {
         request(task, module);
         return CAIRN_OK;
@@ -871,7 +880,12 @@ cairn_ret_t cairn__mig_request_msg(const cairn_msg_t *msg)
     int where = cairn_task_module(task);
     if (where < 0)
         return CAIRN_EINVAL;
-    send((uint8_t)where, (const uint8_t[]){F_REQUEST, task, module}, 3);
+    if (hops + 1u >= cairn_bus_modules()) {
+        MIG.stats.refused++;
+        return CAIRN_EINVAL;
+    }
+    const uint8_t f[4] = {F_REQUEST, task, module, (uint8_t)(hops + 1u)};
+    send((uint8_t)where, f, hops ? 4u : 3u);
     return CAIRN_OK;
 }
 

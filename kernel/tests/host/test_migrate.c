@@ -6,7 +6,8 @@
  * de-serialisation (RESUMED: every module as before, no heap leaked); lost FREEZE_ACK and
  * STATE frames sent again; a state of many STATE parts whose window loses, repeats and
  * delays one part each (moved intact); a destination reset before the commit (RESUMED); a timer that
- * expires during the migration fires once, on arrival. The test fires the bus managers'
+ * expires during the migration fires once, on arrival; a REQUEST between routes that name each
+ * other is refused after as many modules as there are. The test fires the bus managers'
  * timers itself (a TIMEOUT message): the host's virtual timers belong to one process.
  */
 #include <stdio.h>
@@ -559,6 +560,44 @@ static void test_a_timer_that_expires_during_the_migration_fires_once_on_arrival
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
 }
 
+static unsigned requests_on_wire;
+
+/* Counts REQUEST frames; past a bound it drops them, so that a loop ends the test. */
+static enum cairn_simbus_fate count_requests(const struct cairn_simbus_wire *w)
+{
+    if (w->head[0] != CAIRN_NET_KIND_MIG || w->first != 1)
+        return CAIRN_SIMBUS_PASS;
+    return ++requests_on_wire > 20 ? CAIRN_SIMBUS_DROP : CAIRN_SIMBUS_PASS;
+}
+
+static void name_module(unsigned m, uint8_t module)
+{
+    cairn_simbus_select(m);
+    assert_int_equal(cairn_task_remove_remote(T), CAIRN_OK);
+    assert_int_equal(cairn_task_create_remote(T, 2, module), CAIRN_OK);
+}
+
+/* Modules 1 and 2 each name the other as T's (as after a restart with the first routes):
+ * the REQUEST goes on no further than there are modules, and is refused, T untouched. */
+static void test_a_request_between_routes_that_name_each_other_is_refused(void **state)
+{
+    (void)state;
+    start_all(1000);
+    name_module(1, 2);
+    name_module(2, 1);
+    requests_on_wire = 0;
+    cairn_simbus_filter(count_requests);
+    cairn_simbus_select(1);
+    assert_int_equal(cairn_migrate(T, 0), CAIRN_OK);
+    settle();
+    assert_int_equal(requests_on_wire, 2); /* 1 -> 2, forwarded 2 -> 1 */
+    assert_int_equal(mstats(1).refused, 1);
+    assert_int_equal(mstats(2).refused, 0);
+    assert_int_equal(mstats(0).requests, 0);
+    assert_true(live_on(0));
+    assert_log("");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -570,6 +609,7 @@ int main(void)
         MTEST(test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_part),
         MTEST(test_a_destination_reset_before_the_commit_resumes),
         MTEST(test_a_timer_that_expires_during_the_migration_fires_once_on_arrival),
+        MTEST(test_a_request_between_routes_that_name_each_other_is_refused),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }
