@@ -90,10 +90,13 @@ def qemu_command(elf: str | os.PathLike[str], qemu: str = "qemu-system-arm") -> 
     """QEMU's mps2-an385 with UART0 and the semihosting console multiplexed, in order, onto
     stdout. (With plain `-serial stdio -semihosting`, SYS_WRITEC/SYS_WRITE0 output goes to
     stderr instead, so the two streams cannot be compared with cairn-sim's stdout.)"""
+    # -icount: QEMU's clock follows the instructions, not the host's, so the firmware's timers
+    # fire at the same point however loaded the host is (docs/firmware-tests.md).
     return [
         qemu, "-M", "mps2-an385", "-nographic", "-monitor", "none",
         "-chardev", "stdio,id=con,mux=on", "-serial", "chardev:con",
         "-semihosting-config", "enable=on,target=native,chardev=con",
+        "-icount", "shift=5,align=off,sleep=off",
         "-kernel", str(elf),
     ]  # fmt: skip
 
