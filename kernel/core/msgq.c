@@ -6,7 +6,8 @@
  * fixed priority by destination priority, high first; EDF by deadline; CSD by queue,
  * then deadline or priority); a new
  * message goes after every message it does not outrank, so creation order holds
- * among equals. Messages whose task
+ * among equals (a queued message's key changes only by policy.c's re-key, which
+ * takes the message out and puts it back by this rule). Messages whose task
  * cannot run yet (on the stack, or not initialised) stay in place and are
  * skipped, so they keep their order. Interrupt handlers queue too, hence the
  * arch_irq_save sections.

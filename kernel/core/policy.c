@@ -17,6 +17,14 @@ struct cairn_policy_state {
 #endif
 };
 
+/* Inline: every send's stamp asks. */
+static inline uint32_t rel_of(cairn_task_id_t id)
+{
+    const struct cairn_policy_state *p = cairn_k.policy;
+    uint32_t rel = p && id <= CAIRN_MAX_TASKS ? p->rel[id] : 0;
+    return rel ? rel : CAIRN_DEADLINE_MAX;
+}
+
 static struct cairn_policy_state *state(void)
 {
     if (!cairn_k.policy) {
@@ -35,6 +43,44 @@ static bool task_ok(cairn_task_id_t id)
     return id != CAIRN_TASK_NONE && cairn__tcb(id) != 0;
 }
 
+/* The queue's order (msgq.c) holds only while no queued message's key changes, so a
+ * change of task id's queue or relative deadline takes its queued messages out, gives
+ * them the key a send would give them now (a deadline the sender gave stays; a deadline
+ * from the task's relative one moves by the change) and puts them back as the enqueue
+ * does, in their old order: behind every message they do not outrank, so among equals
+ * they are as if sent at the change. */
+static void rekey_queued(cairn_task_id_t id, uint32_t old_rel)
+{
+    uint32_t s = arch_irq_save();
+    cairn_msg_t *moved = 0, **tail = &moved;
+    for (cairn_msg_t **link = &cairn_k.queue; *link;) {
+        cairn_msg_t *m = *link;
+        if (m->dst != id) {
+            link = &m->next;
+            continue;
+        }
+        *link = m->next;
+        *tail = m;
+        tail = &m->next;
+    }
+    *tail = 0;
+    while (moved) {
+        cairn_msg_t *m = moved;
+        moved = m->next;
+        if (!(m->flags & CAIRN_MSG_DEADLINE))
+            m->deadline += rel_of(id) - old_rel;
+#if CAIRN_POLICY == CAIRN_POLICY_CSD
+        m->queue = cairn_task_queue_get(id);
+#endif
+        cairn_msg_t **link = &cairn_k.queue;
+        while (*link && cairn__policy_stays_ahead(*link, m))
+            link = &(*link)->next;
+        m->next = *link;
+        *link = m;
+    }
+    arch_irq_restore(s);
+}
+
 cairn_ret_t cairn_task_deadline(cairn_task_id_t id, uint32_t rel)
 {
     if (!task_ok(id) || rel - 1u >= CAIRN_DEADLINE_MAX)
@@ -42,17 +88,12 @@ cairn_ret_t cairn_task_deadline(cairn_task_id_t id, uint32_t rel)
     struct cairn_policy_state *p = state();
     if (!p)
         return CAIRN_ENOMEM;
+    uint32_t old_rel = rel_of(id);
     p->rel[id] = rel;
+    rekey_queued(id, old_rel);
     return CAIRN_OK;
 }
 
-/* Inline: every send's stamp asks. */
-static inline uint32_t rel_of(cairn_task_id_t id)
-{
-    const struct cairn_policy_state *p = cairn_k.policy;
-    uint32_t rel = p && id <= CAIRN_MAX_TASKS ? p->rel[id] : 0;
-    return rel ? rel : CAIRN_DEADLINE_MAX;
-}
 
 uint32_t cairn_task_deadline_get(cairn_task_id_t id)
 {
@@ -68,6 +109,7 @@ cairn_ret_t cairn_task_queue(cairn_task_id_t id, uint8_t q)
     if (!p)
         return CAIRN_ENOMEM;
     p->queue[id] = (uint8_t)(CAIRN_CSD_FP_QUEUE - q);
+    rekey_queued(id, rel_of(id));
     return CAIRN_OK;
 }
 

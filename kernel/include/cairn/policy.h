@@ -59,8 +59,9 @@
 /* The longest relative deadline (what a task without one gets), in hardware ticks. */
 #define CAIRN_DEADLINE_MAX ((uint32_t)(CAIRN_HWTIMER_HALF - 1u))
 
-/* Sets task id's relative deadline: rel ticks (1..CAIRN_DEADLINE_MAX) from each send to it.
- * CAIRN_EINVAL: no such task, rel out of range; CAIRN_ENOMEM: the policy's table (a heap
+/* Sets task id's relative deadline: rel ticks (1..CAIRN_DEADLINE_MAX) from each send to it;
+ * messages to it already queued move their deadline by the change (one a sender gave stays)
+ * and are re-sorted. CAIRN_EINVAL: no such task, rel out of range; CAIRN_ENOMEM: the policy's table (a heap
  * block, made on first use) does not fit. */
 cairn_ret_t cairn_task_deadline(cairn_task_id_t id, uint32_t rel);
 
@@ -69,8 +70,9 @@ uint32_t cairn_task_deadline_get(cairn_task_id_t id);
 
 #if CAIRN_POLICY == CAIRN_POLICY_CSD
 /* Puts task id in queue q: 0 .. CAIRN_CSD_FP_QUEUE - 1 are the EDF queues (0 first),
- * CAIRN_CSD_FP_QUEUE the fixed-priority queue, where every task starts. CAIRN_EINVAL: no such task, q out of range;
- * CAIRN_ENOMEM as above. Call it before the task's first message. */
+ * CAIRN_CSD_FP_QUEUE the fixed-priority queue, where every task starts. Its messages already
+ * queued move with it, re-sorted. CAIRN_EINVAL: no such task, q out of range;
+ * CAIRN_ENOMEM as above. */
 cairn_ret_t cairn_task_queue(cairn_task_id_t id, uint8_t q);
 /* Task id's queue. */
 uint8_t cairn_task_queue_get(cairn_task_id_t id);

@@ -198,6 +198,70 @@ static void test_bad_arguments(void **state)
     assert_int_equal(cairn_task_queue_get(T), FP_Q); /* a new task starts in the FP queue */
 }
 
+/* Moving a task with messages queued re-sorts them: T's message, queued behind U's in the FP
+ * queue, moves with T into EDF queue 1 and runs first. */
+static void isr_posts_then_moves_t(void *arg)
+{
+    (void)arg;
+    post(T, 0);
+    post(U, 1);
+    assert_int_equal(cairn_task_queue(T, 1), CAIRN_OK);
+    klog("irq:end");
+}
+
+static void test_queue_move_resorts_queued(void **state)
+{
+    (void)state;
+    csd_task(T, &t, "T", 2, FP_Q, 100); /* below U: only the queue can put T first */
+    csd_task(U, &u, "U", 5, FP_Q, 0);
+    klog_reset();
+    ktest_irq(isr_posts_then_moves_t, NULL);
+    assert_log("irq:end T:0 U:1");
+    assert_int_equal(cairn_task_queue_get(T), 1);
+}
+
+/* And back: moved into the FP queue, T's message goes behind U's higher priority. */
+static void isr_posts_then_demotes_t(void *arg)
+{
+    (void)arg;
+    post(T, 0);
+    post(U, 1);
+    assert_int_equal(cairn_task_queue(T, FP_Q), CAIRN_OK);
+    klog("irq:end");
+}
+
+static void test_queue_demotion_resorts_queued(void **state)
+{
+    (void)state;
+    csd_task(T, &t, "T", 2, 1, 100);
+    csd_task(U, &u, "U", 5, FP_Q, 0);
+    klog_reset();
+    ktest_irq(isr_posts_then_demotes_t, NULL);
+    assert_log("irq:end U:1 T:0");
+}
+
+/* A new relative deadline moves the deadlines the old one gave by the change, so R's queued
+ * message (10 -> 100) falls behind S's (20); the deadline a sender gave stays. */
+static void isr_posts_then_lengthens_r(void *arg)
+{
+    (void)arg;
+    post(R, 0);
+    post(S, 1);
+    assert_int_equal(cairn_post_deadline(R, CAIRN_PORT(2), NULL, 0, 5), CAIRN_OK);
+    assert_int_equal(cairn_task_deadline(R, 100), CAIRN_OK);
+    klog("irq:end");
+}
+
+static void test_deadline_change_resorts_queued(void **state)
+{
+    (void)state;
+    csd_task(R, &r, "R", 7, 1, 10);
+    csd_task(S, &s, "S", 6, 1, 20);
+    klog_reset();
+    ktest_irq(isr_posts_then_lengthens_r, NULL);
+    assert_log("irq:end R:2 S:1 R:0");
+}
+
 /* The one-stack property under a storm across the three queues. */
 static void test_one_stack_storm(void **state)
 {
@@ -225,6 +289,9 @@ int main(void)
         KTEST(test_unbanded_level_waits),
         KTEST(test_fp_queue_equal_level_waits),
         KTEST(test_bad_arguments),
+        KTEST(test_queue_move_resorts_queued),
+        KTEST(test_queue_demotion_resorts_queued),
+        KTEST(test_deadline_change_resorts_queued),
         KTEST(test_one_stack_storm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
