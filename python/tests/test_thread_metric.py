@@ -89,14 +89,15 @@ def test_thread_switch_target(result: dict[str, Any]) -> None:
     assert result["thread_switch_cycles"] <= thread_metric.TARGETS["thread_switch_cycles_max"]
 
 
-@pytest.mark.xfail(strict=True, reason="the uncontended take and give no longer mask interrupts (a "
-                   "restartable sequence the switch settles, sem_fast.c): about 90 cycles, of which 14 "
-                   "are the two calls and returns with their arguments and 36 the two prologues that "
-                   "find a thread calling and which (the mutex's kind, the interrupt depth, "
-                   "cairn_k.threads->cur); the rest is the state the general path relies on (count, "
-                   "owner, holder, the holder's list of mutexes: 5 stores each way, the give's 2 "
-                   "checks). 40 needs a mutex whose uncontended state is one word (the holder), the "
-                   "owner and list derived when a contender or an exit needs them, and the caller in "
-                   "one load")
+@pytest.mark.xfail(strict=True, reason="the uncontended mutex is one word (0 or the taker's token): "
+                   "take = load, compare, store; give = load, compare, store (sem_fast.c): 59 cycles. "
+                   "They are the two calls and returns with their arguments (14: three moves, BL, BX; "
+                   "one move, BL, BX), the take's body (21) and the give's (24). In each body 14 "
+                   "cycles find that a thread calls and which (a literal, cairn_k's interrupt depth "
+                   "and in_thread as one halfword tested, then cairn_k.threads, cur and cur's token: "
+                   "three dependent loads); the word's load, tests, store and the return value are "
+                   "the rest. 40 needs the caller's token in one load (a per-context word that the "
+                   "switch and every interrupt entry keep, which costs them) or the sequence inlined "
+                   "at the call site (no BL/BX; the settle would then have to recognise it anywhere)")
 def test_mutex_lock_unlock_target(result: dict[str, Any]) -> None:
     assert result["mutex_lock_unlock_cycles"] <= thread_metric.TARGETS["mutex_lock_unlock_cycles_max"]
