@@ -38,7 +38,7 @@ typedef struct cairn_ctx {
 typedef struct cairn_thread {
     cairn_ctx_t ctx; /* first: the port's switch code */
     uint32_t *guard; /* the switch code checks it (CAIRN_THREAD_GUARD) */
-    uint32_t token;  /* what an uncontended mutex it took holds (sem.h): even, never reused */
+    struct cairn_sem *mutexes; /* owned in the general path's state, linked by next_held */
     cairn_task_id_t id;
     uint8_t state;
     uint8_t queued; /* Q_* */
@@ -51,6 +51,9 @@ typedef struct cairn_thread {
      * the thread's, so an interrupt that leaves a message of the thread's priority or
      * above queued requests a dispatch (PendSV) exactly as over a handler. */
     cairn_frame_t frame;
+    /* What an uncontended mutex it took holds (cairn/sem.h): even, never reused. Right
+     * after the frame: the mutex fast path reaches it from cairn_k.top. */
+    uint32_t token;
     cairn_msg_t box[CAIRN_THREAD_MAILBOX];
     cairn_msg_t held; /* the last message received: its heap payload is freed at the next */
     const char *name;
@@ -71,7 +74,6 @@ typedef struct cairn_thread {
     uint8_t slice_armed;
     uint8_t plevel; /* the level of its priority */
     /* Semaphores (sem.c). */
-    struct cairn_sem *mutexes;   /* owned in the general path's state, linked by next_held */
     struct cairn_thread *wnext;  /* the next waiter of `waiting` */
     struct cairn_sem *waiting;   /* in TH_SEM, or prewaiting */
     struct cairn_sem *hint;      /* the next take announced by the blocking call */
@@ -82,7 +84,14 @@ typedef struct cairn_thread {
 
 /* Offsets the armv6m switch code uses (checked below on 32-bit targets). */
 #define CAIRN_TH_GUARD 8
-#define CAIRN_TH_TOKEN 12
+/* The token follows the frame, whose message is longer under EDF and CSD (kernel.h). */
+#if CAIRN_POLICY == CAIRN_POLICY_CSD
+#define CAIRN_TH_TOKEN_AFTER_FRAME 36
+#elif CAIRN_POLICY == CAIRN_POLICY_EDF
+#define CAIRN_TH_TOKEN_AFTER_FRAME 32
+#else
+#define CAIRN_TH_TOKEN_AFTER_FRAME 28
+#endif
 #define CAIRN_TH_ID 16
 #define CAIRN_TH_FRAME 24
 #define CAIRN_TS_CUR 0
@@ -209,7 +218,8 @@ static inline __attribute__((always_inline)) void cairn__thread_forget_next(void
 #if UINTPTR_MAX == 0xFFFFFFFFu
 _Static_assert(offsetof(cairn_thread_t, guard) == CAIRN_TH_GUARD, "the switch code's guard");
 _Static_assert(offsetof(cairn_thread_t, frame) == CAIRN_TH_FRAME, "the switch code's frame");
-_Static_assert(offsetof(cairn_thread_t, token) == CAIRN_TH_TOKEN, "the mutex fast path's token");
+_Static_assert(offsetof(cairn_thread_t, token) == CAIRN_TH_FRAME + CAIRN_TH_TOKEN_AFTER_FRAME,
+               "the mutex fast path's token");
 _Static_assert(offsetof(cairn_thread_t, id) == CAIRN_TH_ID, "the mutex fast path's id");
 _Static_assert(offsetof(struct cairn_thread_state, cur) == CAIRN_TS_CUR, "the switch code's cur");
 _Static_assert(offsetof(struct cairn_thread_state, next) == CAIRN_TS_NEXT, "the switch code's next");

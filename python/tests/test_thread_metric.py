@@ -90,14 +90,15 @@ def test_thread_switch_target(result: dict[str, Any]) -> None:
 
 
 @pytest.mark.xfail(strict=True, reason="the uncontended mutex is one word (0 or the taker's token): "
-                   "take = load, compare, store; give = load, compare, store (sem_fast.c): 59 cycles. "
+                   "take = load, compare, store; give = load, compare, store (sem_fast.c): 52 cycles. "
                    "They are the two calls and returns with their arguments (14: three moves, BL, BX; "
-                   "one move, BL, BX), the take's body (21) and the give's (24). In each body 14 "
+                   "one move, BL, BX), the take's body (18) and the give's (20). In each body 11 "
                    "cycles find that a thread calls and which (a literal, cairn_k's interrupt depth "
-                   "and in_thread as one halfword tested, then cairn_k.threads, cur and cur's token: "
-                   "three dependent loads); the word's load, tests, store and the return value are "
-                   "the rest. 40 needs the caller's token in one load (a per-context word that the "
-                   "switch and every interrupt entry keep, which costs them) or the sequence inlined "
-                   "at the call site (no BL/BX; the settle would then have to recognise it anywhere)")
+                   "and in_thread read as one halfword and tested, then cairn_k.top, the thread's "
+                   "frame, and the token after it); the word's load, tests, store and the return "
+                   "value are the rest. 40 needs the caller's token in one load (a per-context word "
+                   "that the switch and every interrupt entry keep, which costs them) or the sequence "
+                   "inlined at the call site (no BL/BX; the settle would then have to recognise it "
+                   "anywhere)")
 def test_mutex_lock_unlock_target(result: dict[str, Any]) -> None:
     assert result["mutex_lock_unlock_cycles"] <= thread_metric.TARGETS["mutex_lock_unlock_cycles_max"]

@@ -25,27 +25,23 @@
 
 /* cairn_kernel_t offsets the assembly uses. */
 #define K_ISR_DEPTH 36 /* in_thread follows: one halfword, 0x0100 in a thread */
-#define K_THREADS 192
 _Static_assert(offsetof(cairn_sem_t, lock) == 0, "lock");
 _Static_assert(CAIRN_SEM_SLOW == 1, "the give's comparison");
 _Static_assert(offsetof(cairn_kernel_t, isr_depth) == K_ISR_DEPTH, "isr_depth");
 _Static_assert(offsetof(cairn_kernel_t, in_thread) == K_ISR_DEPTH + 1, "in_thread");
-_Static_assert(offsetof(cairn_kernel_t, threads) == K_THREADS, "threads");
-_Static_assert(offsetof(struct cairn_thread_state, cur) == 0, "cur");
 
 /* r3 = the running thread's token, or to 1f (the general path) when the caller is not a
  * thread; scratch register x (the take's r2, the give's r1: each keeps what it still needs).
- * What it reads holds for as long as the caller runs. */
+ * While a thread runs (in_thread, no interrupt) cairn_k.top is its frame, which its token
+ * follows. What it reads holds for as long as the caller runs. */
 #define CALLER_TOKEN(x)                                                                            \
     "ldr   r3, =cairn_k\n\t"                                                                       \
     "ldrh  " x ", [r3, #" STR(K_ISR_DEPTH) "]\n\t"                                                 \
     "subs  " x ", #255\n\t"                                                                        \
     "cmp   " x ", #1\n\t"                                                                          \
     "bne   1f\n\t"                                                                                 \
-    "movs  " x ", #" STR(K_THREADS) "\n\t"                                                         \
-    "ldr   r3, [r3, " x "]\n\t"                                                                    \
-    "ldr   r3, [r3]\n\t"                                                                           \
-    "ldr   r3, [r3, #" STR(CAIRN_TH_TOKEN) "]\n\t"
+    "ldr   r3, [r3, #" STR(CAIRN_K_TOP) "]\n\t"                                                    \
+    "ldr   r3, [r3, #" STR(CAIRN_TH_TOKEN_AFTER_FRAME) "]\n\t"
 
 /* The restartable part: from _ras (restarted there, r0 and r1 as the call left them) to
  * _done, its last instruction the store. The word is read first, so that a counting
@@ -86,9 +82,8 @@ __asm__(".pushsection .text.cairn_sem_fast,\"ax\",%progbits\n\t"
         "cmp   r2, #1\n\t" /* CAIRN_SEM_SLOW */
         "bls   1f\n\t" /* free, or the general path's */
         CALLER_TOKEN("r1")
-        "cmp   r2, r3\n\t"
+        "subs  r2, r2, r3\n\t"
         "bne   1f\n\t" /* not its own, or the general path's (waiters) */
-        "movs  r2, #0\n\t"
         "str   r2, [r0]\n"
         ".global cairn__sem_give_done\n"
         "cairn__sem_give_done:\n\t"
