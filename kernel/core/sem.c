@@ -82,7 +82,7 @@ static void unfold_word(cairn_sem_t *s)
     s->lock = CAIRN_SEM_SLOW;
 }
 
-/* A counting semaphore (always CAIRN_SEM_SLOW) pays one comparison. */
+/* Interrupts off, s a mutex. */
 static inline __attribute__((always_inline)) void unfold(cairn_sem_t *s)
 {
     if (s->lock != CAIRN_SEM_SLOW)
@@ -253,11 +253,13 @@ cairn_ret_t cairn__sem_take_general(cairn_sem_t *s, uint32_t timeout)
     }
     cairn_task_id_t me = t ? t->id : cairn_current_task();
     uint32_t irq = arch_irq_save();
-    unfold(s);
-    if (s->mutex && s->owner == me && me != CAIRN_TASK_NONE) {
-        COUNT(refused);
-        arch_irq_restore(irq);
-        return CAIRN_EBUSY;
+    if (s->mutex) {
+        unfold(s);
+        if (s->owner == me && me != CAIRN_TASK_NONE) {
+            COUNT(refused);
+            arch_irq_restore(irq);
+            return CAIRN_EBUSY;
+        }
     }
     if (grab(s, t, me)) {
         arch_irq_restore(irq);
@@ -351,8 +353,8 @@ cairn_ret_t cairn__sem_give_general(cairn_sem_t *s)
     cairn_task_id_t me = t ? t->id : cairn_current_task();
     uint32_t irq = arch_irq_save();
     cairn_ret_t r = CAIRN_OK;
-    unfold(s);
     if (s->mutex) {
+        unfold(s);
         if (s->count || s->owner != me || cairn_k.isr_depth) {
             r = CAIRN_EINVAL;
         } else {
@@ -410,7 +412,8 @@ bool cairn__sem_prewait(cairn_thread_t *t)
 {
     cairn_sem_t *s = t->hint;
     t->hint = 0;
-    unfold(s);
+    if (s->mutex)
+        unfold(s);
     if (s->count || (s->mutex && s->holder == t)) {
         if (s->mutex)
             fold(s);
