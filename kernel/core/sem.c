@@ -379,8 +379,8 @@ cairn_ret_t cairn__sem_give_general(cairn_sem_t *s)
                     inherit(h); /* back to what its other mutexes' waiters ask */
                 hand_over(s);
             }
-            fold(s);
         }
+        fold(s); /* also after a refusal: a free mutex unfolded to check the caller */
     } else if (s->count == s->max) {
         r = CAIRN_EFULL;
     } else {

@@ -50,7 +50,7 @@ def test_figures_are_sane(result: dict[str, Any]) -> None:
     assert tm["signal_to_waiter"] > tm["preemptive_switch"], tm
     # An interrupt that wakes a thread costs more than one whose semaphore nobody waits on.
     assert tm["interrupt_preemption"] > tm["interrupt_processing"], tm
-    # The uncontended mutex takes the fast path; a counting semaphore the general one.
+    # The uncontended mutex takes the fast path (inline); a counting semaphore the general one.
     assert tm["mutex_lock_unlock"] < tm["synchronisation"], tm
 
 
@@ -92,16 +92,7 @@ def test_thread_switch_target(result: dict[str, Any]) -> None:
     assert result["thread_switch_cycles"] <= thread_metric.TARGETS["thread_switch_cycles_max"]
 
 
-@pytest.mark.xfail(strict=True, reason="the uncontended mutex is one word (0 or the taker's token): "
-                   "take = load, compare, store; give = load, compare, store (sem_fast.c): 52 cycles. "
-                   "They are the two calls and returns with their arguments (14: three moves, BL, BX; "
-                   "one move, BL, BX), the take's body (18) and the give's (20). In each body 11 "
-                   "cycles find that a thread calls and which (a literal, cairn_k's interrupt depth "
-                   "and in_thread read as one halfword and tested, then cairn_k.top, the thread's "
-                   "frame, and the token after it); the word's load, tests, store and the return "
-                   "value are the rest. 40 needs the caller's token in one load (a per-context word "
-                   "that the switch and every interrupt entry keep, which costs them) or the sequence "
-                   "inlined at the call site (no BL/BX; the settle would then have to recognise it "
-                   "anywhere)")
 def test_mutex_lock_unlock_target(result: dict[str, Any]) -> None:
+    """The uncontended mutex inline at the call site (cairn_mutex_lock / cairn_mutex_unlock):
+    the caller's token, the one word's load, test and store, no call."""
     assert result["mutex_lock_unlock_cycles"] <= thread_metric.TARGETS["mutex_lock_unlock_cycles_max"]

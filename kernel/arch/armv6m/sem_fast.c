@@ -27,6 +27,9 @@
 #define K_ISR_DEPTH 36 /* in_thread follows: one halfword, 0x0100 in a thread */
 _Static_assert(offsetof(cairn_sem_t, lock) == 0, "lock");
 _Static_assert(CAIRN_SEM_SLOW == 1, "the give's comparison");
+_Static_assert(CAIRN_PORT_K_ISR_DEPTH == K_ISR_DEPTH, "the inline sequence's isr_depth");
+_Static_assert(CAIRN_PORT_K_TOP == CAIRN_K_TOP, "the inline sequence's top");
+_Static_assert(sizeof(struct cairn_frame) == CAIRN_TH_TOKEN_AFTER_FRAME, "the inline sequence's token");
 _Static_assert(offsetof(cairn_kernel_t, isr_depth) == K_ISR_DEPTH, "isr_depth");
 _Static_assert(offsetof(cairn_kernel_t, in_thread) == K_ISR_DEPTH + 1, "in_thread");
 
@@ -96,8 +99,10 @@ __asm__(".pushsection .text.cairn_sem_fast,\"ax\",%progbits\n\t"
         ".size  cairn_sem_give, . - cairn_sem_give\n\t"
         /* arch_thread_settle: the interrupted thread's pc (its exception frame at PSP: it
          * runs on PSP; interrupts, PendSV included, stack its frame there and run on MSP),
-         * on to settle_sequence only when it lies between the take's checks and the give's
-         * return (the span fits CMP's 8 bits, or this does not assemble). */
+         * on to settle_sequence when it lies between the take's sequence and the give's
+         * return (the span fits CMP's 8 bits, or this does not assemble), or to settle_inline
+         * (r1: the sequence's load) when an inline sequence's marker lies 2 to 8 bytes before
+         * it, that is when the pc is at the load or after it up to the store. */
         ".global arch_thread_settle\n\t"
         ".type  arch_thread_settle, %function\n\t"
         ".thumb_func\n"
@@ -105,13 +110,37 @@ __asm__(".pushsection .text.cairn_sem_fast,\"ax\",%progbits\n\t"
         "mrs   r0, psp\n\t"
         "ldr   r1, [r0, #24]\n\t"
         "ldr   r2, =cairn__sem_take_ras\n\t"
-        "subs  r1, r1, r2\n\t"
-        "cmp   r1, #(cairn__sem_give_done - cairn__sem_take_ras)\n\t"
-        "bhs   1f\n\t"
-        "ldr   r2, =cairn__armv6m_settle_sequence\n\t"
+        "subs  r2, r1, r2\n\t"
+        "cmp   r2, #(cairn__sem_give_done - cairn__sem_take_ras)\n\t"
+        "blo   2f\n\t"
+        "ldr   r3, =" STR(CAIRN_PORT_MUTEX_MARKER) "\n\t"
+        "subs  r1, #8\n\t"
+        "ldrh  r2, [r1, #6]\n\t"
+        "cmp   r2, r3\n\t"
+        "beq   4f\n\t"
+        "ldrh  r2, [r1, #4]\n\t"
+        "cmp   r2, r3\n\t"
+        "beq   5f\n\t"
+        "ldrh  r2, [r1, #2]\n\t"
+        "cmp   r2, r3\n\t"
+        "beq   6f\n\t"
+        "ldrh  r2, [r1]\n\t"
+        "cmp   r2, r3\n\t"
+        "beq   7f\n\t"
+        "bx    lr\n"
+        "4:\n\t"
+        "adds  r1, #2\n"
+        "5:\n\t"
+        "adds  r1, #2\n"
+        "6:\n\t"
+        "adds  r1, #2\n"
+        "7:\n\t"
+        "adds  r1, #2\n\t"
+        "ldr   r2, =cairn__armv6m_settle_inline\n\t"
         "bx    r2\n"
-        "1:\n\t"
-        "bx    lr\n\t"
+        "2:\n\t"
+        "ldr   r2, =cairn__armv6m_settle_sequence\n\t"
+        "bx    r2\n\t"
         ".ltorg\n\t"
         ".size  arch_thread_settle, . - arch_thread_settle\n\t"
         ".popsection\n");
@@ -137,5 +166,14 @@ void cairn__armv6m_settle_sequence(uint32_t *f)
         f[6] = (uint32_t)(uintptr_t)cairn__sem_give_ras;
     else
         return; /* the take's general branch */
+    cairn_k.threads->sem_stats.fast_restarts++;
+}
+
+/* An inline sequence (cairn_port_mutex.h) stopped before its store: f's pc goes back to its
+ * load (load). */
+void cairn__armv6m_settle_inline(uint32_t *f, uint32_t load);
+void cairn__armv6m_settle_inline(uint32_t *f, uint32_t load)
+{
+    f[6] = load;
     cairn_k.threads->sem_stats.fast_restarts++;
 }

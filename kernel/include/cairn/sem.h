@@ -69,6 +69,23 @@ cairn_ret_t cairn_sem_try_take(cairn_sem_t *s);
  * Refusals are counted (cairn_sem_stats). */
 cairn_ret_t cairn_sem_give(cairn_sem_t *s);
 
+/* cairn_sem_take(m, CAIRN_THREAD_FOREVER) and cairn_sem_give(m), with the uncontended case
+ * of a mutex inline at the call site where the port has it (armv6m: no call at all). */
+#include "cairn_port.h"
+#ifdef CAIRN_PORT_MUTEX_INLINE
+#include CAIRN_PORT_MUTEX_INLINE
+#else
+static inline cairn_ret_t cairn_mutex_lock(cairn_sem_t *m)
+{
+    return cairn_sem_take(m, UINT32_MAX /* CAIRN_THREAD_FOREVER */);
+}
+
+static inline cairn_ret_t cairn_mutex_unlock(cairn_sem_t *m)
+{
+    return cairn_sem_give(m);
+}
+#endif
+
 /* The task that owns mutex m, else (free, or not a mutex) CAIRN_TASK_NONE. */
 cairn_task_id_t cairn_mutex_owner(const cairn_sem_t *m);
 

@@ -8,10 +8,13 @@
  * take a mutex: refused) gives `kick`, which H (priority 5) waits on: H preempts L, wherever
  * L was, and takes `mtx` itself, waiting for L's give when L holds it (L inherits H's
  * priority). A sweep runs twice: L holding no other mutex, then holding `outer` (the fast
- * give puts `outer` back as L's last taken mutex). Every call must succeed, the interrupt's
+ * give puts `outer` back as L's last taken mutex), then a third time with the take and give
+ * inline at the call site (cairn_mutex_lock / cairn_mutex_unlock, whose sequence the settle
+ * finds by its marker). Every call must succeed, the interrupt's
  * take must be refused, and the mutexes must end free (one word again). On cairn-sim the
  * kernel's counters must also show that some rounds were stopped before the fast path's one
- * store (restarted): the one line that differs from QEMU, whose SysTick is not cycle-exact.
+ * store (restarted), in the called and in the inline sequences: the lines that differ from
+ * QEMU, whose SysTick is not cycle-exact.
  */
 #include <stdint.h>
 
@@ -84,6 +87,20 @@ static void sweep(void)
     }
 }
 
+static void sweep_inline(void)
+{
+    for (uint32_t d = 1; d <= ROUNDS; d++) {
+        uint32_t runs = h_runs;
+        arm_systick(d);
+        l_failures += cairn_mutex_lock(&mtx) != CAIRN_OK;
+        l_failures += cairn_mutex_unlock(&mtx) != CAIRN_OK;
+        while (h_runs == runs)
+            ;
+    }
+}
+
+static cairn_sem_stats_t before_inline, after_inline;
+
 static void l_main(void *arg)
 {
     (void)arg;
@@ -92,6 +109,9 @@ static void l_main(void *arg)
     sweep();
     l_failures += cairn_mutex_owner(&outer) != L;
     l_failures += cairn_sem_give(&outer) != CAIRN_OK;
+    cairn_sem_stats(&before_inline);
+    sweep_inline();
+    cairn_sem_stats(&after_inline);
     done = true;
     (void)cairn_sem_give(&kick);
 }
@@ -110,10 +130,10 @@ int main(void)
     cairn_sem_stats(&s0);
     check_eq("create H", (uint32_t)cairn_thread_create(H, "H", h_main, 0, stack_h, sizeof stack_h, 5, 0, 0), 0);
     check_eq("create L", (uint32_t)cairn_thread_create(L, "L", l_main, 0, stack_l, sizeof stack_l, 2, 0, 0), 0);
-    check_eq("H ran once per interrupt", h_runs, 2u * ROUNDS);
+    check_eq("H ran once per interrupt", h_runs, 3u * ROUNDS);
     check_eq("H's calls", h_failures, 0);
     check_eq("L's calls", l_failures, 0);
-    check_eq("the interrupt's takes were refused", isr_takes_refused, 2u * ROUNDS);
+    check_eq("the interrupt's takes were refused", isr_takes_refused, 3u * ROUNDS);
     check_eq("mtx is free", cairn_mutex_owner(&mtx), CAIRN_TASK_NONE);
     check_yes("mtx is one word again", mtx.lock == 0 && !mtx.waiters);
     check_eq("outer is free", cairn_mutex_owner(&outer), CAIRN_TASK_NONE);
@@ -122,6 +142,9 @@ int main(void)
     check_eq("nothing to complete (one store)", s1.fast_completions - s0.fast_completions, 0);
     say(s1.fast_restarts != s0.fast_restarts ? "fast path stopped: restarted some"
                                              : "fast path stopped: restarted none");
+    say(after_inline.fast_restarts != before_inline.fast_restarts
+            ? "fast path stopped: inline restarted some"
+            : "fast path stopped: inline restarted none");
     for (cairn_task_id_t t = H; t <= L; t += L - H)
         check_eq("join", (uint32_t)cairn_thread_join(t, 0), 0);
     check_eq_hex("PRIMASK at the end", cpu_get_primask(), 0);

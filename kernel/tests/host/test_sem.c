@@ -612,6 +612,12 @@ static void lazy_taker(void *arg)
     (void)arg;
     klog("T:%d", cairn_sem_take(&m2, 0));
     klog("T:%d", cairn_sem_give(&m2));
+    /* The inline pair is the same take and give. */
+    assert_int_equal(cairn_mutex_lock(&m2), CAIRN_OK);
+    assert_int_equal(m2.lock, cairn__thread_current()->token);
+    assert_int_equal(cairn_mutex_lock(&m2), CAIRN_EBUSY);
+    assert_int_equal(cairn_mutex_unlock(&m2), CAIRN_OK);
+    assert_int_equal(cairn_mutex_unlock(&m2), CAIRN_EINVAL); /* not its own any more */
 }
 
 static void test_an_uncontended_mutex_is_one_word(void **state)
