@@ -51,8 +51,9 @@ typedef struct cairn_thread {
      * the thread's, so an interrupt that leaves a message of the thread's priority or
      * above queued requests a dispatch (PendSV) exactly as over a handler. */
     cairn_frame_t frame;
-    /* What an uncontended mutex it took holds (cairn/sem.h): even, never reused. Right
-     * after the frame: the mutex fast path reaches it from cairn_k.top. */
+    /* What an uncontended mutex it took holds (cairn/sem.h): even, not reused before 2^31
+     * threads were created. Right after the frame: the mutex fast path reaches it from
+     * cairn_k.top. */
     uint32_t token;
     cairn_msg_t box[CAIRN_THREAD_MAILBOX];
     cairn_msg_t held; /* the last message received: its heap payload is freed at the next */
@@ -92,7 +93,6 @@ typedef struct cairn_thread {
 #else
 #define CAIRN_TH_TOKEN_AFTER_FRAME 28
 #endif
-#define CAIRN_TH_ID 16
 #define CAIRN_TH_FRAME 24
 #define CAIRN_TS_CUR 0
 #define CAIRN_TS_NEXT 4
@@ -220,7 +220,6 @@ _Static_assert(offsetof(cairn_thread_t, guard) == CAIRN_TH_GUARD, "the switch co
 _Static_assert(offsetof(cairn_thread_t, frame) == CAIRN_TH_FRAME, "the switch code's frame");
 _Static_assert(offsetof(cairn_thread_t, token) == CAIRN_TH_FRAME + CAIRN_TH_TOKEN_AFTER_FRAME,
                "the mutex fast path's token");
-_Static_assert(offsetof(cairn_thread_t, id) == CAIRN_TH_ID, "the mutex fast path's id");
 _Static_assert(offsetof(struct cairn_thread_state, cur) == CAIRN_TS_CUR, "the switch code's cur");
 _Static_assert(offsetof(struct cairn_thread_state, next) == CAIRN_TS_NEXT, "the switch code's next");
 #endif

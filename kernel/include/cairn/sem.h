@@ -23,6 +23,7 @@
 
 #include "cairn/msg.h"
 #include "cairn/types.h"
+#include "cairn_port.h" /* CAIRN_PORT_MUTEX_INLINE */
 
 #ifndef CAIRN_SEM_EMERALDS
 #define CAIRN_SEM_EMERALDS 1
@@ -34,7 +35,7 @@ struct cairn_thread;
  * belongs to the kernel (cairn_mutex_owner reads a mutex's owner).
  *
  * A mutex's uncontended state is the one word `lock`: 0 free, or the token of the thread
- * that took it (even, never reused), so that the uncontended take and give are a load, a
+ * that took it (even, not reused before 2^31 threads were created), so that the uncontended take and give are a load, a
  * comparison and a store. The fields below it are derived from that word when the general
  * path needs them (a contender, a handler, an error), which marks the word CAIRN_SEM_SLOW:
  * then they hold the state, until the mutex is free with nobody waiting again. A counting
@@ -71,7 +72,6 @@ cairn_ret_t cairn_sem_give(cairn_sem_t *s);
 
 /* cairn_sem_take(m, CAIRN_THREAD_FOREVER) and cairn_sem_give(m), with the uncontended case
  * of a mutex inline at the call site where the port has it (armv6m: no call at all). */
-#include "cairn_port.h"
 #ifdef CAIRN_PORT_MUTEX_INLINE
 #include CAIRN_PORT_MUTEX_INLINE
 #else
