@@ -169,11 +169,16 @@ void cairn__armv6m_settle_sequence(uint32_t *f)
     cairn_k.threads->sem_stats.fast_restarts++;
 }
 
-/* An inline sequence (cairn_port_mutex.h) stopped before its store: f's pc goes back to its
- * load (load). */
+/* A marker was found 2 to 8 bytes before f's pc: load is the address after it. It is an
+ * inline sequence (cairn_port_mutex.h) stopped before its store only if LDR r2, [Rm] follows
+ * the marker and STR r2 or r3, [Rm] ends the window: a halfword 0x46E4 in a literal pool
+ * just before the code a thread was stopped in is not. Then f's pc goes back to the load. */
 void cairn__armv6m_settle_inline(uint32_t *f, uint32_t load);
 void cairn__armv6m_settle_inline(uint32_t *f, uint32_t load)
 {
+    const uint16_t *w = (const uint16_t *)(uintptr_t)load;
+    if ((w[0] & 0xFFC7u) != 0x6802u || (w[3] & 0xFFC6u) != 0x6002u)
+        return;
     f[6] = load;
     cairn_k.threads->sem_stats.fast_restarts++;
 }
