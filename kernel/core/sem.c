@@ -11,6 +11,12 @@
  * the thread itself waits for a mutex, its owner is recomputed in turn (the chain;
  * a cycle, a deadlock, ends the walk after CAIRN_MAX_TASKS steps).
  *
+ * A mutex's uncontended take and give change one word, `lock` (cairn/sem.h): 0 free, or
+ * the taker's token. The general path first unfolds it into the fields (count, owner,
+ * holder, the holder's list), marking it CAIRN_SEM_SLOW, and folds it back to 0 when the
+ * mutex is free with nobody waiting. A token whose thread has exited is a free mutex: that
+ * thread left it uncontended, so nobody waited to be handed it.
+ *
  * The ready threads are a list per priority, oldest first (thread.c). A raised holder
  * runs first of its new priority, in its waiter's place; lowered back, it returns to its
  * place among its own priority's threads, found by arrival: a scan of that list. With
@@ -40,6 +46,7 @@ cairn_ret_t cairn_sem_init(cairn_sem_t *s, uint16_t count, uint16_t max)
     if (!s || !max || count > max)
         return CAIRN_EINVAL;
     __builtin_memset(s, 0, sizeof *s);
+    s->lock = CAIRN_SEM_SLOW;
     s->count = count;
     s->max = max;
     return CAIRN_OK;
@@ -48,9 +55,60 @@ cairn_ret_t cairn_sem_init(cairn_sem_t *s, uint16_t count, uint16_t max)
 cairn_ret_t cairn_mutex_init(cairn_sem_t *m)
 {
     cairn_ret_t r = cairn_sem_init(m, 1, 1);
-    if (r == CAIRN_OK)
+    if (r == CAIRN_OK) {
         m->mutex = 1;
+        m->lock = 0;
+    }
     return r;
+}
+
+/* Interrupts off: the fields from the one-word state of an uncontended mutex. */
+static void unfold_word(cairn_sem_t *s)
+{
+    uint32_t w = s->lock;
+    cairn_thread_t *t = w ? cairn__thread_by_token(w) : 0;
+    s->holder = t;
+    s->waiters = 0;
+    if (t) {
+        s->count = 0;
+        s->owner = t->id;
+        s->next_held = t->mutexes;
+        t->mutexes = s;
+    } else {
+        s->count = 1;
+        s->owner = CAIRN_TASK_NONE;
+        s->next_held = 0;
+    }
+    s->lock = CAIRN_SEM_SLOW;
+}
+
+/* Interrupts off, s a mutex. */
+static inline __attribute__((always_inline)) void unfold(cairn_sem_t *s)
+{
+    if (s->lock != CAIRN_SEM_SLOW)
+        unfold_word(s);
+}
+
+/* Interrupts off: a mutex (never a counting semaphore, whose word stays CAIRN_SEM_SLOW)
+ * free with nobody waiting is one word again. */
+static inline __attribute__((always_inline)) void fold(cairn_sem_t *s)
+{
+    if (s->count && !s->waiters)
+        s->lock = 0;
+}
+
+cairn_task_id_t cairn_mutex_owner(const cairn_sem_t *m)
+{
+    if (!m || !m->mutex)
+        return CAIRN_TASK_NONE;
+    uint32_t irq = arch_irq_save();
+    cairn_task_id_t id = m->owner;
+    if (m->lock != CAIRN_SEM_SLOW) {
+        cairn_thread_t *t = m->lock ? cairn__thread_by_token(m->lock) : 0;
+        id = t ? t->id : CAIRN_TASK_NONE;
+    }
+    arch_irq_restore(irq);
+    return id;
 }
 
 static bool better(const cairn_thread_t *a, const cairn_thread_t *b)
@@ -155,34 +213,12 @@ static void enqueue(cairn_sem_t *s, cairn_thread_t *t)
         inherit(h);
 }
 
-/* The uncontended mutex, taken and given by a thread: a few fields under PRIMASK, no
- * call. Everything else (a semaphore, a handler, an interrupt, waiters, inheritance, the
+/* The uncontended mutex, taken and given by a thread: its word, under PRIMASK, no call.
+ * Everything else (a semaphore, a handler, an interrupt, waiters, inheritance, the
  * announced take, errors) takes the general path below. */
 static inline bool thread_running(void)
 {
     return cairn_k.in_thread && !cairn_k.isr_depth;
-}
-
-/* The stores of the uncontended take and give, all of them, for a port whose fast path an
- * interrupt stopped half-way through them (armv6m: before the thread is switched away from,
- * so no other context sees a mutex half taken): each value comes from the thread's registers
- * or is a constant, so storing again what was already stored is harmless. */
-void cairn__sem_fast_take_finish(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older)
-{
-    s->count = 0;
-    s->owner = t->id;
-    s->holder = t;
-    s->next_held = older;
-    t->mutexes = s;
-}
-
-void cairn__sem_fast_give_finish(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older)
-{
-    t->mutexes = older;
-    s->next_held = 0;
-    s->holder = 0;
-    s->owner = CAIRN_TASK_NONE;
-    s->count = 1;
 }
 
 #ifndef CAIRN_PORT_SEM_FAST /* else the port's, in assembly (armv6m: sem_fast.c) */
@@ -190,9 +226,8 @@ cairn_ret_t cairn_sem_take(cairn_sem_t *s, uint32_t timeout)
 {
     if (s && s->mutex) {
         uint32_t irq = arch_irq_save();
-        if (s->count && thread_running()) {
-            cairn_thread_t *t = cairn_k.threads->cur;
-            cairn__sem_fast_take_finish(s, t, t->mutexes);
+        if (!s->lock && thread_running()) {
+            s->lock = cairn_k.threads->cur->token;
             arch_irq_restore(irq);
             return CAIRN_OK;
         }
@@ -218,10 +253,13 @@ cairn_ret_t cairn__sem_take_general(cairn_sem_t *s, uint32_t timeout)
     }
     cairn_task_id_t me = t ? t->id : cairn_current_task();
     uint32_t irq = arch_irq_save();
-    if (s->mutex && s->owner == me && me != CAIRN_TASK_NONE) {
-        COUNT(refused);
-        arch_irq_restore(irq);
-        return CAIRN_EBUSY;
+    if (s->mutex) {
+        unfold(s);
+        if (s->owner == me && me != CAIRN_TASK_NONE) {
+            COUNT(refused);
+            arch_irq_restore(irq);
+            return CAIRN_EBUSY;
+        }
     }
     if (grab(s, t, me)) {
         arch_irq_restore(irq);
@@ -296,10 +334,8 @@ cairn_ret_t cairn_sem_give(cairn_sem_t *s)
 {
     if (s && s->mutex) {
         uint32_t irq = arch_irq_save();
-        cairn_thread_t *t = s->holder;
-        if (t && !s->waiters && t->mutexes == s && thread_running() && cairn_k.threads->cur == t) {
-            /* Its last taken mutex, nobody waiting: no priority to recompute, nobody to wake. */
-            cairn__sem_fast_give_finish(s, t, s->next_held);
+        if (thread_running() && s->lock == cairn_k.threads->cur->token) {
+            s->lock = 0; /* nobody waits (else the word is CAIRN_SEM_SLOW) */
             arch_irq_restore(irq);
             return CAIRN_OK;
         }
@@ -318,6 +354,7 @@ cairn_ret_t cairn__sem_give_general(cairn_sem_t *s)
     uint32_t irq = arch_irq_save();
     cairn_ret_t r = CAIRN_OK;
     if (s->mutex) {
+        unfold(s);
         if (s->count || s->owner != me || cairn_k.isr_depth) {
             r = CAIRN_EINVAL;
         } else {
@@ -343,6 +380,7 @@ cairn_ret_t cairn__sem_give_general(cairn_sem_t *s)
                 hand_over(s);
             }
         }
+        fold(s); /* also after a refusal: a free mutex unfolded to check the caller */
     } else if (s->count == s->max) {
         r = CAIRN_EFULL;
     } else {
@@ -374,8 +412,13 @@ bool cairn__sem_prewait(cairn_thread_t *t)
 {
     cairn_sem_t *s = t->hint;
     t->hint = 0;
-    if (s->count || (s->mutex && s->holder == t))
+    if (s->mutex)
+        unfold(s);
+    if (s->count || (s->mutex && s->holder == t)) {
+        if (s->mutex)
+            fold(s);
         return false;
+    }
     COUNT(prewaits);
     t->got = 0;
     enqueue(s, t);
@@ -389,6 +432,7 @@ void cairn__sem_exit(cairn_thread_t *t)
         cairn_sem_t *s = t->mutexes;
         disown(s);
         hand_over(s);
+        fold(s); /* a mutex: t's list holds only mutexes */
     }
     arch_irq_restore(irq);
 }

@@ -610,6 +610,16 @@ static cairn_thread_t *find(cairn_task_id_t id)
     return 0;
 }
 
+cairn_thread_t *cairn__thread_by_token(uint32_t tok)
+{
+    if (!on())
+        return 0;
+    for (cairn_thread_t *t = ts.all; t; t = t->next)
+        if (t->token == tok)
+            return t->state == TH_DEAD ? 0 : t;
+    return 0;
+}
+
 /* ---- the mailbox (runs on the message level at the thread's priority) ------------ */
 
 static cairn_ret_t mailbox(void *state, cairn_msg_t *msg)
@@ -697,8 +707,11 @@ cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thre
         cairn_heap_set_owner(st, CAIRN_TASK_NONE);
         cairn_k.threads = st;
     }
-    if (!cairn_k.nthreads) /* none left (or the first): the counters start again */
+    if (!cairn_k.nthreads) { /* none left (or the first): the counters start again */
+        uint32_t tokens = ts.tokens; /* not the tokens: a mutex may still hold an old one */
         __builtin_memset(&ts, 0, sizeof ts);
+        ts.tokens = tokens;
+    }
     uintptr_t lo = ((uintptr_t)stack + 3u) & ~(uintptr_t)3u;
     uintptr_t hi = ((uintptr_t)stack + stack_size) & ~(uintptr_t)7u;
     cairn_ret_t r = arch_thread_setup();
@@ -728,6 +741,10 @@ cairn_ret_t cairn_thread_create(cairn_task_id_t id, const char *name, cairn_thre
     t->prio = prio;
     t->base = prio;
     t->id = id;
+    ts.tokens += 2u;
+    if (ts.tokens == 0) /* after 2^31 threads: 0 means a free mutex */
+        ts.tokens = 2u;
+    t->token = ts.tokens;
     t->shadow.prio = prio;
     t->shadow.id = id;
     t->frame.tcb = &t->shadow;

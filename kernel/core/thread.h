@@ -38,7 +38,7 @@ typedef struct cairn_ctx {
 typedef struct cairn_thread {
     cairn_ctx_t ctx; /* first: the port's switch code */
     uint32_t *guard; /* the switch code checks it (CAIRN_THREAD_GUARD) */
-    struct cairn_sem *mutexes; /* owned, linked by next_held (the mutex fast path: near) */
+    struct cairn_sem *mutexes; /* owned in the general path's state, linked by next_held */
     cairn_task_id_t id;
     uint8_t state;
     uint8_t queued; /* Q_* */
@@ -51,6 +51,10 @@ typedef struct cairn_thread {
      * the thread's, so an interrupt that leaves a message of the thread's priority or
      * above queued requests a dispatch (PendSV) exactly as over a handler. */
     cairn_frame_t frame;
+    /* What an uncontended mutex it took holds (cairn/sem.h): even, not reused before 2^31
+     * threads were created. Right after the frame: the mutex fast path reaches it from
+     * cairn_k.top. */
+    uint32_t token;
     cairn_msg_t box[CAIRN_THREAD_MAILBOX];
     cairn_msg_t held; /* the last message received: its heap payload is freed at the next */
     const char *name;
@@ -81,8 +85,14 @@ typedef struct cairn_thread {
 
 /* Offsets the armv6m switch code uses (checked below on 32-bit targets). */
 #define CAIRN_TH_GUARD 8
-#define CAIRN_TH_MUTEXES 12
-#define CAIRN_TH_ID 16
+/* The token follows the frame, whose message is longer under EDF and CSD (kernel.h). */
+#if CAIRN_POLICY == CAIRN_POLICY_CSD
+#define CAIRN_TH_TOKEN_AFTER_FRAME 36
+#elif CAIRN_POLICY == CAIRN_POLICY_EDF
+#define CAIRN_TH_TOKEN_AFTER_FRAME 32
+#else
+#define CAIRN_TH_TOKEN_AFTER_FRAME 28
+#endif
 #define CAIRN_TH_FRAME 24
 #define CAIRN_TS_CUR 0
 #define CAIRN_TS_NEXT 4
@@ -143,10 +153,8 @@ void cairn__sem_exit(cairn_thread_t *t);
  * sem.c's own). */
 cairn_ret_t cairn__sem_take_general(cairn_sem_t *s, uint32_t timeout);
 cairn_ret_t cairn__sem_give_general(cairn_sem_t *s);
-/* The uncontended take's and give's stores, all of them (s taken or given by t, older the
- * mutex t took before s): a port's fast path stopped half-way is completed with them. */
-void cairn__sem_fast_take_finish(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older);
-void cairn__sem_fast_give_finish(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older);
+/* The live (not exited) thread whose token is tok, else NULL (a scan of the threads). */
+cairn_thread_t *cairn__thread_by_token(uint32_t tok);
 
 /* ---- the port ---------------------------------------------------------------------- */
 
@@ -190,6 +198,7 @@ struct cairn_thread_state {
     cairn_thread_stats_t stats;
     cairn_sem_stats_t sem_stats; /* sem.c; counted from the first thread on */
     uint32_t sem_wseq;           /* sem.c: the order waiters came in */
+    uint32_t tokens;             /* the last thread token given (kept when the counters restart) */
     uint8_t nlevels;
     cairn_prio_t level_prio[CAIRN_THREAD_LEVELS];  /* ascending */
     uint8_t level_ready[CAIRN_THREAD_LEVELS];      /* ready threads in the list */
@@ -209,8 +218,8 @@ static inline __attribute__((always_inline)) void cairn__thread_forget_next(void
 #if UINTPTR_MAX == 0xFFFFFFFFu
 _Static_assert(offsetof(cairn_thread_t, guard) == CAIRN_TH_GUARD, "the switch code's guard");
 _Static_assert(offsetof(cairn_thread_t, frame) == CAIRN_TH_FRAME, "the switch code's frame");
-_Static_assert(offsetof(cairn_thread_t, mutexes) == CAIRN_TH_MUTEXES, "the mutex fast path's list");
-_Static_assert(offsetof(cairn_thread_t, id) == CAIRN_TH_ID, "the mutex fast path's id");
+_Static_assert(offsetof(cairn_thread_t, token) == CAIRN_TH_FRAME + CAIRN_TH_TOKEN_AFTER_FRAME,
+               "the mutex fast path's token");
 _Static_assert(offsetof(struct cairn_thread_state, cur) == CAIRN_TS_CUR, "the switch code's cur");
 _Static_assert(offsetof(struct cairn_thread_state, next) == CAIRN_TS_NEXT, "the switch code's next");
 #endif

@@ -54,6 +54,9 @@ static inline void arch_irq_unmask(unsigned irq)
 
 /* The uncontended mutex's take and give are assembly (kernel/arch/armv6m/sem_fast.c). */
 #define CAIRN_PORT_SEM_FAST 1
+/* ... and cairn_mutex_lock / cairn_mutex_unlock inline them at the call site
+ * (cairn_port_mutex.h, included by cairn/sem.h). */
+#define CAIRN_PORT_MUTEX_INLINE "cairn_port_mutex.h"
 
 /* The vector of an interrupt bound to a message: r0 = the binding, then the
  * fast path (kernel/arch/armv6m/fast.c; the shared section prefix keeps it in

@@ -17,7 +17,8 @@
  *    execution stack) and restores its registers: no call, no choice.
  * 1. Otherwise, with interrupts off, cairn__thread_pick chooses the context to run.
  * 2. A switch saves r4-r11 below the left context's exception frame (on MSP for
- *    the message level, on its PSP for a thread) with that SP in its record, and
+ *    the message level, on its PSP for a thread; r4-r7 right below the frame, r8-r11
+ *    below them, so that the restore ends at the frame) with that SP in its record, and
  *    restores the other's, returning with EXC_RETURN 0xFFFFFFF9 (message level)
  *    or 0xFFFFFFFD (a thread).
  * 3. Returning to the message level (a switch to it, or no switch over it) goes
@@ -69,7 +70,7 @@ cairn_ret_t arch_thread_setup(void)
 cairn_ret_t arch_thread_init(cairn_ctx_t *c, void *lo, void *hi)
 {
     (void)lo;
-    uint32_t *sp = (uint32_t *)hi - 16; /* r4-r11, then the exception frame */
+    uint32_t *sp = (uint32_t *)hi - 16; /* r8-r11 and r4-r7 (zero), then the exception frame */
     for (unsigned i = 0; i < 16; i++)
         sp[i] = 0;
     sp[8 + 6] = (uint32_t)(uintptr_t)cairn__thread_entry & ~1u; /* pc */
@@ -144,24 +145,23 @@ __attribute__((naked)) void cairn__armv6m_pendsv_threads(void)
         "movs  r2, #0\n\t"
         "stmia r3!, {r1, r2}\n\t" /* cur = the decided thread, next = none */
         "mrs   r2, psp\n\t"
+        "subs  r2, #16\n\t"
+        "stmia r2!, {r4-r7}\n\t" /* r4-r7 right below the exception frame */
         "subs  r2, #32\n\t"
         "str   r2, [r0]\n\t"
-        "stmia r2!, {r4-r7}\n\t"
         "mov   r4, r8\n\t"
         "mov   r5, r9\n\t"
         "mov   r6, r10\n\t"
         "mov   r7, r11\n\t"
-        "stmia r2!, {r4-r7}\n\t"
+        "stmia r2!, {r4-r7}\n\t" /* r8-r11 below them */
         "ldr   r0, [r1]\n\t"
-        "adds  r0, #16\n\t"
         "ldmia r0!, {r4-r7}\n\t"
         "mov   r8, r4\n\t"
         "mov   r9, r5\n\t"
         "mov   r10, r6\n\t"
         "mov   r11, r7\n\t"
-        "msr   psp, r0\n\t" /* its exception frame, above r8-r11 */
-        "subs  r0, #32\n\t"
         "ldmia r0!, {r4-r7}\n\t"
+        "msr   psp, r0\n\t" /* its exception frame, above r4-r7 */
         "cpsie i\n\t"
         "bx    lr\n\t" /* EXC_RETURN: Thread mode, PSP, as it came */
         "6:\n\t"
@@ -189,23 +189,22 @@ __attribute__((naked)) void cairn__armv6m_pendsv_threads(void)
         "mrs   r1, psp\n\t" /* a thread: below its frame, on its PSP */
         "subs  r1, #32\n\t"
         "2:\n\t"
-        "str   r1, [r2]\n\t"
+        "str   r1, [r2]\n\t" /* r8-r11 at the saved SP, r4-r7 above them (as the fast path) */
+        "adds  r1, #16\n\t"
         "stmia r1!, {r4-r7}\n\t"
+        "subs  r1, #32\n\t"
         "mov   r4, r8\n\t"
         "mov   r5, r9\n\t"
         "mov   r6, r10\n\t"
         "mov   r7, r11\n\t"
         "stmia r1!, {r4-r7}\n\t"
         "ldr   r1, [r3]\n\t"
-        "adds  r1, #16\n\t"
         "ldmia r1!, {r4-r7}\n\t"
         "mov   r8, r4\n\t"
         "mov   r9, r5\n\t"
         "mov   r10, r6\n\t"
         "mov   r11, r7\n\t"
-        "subs  r1, #32\n\t"
-        "ldmia r1!, {r4-r7}\n\t"
-        "adds  r1, #16\n\t" /* the exception frame */
+        "ldmia r1!, {r4-r7}\n\t" /* r1: the exception frame */
         "cmp   r3, r0\n\t"
         "beq   3f\n\t"
         "msr   psp, r1\n\t"

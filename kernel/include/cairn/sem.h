@@ -23,6 +23,7 @@
 
 #include "cairn/msg.h"
 #include "cairn/types.h"
+#include "cairn_port.h" /* CAIRN_PORT_MUTEX_INLINE */
 
 #ifndef CAIRN_SEM_EMERALDS
 #define CAIRN_SEM_EMERALDS 1
@@ -31,8 +32,17 @@
 struct cairn_thread;
 
 /* Kept by the caller (static or on a stack that outlives every user); all of it
- * belongs to the kernel. */
+ * belongs to the kernel (cairn_mutex_owner reads a mutex's owner).
+ *
+ * A mutex's uncontended state is the one word `lock`: 0 free, or the token of the thread
+ * that took it (even, not reused before 2^31 threads were created), so that the uncontended take and give are a load, a
+ * comparison and a store. The fields below it are derived from that word when the general
+ * path needs them (a contender, a handler, an error), which marks the word CAIRN_SEM_SLOW:
+ * then they hold the state, until the mutex is free with nobody waiting again. A counting
+ * semaphore's word is always CAIRN_SEM_SLOW. */
+#define CAIRN_SEM_SLOW 1u
 typedef struct cairn_sem {
+    uint32_t lock;
     struct cairn_thread *waiters; /* unordered: the give picks the best */
     struct cairn_thread *holder;  /* a mutex owned by a thread */
     struct cairn_sem *next_held;  /* the holder's other mutexes */
@@ -60,6 +70,25 @@ cairn_ret_t cairn_sem_try_take(cairn_sem_t *s);
  * Refusals are counted (cairn_sem_stats). */
 cairn_ret_t cairn_sem_give(cairn_sem_t *s);
 
+/* cairn_sem_take(m, CAIRN_THREAD_FOREVER) and cairn_sem_give(m), with the uncontended case
+ * of a mutex inline at the call site where the port has it (armv6m: no call at all). */
+#ifdef CAIRN_PORT_MUTEX_INLINE
+#include CAIRN_PORT_MUTEX_INLINE
+#else
+static inline cairn_ret_t cairn_mutex_lock(cairn_sem_t *m)
+{
+    return cairn_sem_take(m, UINT32_MAX /* CAIRN_THREAD_FOREVER */);
+}
+
+static inline cairn_ret_t cairn_mutex_unlock(cairn_sem_t *m)
+{
+    return cairn_sem_give(m);
+}
+#endif
+
+/* The task that owns mutex m, else (free, or not a mutex) CAIRN_TASK_NONE. */
+cairn_task_id_t cairn_mutex_owner(const cairn_sem_t *m);
+
 /* cairn_thread_receive / cairn_thread_sleep announcing that the thread will call
  * cairn_sem_take(next, CAIRN_THREAD_FOREVER) next (next may be NULL: no hint).
  * Without CAIRN_SEM_EMERALDS the hint is ignored. When the wake-up found next
@@ -76,9 +105,11 @@ typedef struct cairn_sem_stats {
     uint32_t refused;    /* gives refused (not the owner, at max), takes refused */
     uint32_t exchanges;  /* raises by EMERALDS's exchange of places (O(1)) */
     uint32_t requeue_steps; /* ready threads passed to put a lowered holder back in its place */
-    uint32_t fast_restarts;    /* uncontended takes/gives an interrupt stopped in their checks:
-                                  restarted (a port whose fast path does not mask interrupts) */
-    uint32_t fast_completions; /* ... stopped in their stores: completed by the kernel */
+    uint32_t fast_restarts;    /* uncontended takes/gives an interrupt stopped before their
+                                  store: restarted (a port whose fast path does not mask
+                                  interrupts) */
+    uint32_t fast_completions; /* ... stopped half-way through their stores: completed by the
+                                  kernel (0 where the uncontended path is one store) */
 } cairn_sem_stats_t;
 
 /* Counted from the first thread on (zeros before): the counters live in the thread

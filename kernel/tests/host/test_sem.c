@@ -17,7 +17,7 @@
 #include "cairn/sem.h"
 #include "hwtimer.h"
 
-#include "../../core/thread.h" /* the fast path's completions */
+#include "../../core/thread.h" /* a thread's token */
 
 #define STACK 65536 /* ASan's frames are large */
 #define P(n) CAIRN_PORT(n)
@@ -80,8 +80,8 @@ static void test_inheritance_stops_the_inversion(void **state)
     cairn_sem_stats_t after = stats_now();
     assert_int_equal(after.inherits - before.inherits, 1);
     assert_int_equal(after.blocks - before.blocks, 1);
-    assert_int_equal(m1.count, 1);
-    assert_int_equal(m1.owner, CAIRN_TASK_NONE);
+    assert_int_equal(cairn_mutex_owner(&m1), CAIRN_TASK_NONE);
+    assert_int_equal(cairn_mutex_owner(&m1), CAIRN_TASK_NONE);
     assert_null(m1.waiters);
 }
 
@@ -166,14 +166,14 @@ static void test_take_times_out(void **state)
     assert_log("L:took");
     host_timer_advance(1);
     assert_log("L:took T:-7"); /* CAIRN_EAGAIN; it waits again */
-    assert_int_equal(m1.owner, TL);
+    assert_int_equal(cairn_mutex_owner(&m1), TL);
     assert_int_equal(cairn_post(TL, P(1), 0, 0), CAIRN_OK);
     assert_log("L:took T:-7 L:give T:0"); /* the second take got it in time */
     cairn_sem_stats_t after = stats_now();
     assert_int_equal(after.timeouts - before.timeouts, 1);
     assert_int_equal(after.blocks - before.blocks, 2);
-    assert_int_equal(m1.owner, CAIRN_TASK_NONE); /* T exited holding it */
-    assert_int_equal(m1.count, 1);
+    assert_int_equal(cairn_mutex_owner(&m1), CAIRN_TASK_NONE); /* T exited holding it */
+    assert_int_equal(cairn_mutex_owner(&m1), CAIRN_TASK_NONE);
     assert_null(m1.waiters);
     host_timer_advance(20); /* the second limit's timer was cancelled: nothing more */
     assert_log("L:took T:-7 L:give T:0");
@@ -289,7 +289,7 @@ static void test_ownership_and_levels(void **state)
     assert_int_equal(cairn_task_init(8, 0, 0), CAIRN_OK);
     assert_int_equal(cairn_post(8, P(1), 0, 0), CAIRN_OK);
     assert_log("N:refused O:done h:-3 h:0 h:0 h:0");
-    assert_int_equal(m2.count, 1);
+    assert_int_equal(cairn_mutex_owner(&m2), CAIRN_TASK_NONE);
     ktest_irq(isr_uses, 0);
     assert_log("N:refused O:done h:-3 h:0 h:0 h:0 i:-3 i:0");
     assert_int_equal(cs.count, 1);
@@ -328,10 +328,10 @@ static void test_exit_hands_mutexes_on(void **state)
     assert_int_equal(cairn_thread_create(TL, "Q", quitter, 0, stacks[0], STACK, 2, 0, 0), CAIRN_OK);
     assert_int_equal(cairn_thread_create(TH, "W", mutex_waiter, 0, stacks[1], STACK, 4, 0, 0), CAIRN_OK);
     assert_log("");
-    assert_int_equal(m1.owner, TL);
+    assert_int_equal(cairn_mutex_owner(&m1), TL);
     assert_int_equal(cairn_post(TL, P(1), 0, 0), CAIRN_OK);
     assert_log("Q:exit W:took");
-    assert_int_equal(m1.owner, TH);
+    assert_int_equal(cairn_mutex_owner(&m1), TH);
     assert_int_equal(cairn_thread_join(TL, 0), CAIRN_OK);
 }
 
@@ -520,7 +520,7 @@ static void test_a_third_thread_raises_the_holder_again(void **state)
     cairn_sem_stats_t after = stats_now();
     assert_int_equal(after.exchanges - before.exchanges, CAIRN_SEM_EMERALDS ? 2 : 0);
     assert_int_equal(after.inherits - before.inherits, 2);
-    assert_int_equal(m1.count, 1);
+    assert_int_equal(cairn_mutex_owner(&m1), CAIRN_TASK_NONE);
     assert_null(m1.waiters);
 }
 
@@ -551,7 +551,7 @@ static void test_a_waiter_times_out_while_the_holder_holds_its_place(void **stat
     cairn_sem_stats_t after = stats_now();
     assert_int_equal(after.exchanges - before.exchanges, CAIRN_SEM_EMERALDS ? 1 : 0);
     assert_int_equal(after.timeouts - before.timeouts, 1);
-    assert_int_equal(m1.count, 1);
+    assert_int_equal(cairn_mutex_owner(&m1), CAIRN_TASK_NONE);
 }
 
 static void equal_holder(void *arg);
@@ -590,93 +590,55 @@ static void test_nothing_moves_when_the_holder_runs_as_high(void **state)
     cairn_thread_set_slice(CAIRN_THREAD_SLICE_TICKS);
 }
 
-/* ---- the uncontended take and give completed half-way (a port's restartable sequence) ------- */
+/* ---- the uncontended mutex: one word, unfolded when needed ---------------------------------- */
 
-/* The first k stores of the port's take (kernel/arch/armv6m/sem_fast.c's order). */
-static void take_stores(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older, unsigned k)
-{
-    if (k > 0)
-        s->count = 0;
-    if (k > 1)
-        s->owner = t->id;
-    if (k > 2)
-        s->holder = t;
-    if (k > 3)
-        s->next_held = older;
-    if (k > 4)
-        t->mutexes = s;
-}
-
-static void give_stores(cairn_sem_t *s, cairn_thread_t *t, cairn_sem_t *older, unsigned k)
-{
-    if (k > 0)
-        t->mutexes = older;
-    if (k > 1)
-        s->next_held = 0;
-    if (k > 2)
-        s->holder = 0;
-    if (k > 3)
-        s->owner = CAIRN_TASK_NONE;
-    if (k > 4)
-        s->count = 1;
-}
-
-static void completed_holder(void *arg)
+static void lazy_holder(void *arg)
 {
     (void)arg;
-    cairn_thread_t *t = cairn__thread_current();
     assert_int_equal(cairn_sem_take(&m1, CAIRN_THREAD_FOREVER), CAIRN_OK);
-    for (unsigned k = 0; k <= 5; k++) {
-        take_stores(&m2, t, &m1, k);
-        cairn__sem_fast_take_finish(&m2, t, &m1);
-        assert_int_equal(m2.count, 0);
-        assert_int_equal(m2.owner, TL);
-        assert_ptr_equal(m2.holder, t);
-        assert_ptr_equal(m2.next_held, &m1);
-        assert_ptr_equal(t->mutexes, &m2);
-        assert_int_equal(cairn_sem_take(&m2, 0), CAIRN_EBUSY); /* the general path: it is ours */
-        give_stores(&m2, t, &m1, 5 - k);
-        cairn__sem_fast_give_finish(&m2, t, &m1);
-        assert_int_equal(m2.count, 1);
-        assert_int_equal(m2.owner, CAIRN_TASK_NONE);
-        assert_null(m2.holder);
-        assert_null(m2.next_held);
-        assert_ptr_equal(t->mutexes, &m1);
-    }
-    /* Completed after two stores, then contended: H's wait raises the holder. */
-    take_stores(&m2, t, &m1, 2);
-    cairn__sem_fast_take_finish(&m2, t, &m1);
-    assert_int_equal(cairn_post(TH, P(1), 0, 0), CAIRN_OK);
-    klog("L:give");
-    assert_int_equal(cairn_sem_give(&m2), CAIRN_OK);
+    assert_int_equal(cairn_sem_take(&m2, CAIRN_THREAD_FOREVER), CAIRN_OK);
+    assert_int_equal(m1.lock, cairn__thread_current()->token); /* the fast path's one word */
+    assert_int_equal(cairn_mutex_owner(&m1), TL);
+    assert_int_equal(cairn_sem_take(&m1, 0), CAIRN_EBUSY); /* the general path: it is ours */
+    assert_int_equal(m1.lock, CAIRN_SEM_SLOW);
+    assert_int_equal(cairn_mutex_owner(&m1), TL);
     assert_int_equal(cairn_sem_give(&m1), CAIRN_OK);
-    klog("L:end");
+    assert_int_equal(m1.lock, 0); /* free, nobody waiting: one word again */
+    klog("L:exit"); /* holding m2, taken uncontended */
 }
 
-static void contender(void *arg)
+static void lazy_taker(void *arg)
 {
     (void)arg;
-    cairn_msg_t m;
-    assert_int_equal(cairn_thread_receive(&m, CAIRN_THREAD_FOREVER), CAIRN_OK);
-    klog("H:take");
-    assert_int_equal(cairn_sem_take(&m2, CAIRN_THREAD_FOREVER), CAIRN_OK);
-    klog("H:took");
-    assert_int_equal(cairn_sem_give(&m2), CAIRN_OK);
+    klog("T:%d", cairn_sem_take(&m2, 0));
+    klog("T:%d", cairn_sem_give(&m2));
+    /* The inline pair is the same take and give. */
+    assert_int_equal(cairn_mutex_lock(&m2), CAIRN_OK);
+    assert_int_equal(m2.lock, cairn__thread_current()->token);
+    assert_int_equal(cairn_mutex_lock(&m2), CAIRN_EBUSY);
+    assert_int_equal(cairn_mutex_unlock(&m2), CAIRN_OK);
+    assert_int_equal(cairn_mutex_unlock(&m2), CAIRN_EINVAL); /* not its own any more */
 }
 
-static void test_a_fast_path_completed_half_way(void **state)
+static void test_an_uncontended_mutex_is_one_word(void **state)
 {
     (void)state;
     assert_int_equal(cairn_mutex_init(&m1), CAIRN_OK);
     assert_int_equal(cairn_mutex_init(&m2), CAIRN_OK);
-    assert_int_equal(cairn_thread_create(TH, "H", contender, 0, stacks[0], STACK, 6, 0, 0), CAIRN_OK);
-    cairn_sem_stats_t before = stats_now();
-    assert_int_equal(cairn_thread_create(TL, "L", completed_holder, 0, stacks[1], STACK, 2, 0, 0), CAIRN_OK);
-    assert_log("H:take L:give H:took L:end");
-    cairn_sem_stats_t after = stats_now();
-    assert_int_equal(after.inherits - before.inherits, 1);
-    assert_int_equal(m1.count, 1);
-    assert_int_equal(m2.count, 1);
+    assert_int_equal(m1.lock, 0);
+    assert_int_equal(cairn_thread_create(TL, "L", lazy_holder, 0, stacks[0], STACK, 2, 0, 0), CAIRN_OK);
+    assert_log("L:exit");
+    /* Its token is still in m2's word: an exited holder's mutex is free. */
+    assert_int_not_equal(m2.lock, 0);
+    assert_int_equal(cairn_mutex_owner(&m2), CAIRN_TASK_NONE);
+    assert_int_equal(cairn_thread_join(TL, 0), CAIRN_OK);
+    /* No thread left: the counters start again, the tokens do not (a new thread is not the
+     * old holder). */
+    assert_int_equal(cairn_thread_create(TL, "T", lazy_taker, 0, stacks[1], STACK, 2, 0, 0), CAIRN_OK);
+    assert_log("L:exit T:0 T:0");
+    assert_int_equal(cairn_mutex_owner(&m2), CAIRN_TASK_NONE);
+    assert_int_equal(m2.lock, 0);
+    assert_int_equal(cairn_thread_join(TL, 0), CAIRN_OK);
 }
 
 int main(void)
@@ -695,7 +657,7 @@ int main(void)
         KTEST(test_a_third_thread_raises_the_holder_again),
         KTEST(test_a_waiter_times_out_while_the_holder_holds_its_place),
         KTEST(test_nothing_moves_when_the_holder_runs_as_high),
-        KTEST(test_a_fast_path_completed_half_way),
+        KTEST(test_an_uncontended_mutex_is_one_word),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -43,8 +43,9 @@ METHOD = {
                          "(thread_switch_cycles)",
     "signal_to_waiter": "L marks and gives the semaphore H waits on; H marks when its take "
                         "returns (sem_signal_to_waiter_cycles)",
-    "mutex_lock_unlock": "L takes and gives a free mutex, call -> return of both "
-                         "(mutex_lock_unlock_cycles)",
+    "mutex_lock_unlock": "L locks and unlocks a free mutex with cairn_mutex_lock and "
+                         "cairn_mutex_unlock, inline at the call site (on armv6m no call), "
+                         "between the markers (mutex_lock_unlock_cycles)",
     "synchronisation": "L takes and gives a counting semaphore of one unit, call -> return",
     "message_processing": "L posts a 16-byte message to its own task ID and receives it "
                           "(cairn_post, the mailbox on the message level, cairn_thread_receive)",
