@@ -136,14 +136,11 @@ unsigned cairn__mig_size(struct cairn_mig_writer *w, const cairn_tcb_t *t, unsig
             w->member_count++;
             n += 2u;
         }
-    w->running = 0;
+    w->running = cairn__timer_query_task(id, w->rem, w->per);
     w->timer_count = 0;
-    for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
-        if (cairn__timer_query(id, (uint8_t)k, &w->rem[k], &w->per[k]) == CAIRN_OK) {
-            w->running |= (uint8_t)(1u << k);
-            w->timer_count++;
-            n += 14u;
-        }
+    for (unsigned k = w->running; k; k >>= 1)
+        w->timer_count += k & 1u;
+    n += 14u * w->timer_count;
     w->now = 0;
     w->global = false;
     if (w->running) /* the clock only for deadlines: reading it costs 64-bit arithmetic */
