@@ -27,11 +27,7 @@ __attribute__((naked, section(".text.cairn_fast.irq24_handler"))) void irq24_han
 {
     __asm__ volatile("b    cairn__net_rx_vector\n\t");
 }
-/* TX done goes to the bus manager's fast path too, which clears the latch itself when the
- * service would have nothing to do (net_fast.c) and otherwise goes on as this binding. */
-static cairn_irq_binding_t txdone_binding __attribute__((used, section("cairn_irq_bindings"))) =
-    CAIRN_IRQ_BINDING_INIT(CAIRN_IRQ_BUS_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE, 1);
-CAIRN__IRQ_VECTOR_VIA(irq25_handler, txdone_binding, cairn__net_txdone_vector)
+CAIRN_IRQ_MESSAGE(irq25_handler, CAIRN_IRQ_BUS_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
 CAIRN_IRQ_MESSAGE(irq26_handler, CAIRN_IRQ_BUS_ERR, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
 
 #define LINES                                                                                     \

@@ -86,7 +86,6 @@ _Static_assert(OFF(cairn_kernel_t, isr_depth) == K_ISR, "kernel layout");
 
 /* The controller's registers, from its base (cairn_bus.h). */
 #define R_STATUS 0x04
-#define R_IRQ_STATUS 0x0C
 #define R_TX_DEST 0x10
 #define R_TX_DATA 0x14
 #define R_TX_SEND 0x18
@@ -97,7 +96,6 @@ _Static_assert(OFF(cairn_kernel_t, isr_depth) == K_ISR, "kernel layout");
 #define R_RX_COUNT 0x38
 #define BUS(r) (CAIRN_BUS_BASE + (r))
 _Static_assert(&CAIRN_BUS_STATUS == &CAIRN_BUS_REG(BUS(R_STATUS)) &&
-                   &CAIRN_BUS_IRQ_STATUS == &CAIRN_BUS_REG(BUS(R_IRQ_STATUS)) &&
                    &CAIRN_BUS_TX_DEST == &CAIRN_BUS_REG(BUS(R_TX_DEST)) &&
                    &CAIRN_BUS_TX_DATA == &CAIRN_BUS_REG(BUS(R_TX_DATA)) &&
                    &CAIRN_BUS_TX_SEND == &CAIRN_BUS_REG(BUS(R_TX_SEND)) &&
@@ -372,32 +370,6 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_ve
         [remote] "i"(CAIRN_MSG_REMOTE), [heapremote] "i"(CAIRN_MSG_HEAP | CAIRN_MSG_REMOTE),
         [readyonstack] "i"(0x60), [rxframes] "i"(&cairn_net.stats.rx_frames),
         [evrecv] "i"(CAIRN_EV_NET_RECV), [evrecvto] "i"(CAIRN_EV_NET_RECV_TO));
-}
-
-/* cairn__net_txdone_vector (the bus TX-done vector branches here, r0 = its binding): with
- * nothing buffered and the time synchronisation off, the service the interrupt would ask of
- * the bus manager has nothing to do (no frame waits for the controller, no SYNC for its
- * follow-up; received frames and errors have their own lines): the latch is cleared and the
- * interrupt returns. Else it goes on as the binding's level-sensitive vector. A frame
- * buffered after this finds the controller busy, so its own TX done comes later and finds
- * it buffered. Every frame written directly to an idle controller (the migrators', most
- * remote messages) paid a message to the bus manager and its whole service for this. */
-__attribute__((naked, section(".text.cairn_fast.net_txdone"))) void cairn__net_txdone_vector(void)
-{
-    __asm__ volatile(
-        "ldr   r1, =cairn_net\n\t"
-        "ldr   r2, [r1, #" S(N_TXQ) "]\n\t"
-        "ldr   r3, =%c[tson]\n\t"
-        "ldrb  r3, [r3]\n\t"
-        "orrs  r2, r3\n\t"
-        "bne   1f\n\t"
-        "ldr   r1, =" S(CAIRN_BUS_BASE) "\n\t"
-        "movs  r2, #%c[txdone]\n\t"
-        "str   r2, [r1, #" S(R_IRQ_STATUS) "]\n\t"
-        "bx    lr\n\t"
-        "1:\n\t"
-        "b     cairn__irq_fast_level\n\t"
-        ".ltorg\n\t" ::[tson] "i"(&cairn_net.ts.on), [txdone] "i"(CAIRN_BUS_IRQ_TXDONE));
 }
 
 /* Registers in the send path: r0-r2 the arguments until the frame is committed (r12 keeps
