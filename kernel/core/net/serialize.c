@@ -50,14 +50,17 @@ static void put_bytes(struct cairn_mig_writer *w, const void *p, unsigned n)
     w->len += n;
 }
 
-/* A table of CAIRN_NET_MODULES bytes: too short for memcpy's set-up to pay. */
+/* A table of CAIRN_NET_MODULES bytes: too short for memcpy's set-up to pay. Through local
+ * pointers: a store through w->buf may alias w itself, which made the loop reload it. */
 static void put_table(struct cairn_mig_writer *w, const uint8_t *t)
 {
     unsigned at = w->len;
     w->len = at + CAIRN_NET_MODULES;
-    if (w->len <= w->cap)
-        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++)
-            w->buf[at + i] = t[i];
+    if (w->len > w->cap)
+        return;
+    uint8_t *d = w->buf + at;
+    for (const uint8_t *end = t + CAIRN_NET_MODULES; t != end;)
+        *d++ = *t++;
 }
 
 /* In 32 bits, like put: the 64-bit shifts of a wider read cost a library call a byte. */
