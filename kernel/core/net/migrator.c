@@ -235,8 +235,6 @@ static void serialise(void)
                 cairn_timer_cancel_all(MIG.task);
         }
     }
-    cairn_free(MIG.handed);
-    MIG.handed = 0;
     MIG.serialised = true; /* without a blob: the transfer fails, T resumes */
     trace(CAIRN_EV_MIG_SERIALIZED);
 }
@@ -368,6 +366,9 @@ static void request(cairn_task_id_t task, uint8_t dest)
         send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
     serialise();
     try_transfer();
+    /* Freed once the first parts are on their way: the blob has the bytes. */
+    cairn_free(MIG.handed);
+    MIG.handed = 0;
     /* Armed after the first frames went: no answer is handled before this handler returns
      * (answers are messages to the bus manager, which runs it). A resumed migration armed
      * its own. */
