@@ -26,7 +26,7 @@ _Static_assert(MIG_PART_HEAD == CAIRN_MIG_HEAD_MAX && MIG_SMALL_MAX <= CAIRN_MIG
 _Static_assert(CAIRN_MIG_STATE_MAX <= 0xFFFFu, "blob_len");
 _Static_assert(MIG_PART_HEAD + MIG_PART <= sizeof ((cairn_mig_state_t *)0)->part_frame, "inline blob");
 
-static bool on(void)
+static inline __attribute__((always_inline)) bool on(void)
 {
     return cairn_k.net && cairn_net.mig;
 }
@@ -512,7 +512,7 @@ static void source_timer(void)
 
 /* ---- participants (the destination among them) ---------------------------------------------- */
 
-static bool this_mig(const uint8_t *f)
+static inline __attribute__((always_inline)) bool this_mig(const uint8_t *f)
 {
     return MIG.role == MIG_PARTICIPANT && f[1] == MIG.mig_src && f[2] == MIG.mig_ctr;
 }
