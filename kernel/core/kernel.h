@@ -341,6 +341,8 @@ void cairn__task_remove(cairn_tcb_t *t);
 /* Timer n of task: hardware ticks to its next expiry and its period (vtimer.c).
  * CAIRN_EINVAL when it is not running. */
 cairn_ret_t cairn__timer_query(cairn_task_id_t task, uint8_t n, uint32_t *remaining, uint32_t *period);
+/* Every timer of task at once: bit n set when timer n runs (remaining[n], period[n]). */
+uint8_t cairn__timer_query_task(cairn_task_id_t task, uint32_t *remaining, uint32_t *period);
 /* Starts timer n of task to fire first ticks from now, then every period (0: once). */
 cairn_ret_t cairn__timer_set_first(cairn_task_id_t task, uint8_t n, uint32_t first, uint32_t period);
 /* Disconnects every route to id (route.c). */

@@ -293,6 +293,37 @@ cairn_ret_t cairn__timer_query(cairn_task_id_t task, uint8_t n, uint32_t *remain
     return r;
 }
 
+/* Every timer of task in one walk of each list, where a query per timer walked them once
+ * per timer slot (the migrator's serialisation). Bit n of the result: timer n runs, with
+ * remaining[n] ticks left and period[n]; as cairn__timer_query would say for each n. */
+uint8_t cairn__timer_query_task(cairn_task_id_t task, uint32_t *remaining, uint32_t *period)
+{
+    uint8_t found = 0;
+    uint32_t s = arch_timer_lock();
+    uint32_t off = 0, e = 0;
+    for (const struct vtimer *t = vt.head; t; t = t->next) {
+        off += t->delta;
+        unsigned n = t->key >> 8;
+        if ((t->key & 0xFFu) != task || n >= CAIRN_TIMERS_PER_TASK)
+            continue;
+        if (!found)
+            e = elapsed();
+        remaining[n] = off > e ? off - e : 0;
+        period[n] = t->period;
+        found |= (uint8_t)(1u << n);
+    }
+    for (const struct vtimer *t = vt.due; t; t = t->next) {
+        unsigned n = t->key >> 8;
+        if ((t->key & 0xFFu) != task || n >= CAIRN_TIMERS_PER_TASK || (found >> n & 1u))
+            continue;
+        remaining[n] = 0; /* expired, not fired yet: due now */
+        period[n] = t->period;
+        found |= (uint8_t)(1u << n);
+    }
+    arch_timer_unlock(s);
+    return found;
+}
+
 cairn_ret_t cairn__timer_set_first(cairn_task_id_t task, uint8_t n, uint32_t first, uint32_t period)
 {
     if (task == 0 || n >= CAIRN_TIMERS_PER_TASK || first - 1u >= CAIRN_TIMER_MAX_TICKS ||

@@ -24,8 +24,9 @@ _Static_assert((CAIRN_MIG_STATE_MAX + MIG_PART - 1u) / MIG_PART < MIG_TOKEN_PART
 _Static_assert(CAIRN_MIG_FRAME_MAX <= CAIRN_NET_MAX_PAYLOAD, "migration frame");
 _Static_assert(MIG_PART_HEAD == CAIRN_MIG_HEAD_MAX && MIG_SMALL_MAX <= CAIRN_MIG_HEAD_MAX, "heads");
 _Static_assert(CAIRN_MIG_STATE_MAX <= 0xFFFFu, "blob_len");
+_Static_assert(MIG_PART_HEAD + MIG_PART <= sizeof ((cairn_mig_state_t *)0)->part_frame, "inline blob");
 
-static bool on(void)
+static inline __attribute__((always_inline)) bool on(void)
 {
     return cairn_k.net && cairn_net.mig;
 }
@@ -104,6 +105,16 @@ static uint8_t parts(void)
     return (uint8_t)((MIG.blob_len + MIG_PART - 1u) / MIG_PART);
 }
 
+/* A serialised task of one part lives in the STATE frame buffer itself, after the part's
+ * head, at both ends: the source builds its one frame there and the destination reads it
+ * there, with no blob allocated (and none copied on the source). A module takes part in one
+ * migration at a time, so the buffer is free for it (a stale part token finds the phase
+ * over). */
+static uint8_t *inline_blob(void)
+{
+    return (uint8_t *)MIG.part_frame + MIG_PART_HEAD;
+}
+
 /* STATE part `index`, built when the bus takes it (the caller copies it into the controller
  * at once): one copy of the bytes, word by word, and none while the part waits. */
 static bool part_frame(unsigned index, const void **payload, unsigned *len)
@@ -116,7 +127,8 @@ static bool part_frame(unsigned index, const void **payload, unsigned *len)
     MIG.part_frame[0] = F_STATE | (uint32_t)MIG.mig_src << 8 | (uint32_t)MIG.mig_ctr << 16 |
                         (uint32_t)index << 24;
     MIG.part_frame[1] = MIG.count | (uint32_t)MIG.dest_epoch << 8 | (uint32_t)MIG.task << 16;
-    __builtin_memcpy(f + MIG_PART_HEAD, MIG.blob + at, n);
+    if (MIG.blob != inline_blob())
+        __builtin_memcpy(f + MIG_PART_HEAD, MIG.blob + at, n);
     *payload = f;
     *len = MIG_PART_HEAD + n;
     return true;
@@ -199,9 +211,11 @@ static void serialise(void)
      * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
     struct cairn_mig_writer w;
     unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
-    uint8_t *blob = size <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size) : 0;
+    uint8_t *blob = size <= MIG_PART ? inline_blob()
+                    : size <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size) : 0;
     if (blob) {
-        cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
+        if (blob != inline_blob())
+            cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
         /* A message queued for T between the count and the write makes it too long: T
          * resumes. */
         w.buf = blob;
@@ -210,7 +224,8 @@ static void serialise(void)
         MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
                                                MIG.handed_len, MIG.cfg.hw_hz);
         if (w.len > w.cap) {
-            cairn_free(blob);
+            if (blob != inline_blob())
+                cairn_free(blob);
             blob = 0;
         } else {
             MIG.blob = blob;
@@ -220,8 +235,6 @@ static void serialise(void)
                 cairn_timer_cancel_all(MIG.task);
         }
     }
-    cairn_free(MIG.handed);
-    MIG.handed = 0;
     MIG.serialised = true; /* without a blob: the transfer fails, T resumes */
     trace(CAIRN_EV_MIG_SERIALIZED);
 }
@@ -247,7 +260,8 @@ static void send_parts(void)
 
 static void free_blob(void)
 {
-    cairn_free(MIG.blob);
+    if (MIG.blob != inline_blob())
+        cairn_free(MIG.blob);
     MIG.blob = 0;
     MIG.blob_len = 0;
 }
@@ -352,6 +366,9 @@ static void request(cairn_task_id_t task, uint8_t dest)
         send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
     serialise();
     try_transfer();
+    /* Freed once the first parts are on their way: the blob has the bytes. */
+    cairn_free(MIG.handed);
+    MIG.handed = 0;
     /* Armed after the first frames went: no answer is handled before this handler returns
      * (answers are messages to the bus manager, which runs it). A resumed migration armed
      * its own. */
@@ -495,7 +512,7 @@ static void source_timer(void)
 
 /* ---- participants (the destination among them) ---------------------------------------------- */
 
-static bool this_mig(const uint8_t *f)
+static inline __attribute__((always_inline)) bool this_mig(const uint8_t *f)
 {
     return MIG.role == MIG_PARTICIPANT && f[1] == MIG.mig_src && f[2] == MIG.mig_ctr;
 }
@@ -734,8 +751,8 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
         /* Room for every part the source announced, within the longest task. */
         unsigned room = (unsigned)f[4] * MIG_PART;
         MIG.blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
-        MIG.blob = f[4] ? cairn_malloc(MIG.blob_cap) : 0;
-        if (MIG.blob)
+        MIG.blob = f[4] == 1 ? inline_blob() : f[4] ? cairn_malloc(MIG.blob_cap) : 0;
+        if (MIG.blob && MIG.blob != inline_blob())
             cairn_heap_set_owner(MIG.blob, CAIRN_TASK_NONE);
     }
     if (!MIG.blob || MIG.blob_len + (len - MIG_PART_HEAD) > MIG.blob_cap)

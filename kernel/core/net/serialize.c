@@ -22,9 +22,20 @@
 #include "cairn/timer.h"
 #include "cairn/timesync.h"
 
+/* The writers are inlined into cairn__mig_write and write through a local cursor, which
+ * the compiler keeps in registers: a call per field, each reloading the writer after its
+ * byte stores (which may alias it), cost more than the bytes of a small task. */
+#define WRITER static inline __attribute__((always_inline))
+
+/* Where the bytes go: the writer's buffer, its capacity and the length written. */
+struct cursor {
+    uint8_t *buf;
+    unsigned cap, len;
+};
+
 /* 32 bits at most: a 64-bit shift is a library call per byte on the M0+. A write that
  * does not fit only counts: the caller discards a blob whose length passed its capacity. */
-static void put(struct cairn_mig_writer *w, uint32_t v, unsigned bytes)
+WRITER void put(struct cursor *w, uint32_t v, unsigned bytes)
 {
     unsigned at = w->len;
     w->len = at + bytes;
@@ -34,14 +45,14 @@ static void put(struct cairn_mig_writer *w, uint32_t v, unsigned bytes)
         *b++ = (uint8_t)v;
 }
 
-static void put64(struct cairn_mig_writer *w, uint64_t v)
+WRITER void put64(struct cursor *w, uint64_t v)
 {
     put(w, (uint32_t)v, 4);
     put(w, (uint32_t)(v >> 32), 4);
 }
 
 /* One copy, not a put() per byte: the task's block is most of a large serialised task. */
-static void put_bytes(struct cairn_mig_writer *w, const void *p, unsigned n)
+WRITER void put_bytes(struct cursor *w, const void *p, unsigned n)
 {
     if (w->len < w->cap) {
         unsigned room = w->cap - w->len;
@@ -50,14 +61,17 @@ static void put_bytes(struct cairn_mig_writer *w, const void *p, unsigned n)
     w->len += n;
 }
 
-/* A table of CAIRN_NET_MODULES bytes: too short for memcpy's set-up to pay. */
-static void put_table(struct cairn_mig_writer *w, const uint8_t *t)
+/* A table of CAIRN_NET_MODULES bytes: too short for memcpy's set-up to pay. Through local
+ * pointers: a store through w->buf may alias w itself, which made the loop reload it. */
+WRITER void put_table(struct cursor *w, const uint8_t *t)
 {
     unsigned at = w->len;
     w->len = at + CAIRN_NET_MODULES;
-    if (w->len <= w->cap)
-        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++)
-            w->buf[at + i] = t[i];
+    if (w->len > w->cap)
+        return;
+    uint8_t *d = w->buf + at;
+    for (const uint8_t *end = t + CAIRN_NET_MODULES; t != end;)
+        *d++ = *t++;
 }
 
 /* In 32 bits, like put: the 64-bit shifts of a wider read cost a library call a byte. */
@@ -136,14 +150,11 @@ unsigned cairn__mig_size(struct cairn_mig_writer *w, const cairn_tcb_t *t, unsig
             w->member_count++;
             n += 2u;
         }
-    w->running = 0;
+    w->running = cairn__timer_query_task(id, w->rem, w->per);
     w->timer_count = 0;
-    for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++)
-        if (cairn__timer_query(id, (uint8_t)k, &w->rem[k], &w->per[k]) == CAIRN_OK) {
-            w->running |= (uint8_t)(1u << k);
-            w->timer_count++;
-            n += 14u;
-        }
+    for (unsigned k = w->running; k; k >>= 1)
+        w->timer_count += k & 1u;
+    n += 14u * w->timer_count;
     w->now = 0;
     w->global = false;
     if (w->running) /* the clock only for deadlines: reading it costs 64-bit arithmetic */
@@ -158,48 +169,50 @@ unsigned cairn__mig_size(struct cairn_mig_writer *w, const cairn_tcb_t *t, unsig
 unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
                           const void *state, unsigned state_len, uint32_t hw_hz)
 {
+    struct cursor cur = {w->buf, w->cap, w->len}, *c = &cur;
     cairn_task_id_t id = t->id;
     /* id, priority, flags (only a movable task is serialised), ports */
-    put(w, id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)t->num_out << 24, 4);
+    put(c, id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)t->num_out << 24, 4);
     for (unsigned i = 0; i < t->num_out; i++)
-        put(w, t->routes[i].task | (uint32_t)t->routes[i].port << 8, 2);
+        put(c, t->routes[i].task | (uint32_t)t->routes[i].port << 8, 2);
     /* The memberships as cairn__mig_size found them: only an interrupt runs between the
      * two, and interrupts do not change memberships. */
-    put(w, w->member_count, 1);
+    put(c, w->member_count, 1);
     const struct cairn_member *e = cairn_k.members;
     for (uint32_t m = w->members; m; m >>= 1, e++)
         if (m & 1u)
-            put(w, e->group | (uint32_t)e->port << 8, 2);
-    put(w, CAIRN_NET_MODULES, 1);
-    put_table(w, seq);
-    put_table(w, cairn__rel_epochs(id));
-    put(w, w->timer_count, 1);
+            put(c, e->group | (uint32_t)e->port << 8, 2);
+    put(c, CAIRN_NET_MODULES, 1);
+    put_table(c, seq);
+    put_table(c, cairn__rel_epochs(id));
+    put(c, w->timer_count, 1);
     for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++) {
         if (!(w->running & 1u << k))
             continue;
-        put(w, k | (w->per[k] ? 1u : 0u) << 8 | (w->global ? 2u : 0u) << 8, 2);
-        put(w, w->per[k], 4);
-        put64(w, w->now + cairn__mig_ticks_to_clock(w->rem[k], w->global, hw_hz));
+        put(c, k | (w->per[k] ? 1u : 0u) << 8 | (w->global ? 2u : 0u) << 8, 2);
+        put(c, w->per[k], 4);
+        put64(c, w->now + cairn__mig_ticks_to_clock(w->rem[k], w->global, hw_hz));
     }
     /* The queued messages, in queue order (interrupts masked: the queue cannot move). */
     uint32_t s = arch_irq_save();
-    unsigned count_at = w->len, msgs = 0;
-    put(w, 0, 1);
+    unsigned count_at = c->len, msgs = 0;
+    put(c, 0, 1);
     for (const cairn_msg_t *m = cairn_k.queue; m; m = m->next) {
         if (m->dst != id)
             continue;
-        put(w, m->port, 1);
-        put(w, m->src, 1);
-        put(w, 0, 1); /* queued here: no number */
-        put(w, m->len, 2);
-        put_bytes(w, m->payload, m->len);
+        put(c, m->port, 1);
+        put(c, m->src, 1);
+        put(c, 0, 1); /* queued here: no number */
+        put(c, m->len, 2);
+        put_bytes(c, m->payload, m->len);
         msgs++;
     }
-    if (count_at < w->cap)
-        w->buf[count_at] = (uint8_t)msgs;
+    if (count_at < c->cap)
+        c->buf[count_at] = (uint8_t)msgs;
     arch_irq_restore(s);
-    put(w, state_len, 2);
-    put(w, 0, (0u - w->len) & 3u);
-    put_bytes(w, state, state_len);
+    put(c, state_len, 2);
+    put(c, 0, (0u - c->len) & 3u);
+    put_bytes(c, state, state_len);
+    w->len = c->len;
     return msgs;
 }

@@ -156,11 +156,12 @@ bool cairn__mig_stage(void)
     if (!parse(pp) || !handler_of(pp->id) || cairn__tcb(pp->id))
         return false;
     p = *pp;
-    s->state = kernel_block(p.state_len);
+    /* A task that handed no state gets none (a NULL state, as a stateless program's). */
+    s->state = p.state_len ? kernel_block(p.state_len) : 0;
     s->tcb_reserve = kernel_block(sizeof(cairn_tcb_t) + p.num_out * sizeof(cairn_route_t));
     s->messages = p.messages;
     s->payloads = p.messages ? kernel_block(p.messages * sizeof(void *)) : 0;
-    bool ok = s->state && s->tcb_reserve && (!p.messages || s->payloads);
+    bool ok = (s->state || !p.state_len) && s->tcb_reserve && (!p.messages || s->payloads);
     if (s->payloads)
         __builtin_memset(s->payloads, 0, p.messages * sizeof(void *));
     struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len, .pos = p.messages_at};
@@ -179,7 +180,8 @@ bool cairn__mig_stage(void)
         cairn__mig_unstage();
         return false;
     }
-    __builtin_memcpy(s->state, p.state, p.state_len);
+    if (p.state_len)
+        __builtin_memcpy(s->state, p.state, p.state_len);
     MIG.staged = true;
     return true;
 }
@@ -194,23 +196,43 @@ static void remote_drop(cairn_task_id_t id)
     }
 }
 
+/* The TCB of the staged task in the block reserved for it at staging, as cairn_task_create
+ * fills a block it allocates (the staging checked what create checks): freeing the block
+ * and allocating one of the same size again cost two heap walks at the commit point. */
+static cairn_tcb_t *adopt_tcb(const struct cairn_mig_parsed *p, void *block, void *state)
+{
+    cairn_tcb_t *t = block;
+    t->state = state;
+    t->handler = handler_of(p->id);
+    t->prio = p->prio;
+    t->id = p->id;
+    t->flags = TCB_INIT_SENT | TCB_READY; /* initialised where it came from */
+    t->num_out = p->num_out;
+    for (unsigned i = 0; i < p->num_out; i++)
+        t->routes[i] = CAIRN_ROUTE(p->routes[2 * i], p->routes[2 * i + 1]);
+    if (p->flags & CAIRN_TASK_MOVABLE)
+        cairn_k.movable |= 1u << p->id;
+    else
+        cairn_k.movable &= ~(1u << p->id);
+    cairn_k.tasks[p->id] = t;
+    cairn__irq_bindings_refresh(p->id, t);
+    CAIRN_TRACE(CAIRN_EV_CREATE, p->id, p->prio);
+    return t;
+}
+
 bool cairn__mig_commit(void)
 {
     struct cairn_mig_stage *s = &MIG.stage;
     if (!MIG.staged || !MIG.blob)
         return false;
     struct cairn_mig_parsed p = s->parsed;
+    if (cairn_k.tasks[p.id])
+        return false; /* a task created here since the staging holds the ID */
     remote_drop(p.id);
-    cairn_free(s->tcb_reserve);
+    (void)adopt_tcb(&p, s->tcb_reserve, s->state);
     s->tcb_reserve = 0;
-    if (cairn_task_create(p.id, handler_of(p.id), s->state, p.prio, 0, p.num_out, p.flags) !=
-        CAIRN_OK)
-        return false; /* cannot happen: the room was reserved */
-    cairn_tcb_t *t = cairn__tcb(p.id);
-    for (unsigned i = 0; i < p.num_out; i++)
-        t->routes[i] = CAIRN_ROUTE(p.routes[2 * i], p.routes[2 * i + 1]);
-    t->flags |= TCB_INIT_SENT | TCB_READY; /* initialised where it came from */
-    cairn_heap_set_owner(s->state, p.id);
+    if (s->state)
+        cairn_heap_set_owner(s->state, p.id);
     for (unsigned i = 0; i < p.members; i++)
         (void)cairn_group_join(p.member[2 * i], p.id, p.member[2 * i + 1]);
     uint8_t *seq = cairn__rel_table(p.id), *epoch = cairn__rel_epochs(p.id);

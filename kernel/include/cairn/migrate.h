@@ -8,7 +8,7 @@
  * frozen: its handler calls cairn_migrate_state() with one heap block holding its state
  * (pointer-free, or its pointers its own business). On the destination the block becomes
  * the task's state pointer and the task gets CAIRN_PORT_DESERIALIZE (payload: the block)
- * before any other message. The kernel moves the rest: timers, routes, multicast
+ * before any other message; a task that hands no bytes gets a NULL state and no payload. The kernel moves the rest: timers, routes, multicast
  * memberships, queued messages, the sequence table.
  */
 #ifndef CAIRN_MIGRATE_H

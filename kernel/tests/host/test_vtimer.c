@@ -19,6 +19,10 @@
 
 #include "hwtimer.h"
 
+/* The kernel's queries (kernel/core/kernel.h, which this test does not include). */
+cairn_ret_t cairn__timer_query(cairn_task_id_t task, uint8_t n, uint32_t *remaining, uint32_t *period);
+uint8_t cairn__timer_query_task(cairn_task_id_t task, uint32_t *remaining, uint32_t *period);
+
 _Static_assert(CAIRN_MAX_TIMERS % 4 == 0 && CAIRN_MAX_TIMERS <= 28, "the tests use tasks 1..7");
 
 #define MASK CAIRN_HWTIMER_MASK
@@ -308,6 +312,35 @@ static void test_cancel_all(void **state)
     expect(2, 2, 1, 21);
     expect(3, 2, 2, 31);
     expect(4, 2, 3, 41);
+}
+
+/* The migrator's one-walk query says for every timer of a task what a query per timer says,
+ * running and due ones alike, and nothing of another task's. */
+static void test_query_task(void **state)
+{
+    (void)state;
+    cairn_timer_set(1, 0, 30, true);
+    cairn_timer_set(2, 1, 12, false);
+    cairn_timer_set(1, 2, 10, false);
+    cairn_timer_set(1, 3, 50, false);
+    adv(4);
+    uint32_t rem[CAIRN_TIMERS_PER_TASK], per[CAIRN_TIMERS_PER_TASK];
+    uint8_t found = cairn__timer_query_task(1, rem, per);
+    assert_int_equal(found, 0x0D);
+    for (uint8_t n = 0; n < CAIRN_TIMERS_PER_TASK; n++) {
+        uint32_t r1, p1;
+        cairn_ret_t r = cairn__timer_query(1, n, &r1, &p1);
+        assert_int_equal(r == CAIRN_OK, (found >> n) & 1u);
+        if (r == CAIRN_OK) {
+            assert_int_equal(rem[n], r1);
+            assert_int_equal(per[n], p1);
+        }
+    }
+    assert_int_equal(rem[2], 6);
+    assert_int_equal(rem[0], 26);
+    assert_int_equal(per[0], 30);
+    assert_int_equal(rem[3], 46);
+    assert_int_equal(cairn__timer_query_task(3, rem, per), 0);
 }
 
 static void test_start_stop_current_task(void **state)
@@ -610,6 +643,7 @@ int main(void)
         T(test_restart_replaces),
         T(test_cancel_head_middle_tail),
         T(test_cancel_all),
+        T(test_query_task),
         T(test_start_stop_current_task),
         T(test_wrap_around),
         T(test_beyond_counter_range),
