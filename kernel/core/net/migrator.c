@@ -878,8 +878,10 @@ static cairn_ret_t take_or_forward(cairn_task_id_t task, uint8_t module, unsigne
         return CAIRN_OK;
     }
     int where = cairn_task_module(task);
-    if (where < 0)
+    if (where < 0) {
+        MIG.stats.refused++; /* a task on no module: the only answer its asker can read */
         return CAIRN_EINVAL;
+    }
     if (hops + 1u >= cairn_bus_modules()) {
         MIG.stats.refused++;
         return CAIRN_EINVAL;
