@@ -399,6 +399,44 @@ static void test_a_destination_reset_after_the_commit_kills_the_task(void **stat
     assert_log("T@0:ser");
 }
 
+static enum cairn_simbus_fate hold_the_answer_of_1(const struct cairn_simbus_wire *w)
+{
+    return w->src == 1 && mig_frame(w, F_DESERIALIZED) ? CAIRN_SIMBUS_DROP : CAIRN_SIMBUS_PASS;
+}
+
+/* T is killed at S while it is being moved (D staged it, the commit not yet sent): the kill
+ * wins. S does not commit: it tells every module KILLED, D frees its staged copy, T is on no
+ * module, every route as before, nothing of T's left in any heap. */
+static void test_a_task_killed_at_the_source_while_it_is_moved_is_not_committed(void **state)
+{
+    (void)state;
+    start_all();
+    cairn_simbus_filter(hold_the_answer_of_1);
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    send_from_2("b0");
+    cairn_simbus_run();
+    assert_int_equal(mstats(1).staged, 1);
+    cairn_simbus_select(0);
+    assert_int_equal(cairn_task_kill(T), CAIRN_OK);
+    cairn_simbus_filter(0);
+    settle();
+    assert_int_equal(done_of[T], CAIRN_MIG_KILLED);
+    assert_int_equal(mstats(0).killed, 1);
+    assert_int_equal(mstats(0).moved, 0);
+    assert_int_equal(mstats(1).committed, 0);
+    assert_int_equal(words(CAIRN_EV_MIG_KILLED), 1);
+    assert_log("T@0:ser"); /* frozen, it is removed at once, without FINAL */
+    for (unsigned m = 0; m < MODULES; m++)
+        assert_false(live_on(m, T));
+    routes_name(T, -1, 0, 0);
+    assert_true(quiet());
+    heap_as_before(1);
+    heap_as_before(2);
+    cairn_simbus_select(0);
+    assert_true(heap_free() >= free_before[0]);
+    assert_int_equal(blocks_owned_by(T), 0);
+}
+
 /* ---- a busy FREEZE_ACK ------------------------------------------------------------------------- */
 
 /* Module 2's own migration (of U) stays in progress: its FREEZE and STATE frames are lost. */
@@ -616,6 +654,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         MTEST(test_a_destination_reset_after_the_commit_kills_the_task),
+        MTEST(test_a_task_killed_at_the_source_while_it_is_moved_is_not_committed),
         MTEST(test_a_busy_freeze_ack_resumes_and_a_retry_moves),
         MTEST(test_the_source_refuses_what_it_cannot_move),
         MTEST(test_a_source_already_migrating_refuses_another_request),
