@@ -9,7 +9,9 @@
  * the source resume, every message to T still handled once, in order; the other migration
  * and a retry then move. The refusals: at the source (no such task, not movable, to itself,
  * to no module, already migrating, being killed) and at the destination (no room for the
- * state, already in another migration), each leaving every module as before. The test
+ * state, already in another migration; the retry, FREEZE first, then meets busy
+ * FREEZE_ACKs), each leaving every module as before. A task killed at the source while it
+ * is moved is not committed: KILLED. The test
  * fires the bus managers' timers itself (a TIMEOUT message).
  */
 #include <string.h>
@@ -607,19 +609,24 @@ static void test_a_destination_without_room_refuses_and_the_retry_moves(void **s
 }
 
 /* U's migration to module 1 holds module 1 staged: its DESERIALIZED answers are lost. */
+static unsigned freeze_broadcasts;
+
 static enum cairn_simbus_fate hold_1_staged_for_2(const struct cairn_simbus_wire *w)
 {
+    freeze_broadcasts += w->src == 0 && w->dst == 0xFF && mig_frame(w, F_FREEZE);
     if (w->src == 1 && w->dst == 2 && mig_frame(w, F_DESERIALIZED))
         return CAIRN_SIMBUS_DROP;
     return CAIRN_SIMBUS_PASS;
 }
 
 /* D is in another migration (U's, to it): it refuses T's STATE, S resumes T, every route as
- * before; U's migration then moves, and a retry moves T to D beside U. */
+ * before; a retry (FREEZE first now) gets busy FREEZE_ACKs and resumes too; U's migration
+ * then moves, and a third try moves T to D beside U. */
 static void test_a_destination_in_another_migration_refuses_the_state(void **state)
 {
     (void)state;
     start_all();
+    freeze_broadcasts = 0;
     cairn_simbus_filter(hold_1_staged_for_2);
     migrate_on(2, U, 1);
     cairn_simbus_run();
@@ -635,16 +642,31 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
     assert_false(live_on(1, T));
     routes_name(T, -1, 0, 0);
     heap_as_before(0);
+    /* Refused, S sends FREEZE first to D: the busy FREEZE_ACKs (D's and U's source's)
+     * make it resume in FREEZING. */
+    unsigned broadcasts = freeze_broadcasts;
+    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    cairn_simbus_run();
+    until_0_gives_up();
+    assert_int_equal(freeze_broadcasts, broadcasts + 1);
+    assert_int_equal(mstats(0).resumed, 2);
+    assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
+    assert_true(live_on(0, T));
+    routes_name(T, -1, 0, 0);
+    heap_as_before(0);
     cairn_simbus_filter(0);
     settle();
     assert_int_equal(done_of[U], CAIRN_MIG_MOVED);
     routes_name(U, 1, -1, 1);
-    assert_log("U@2:ser T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0 U@1:deser(0)");
+    /* b0, refused while T was frozen, waited at module 2 for its retransmission (only S's
+     * timers fired meanwhile): handled once, after the second pusher's messages. */
+    assert_log("U@2:ser T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0 "
+               "U@1:deser(0)");
     klog_reset();
     post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     settle();
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
-    assert_log("T@0:ser T@1:deser(4) T@1:q0 T@1:q1 T@1:q2");
+    assert_log("T@0:ser T@1:deser(7) T@1:q0 T@1:q1 T@1:q2"); /* 3 + 3 + b0 handled at S */
     t_only_on(1);
     assert_true(live_on(1, U));
     routes_name(T, 1, -1, 1);
