@@ -281,11 +281,27 @@ static void resulting(uint8_t outcome)
         source_done();
 }
 
+/* T was killed here while it was being moved, before the commit went: the kill wins. No
+ * commit (a copy on D would bring T back), no resumption (T's timers would be set for no
+ * task): the others free and unfreeze on RESULT(KILLED), as after ACTIVATED(no). Out of
+ * line: the commit's path pays only for the look-up. */
+__attribute__((noinline, cold)) static void killed_here(void)
+{
+    free_blob();
+    MIG.stats.killed++;
+    trace(CAIRN_EV_MIG_KILLED);
+    MIG.answered = 0;
+    resulting(CAIRN_MIG_KILLED);
+}
+
 static void resume(void)
 {
     cairn_tcb_t *t = cairn__tcb(MIG.task);
-    if (t)
-        t->flags |= MIG.saved_flags;
+    if (!t) {
+        killed_here();
+        return;
+    }
+    t->flags |= MIG.saved_flags;
     cairn__mig_restore_timers();
     free_blob();
     MIG.stats.resumed++;
@@ -387,6 +403,10 @@ static void freeze_silent(void)
 
 static void commit(void)
 {
+    if (!cairn__tcb_inline(MIG.task)) {
+        killed_here();
+        return;
+    }
     MIG.phase = PH_COMMITTING;
     MIG.tries = 0;
     MIG.outcome = CAIRN_MIG_MOVED;
@@ -895,8 +915,10 @@ static cairn_ret_t take_or_forward(cairn_task_id_t task, uint8_t module, unsigne
         return CAIRN_OK;
     }
     int where = cairn_task_module(task);
-    if (where < 0)
+    if (where < 0) {
+        MIG.stats.refused++; /* a task on no module: the only answer its asker can read */
         return CAIRN_EINVAL;
+    }
     if (hops + 1u >= cairn_bus_modules()) {
         MIG.stats.refused++;
         return CAIRN_EINVAL;
