@@ -29,7 +29,6 @@
 #define SEM_OWNER 16
 #define SEM_MUTEX 17
 #define K_ISR_DEPTH 36 /* in_thread follows: one halfword, 0x0100 in a thread */
-#define K_THREADS 192
 _Static_assert(offsetof(cairn_sem_t, waiters) == 0, "waiters");
 _Static_assert(offsetof(cairn_sem_t, holder) == SEM_HOLDER, "holder");
 _Static_assert(offsetof(cairn_sem_t, next_held) == SEM_NEXT_HELD, "next_held");
@@ -38,7 +37,6 @@ _Static_assert(offsetof(cairn_sem_t, owner) == SEM_OWNER, "owner");
 _Static_assert(offsetof(cairn_sem_t, mutex) == SEM_MUTEX, "mutex");
 _Static_assert(offsetof(cairn_kernel_t, isr_depth) == K_ISR_DEPTH, "isr_depth");
 _Static_assert(offsetof(cairn_kernel_t, in_thread) == K_ISR_DEPTH + 1, "in_thread");
-_Static_assert(offsetof(cairn_kernel_t, threads) == K_THREADS, "threads");
 _Static_assert(offsetof(struct cairn_thread_state, cur) == 0, "cur");
 _Static_assert(CAIRN_TASK_NONE == 0, "owner none");
 
@@ -56,7 +54,7 @@ _Static_assert(CAIRN_TASK_NONE == 0, "owner none");
     "subs  r2, #255\n\t"                                                                           \
     "cmp   r2, #1\n\t"                                                                             \
     "bne   1f\n\t"                                                                                 \
-    "movs  r2, #" STR(K_THREADS) "\n\t"                                                            \
+    "movs  r2, #" STR(CAIRN_K_THREADS) "\n\t"                                                      \
     "ldr   r3, [r3, r2]\n\t"                                                                       \
     "ldr   r3, [r3]\n\t"
 
