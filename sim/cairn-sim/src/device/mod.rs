@@ -4,12 +4,11 @@
 //!
 //! `file` reads the device file; `bus` is the interconnect; `faults` the injected faults;
 //! `cosim` the scheduler that runs the processors and the bus; `report` the device's
-//! statistics; `outputs` its trace and waveform, `io_waves` the processors' I/O in it.
+//! statistics; `outputs` its trace and waveform.
 
 pub mod bus;
 pub mod cosim;
 pub mod faults;
 pub mod file;
-pub mod io_waves;
 pub mod outputs;
 pub mod report;

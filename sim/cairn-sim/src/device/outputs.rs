@@ -15,7 +15,7 @@
 
 use super::bus::FrameRecord;
 use super::cosim::{Device, State};
-use super::io_waves::io_waves;
+use crate::observe::io_waves::io_waves;
 use crate::observe::vcd::{clean, exception_name, ident};
 use crate::time::cycle_to_ps;
 use crate::trace::us_of_ps;

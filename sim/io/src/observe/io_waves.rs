@@ -1,9 +1,10 @@
-//! A processor's I/O in the device waveform: the same signals its waveform alone would
+//! A processor's I/O in a device's waveform: the same signals its waveform alone would
 //! have (docs/stimuli.md, "VCD waveform") — marker GPIO pins, ports, ADC channels and
-//! stimulus counts — as value changes in the device's time, taken from its retained event
-//! log when the run has ended.
+//! stimulus counts — as value changes in picoseconds of the device's time, taken from its
+//! retained event log when the run has ended (the device's writer, cairn-sim's
+//! device/outputs.rs, adds them to the processor's scope).
 
-use crate::observe::vcd::clean;
+use super::vcd::clean;
 use crate::periph::io_event::{IoEvent, IoKind};
 use crate::scenario_io::{IoScenario, PortDir};
 use crate::time::cycle_to_ps;
