@@ -25,8 +25,11 @@ include kernel/firmware.mk
 
 .PHONY: reproduce
 # The seed papers' studies at full size, with the paper's figures beside ours (docs/studies.md).
-reproduce: build
-	$(PY) -m cairn.study --size full --out $(OUT)/report
+# The estimate comes first, before the build that may take minutes on a fresh checkout.
+reproduce:
+	@$(PY) -m cairn.study --size full --estimate
+	@$(MAKE) --no-print-directory build
+	$(PY) -m cairn.study --size full --no-estimate --out $(OUT)/report
 
 .PHONY: soak
 # The task migration fault campaign, many more seeds than make test's 1,000 (--start 1000: new ones).

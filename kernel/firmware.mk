@@ -476,7 +476,9 @@ $(FW_OUT)/net-bench-notrace.elf: $(FW_NBENCH_NT_OBJS) $(FW_APP_SUPPORT_OBJS) $(F
 FW_SSL_DIR := $(FW_MK_DIR)/apps/ssl
 FW_SSL_DSP_SRCS := $(sort $(wildcard $(FW_SSL_DIR)/dsp*.c))
 FW_SSL_APP_SRCS := $(filter-out $(FW_SSL_DSP_SRCS) $(FW_SSL_DIR)/app.c $(FW_SSL_DIR)/standalone.c $(FW_SSL_DIR)/standalone_five.c,$(sort $(wildcard $(FW_SSL_DIR)/*.c)))
-FW_SSL_CFLAGS := $(FW_KERNEL_CFLAGS) -DSSL_HEAP_BYTES=24576u
+# 19 tasks and the bus manager: more task IDs than the kernel's default 16, and a message
+# pool that holds the 19 tasks' initialisation messages at once.
+FW_SSL_CFLAGS := $(FW_KERNEL_CFLAGS) -DSSL_HEAP_BYTES=24576u -DCAIRN_MAX_TASKS=20 -DCAIRN_MSG_POOL=24
 FW_SSL_STAMP := $(FW_OBJ)/ssl-flags.stamp
 ssl_obj = $(patsubst $(FW_MK_DIR)/%.c,$(FW_OBJ)/$(1)/%.o,$(2))
 FW_SSL_KERNEL_SRCS := $(FW_KERNEL_SRCS) $(FW_NET_SRCS) $(FW_MK_DIR)/apps/support/app_fail.c $(FW_SSL_APP_SRCS) $(FW_SSL_DSP_SRCS)

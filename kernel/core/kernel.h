@@ -136,6 +136,12 @@ static inline bool cairn__movable(cairn_task_id_t id)
 #define CAIRN_K_TOP 20
 #define CAIRN_K_QUEUE 24
 #define CAIRN_K_TASKS 60
+/* cairn_k.threads: after tasks[] (CAIRN_MAX_TASKS + 2 pointers), the multicast members (3
+ * bytes each, padded to a word), groups_used, net and movable. An expression, not a number,
+ * so that a firmware built with more task IDs gets its own offset: the assembler evaluates
+ * it where the armv6m paths stringify it. */
+#define CAIRN_K_THREADS                                                                            \
+    (CAIRN_K_TASKS + 4 * (CAIRN_MAX_TASKS + 2) + (3 * CAIRN_MCAST_ENTRIES + 3) / 4 * 4 + 12)
 #define CAIRN_TCB_STATE 0
 #define CAIRN_TCB_HANDLER 4
 #define CAIRN_TCB_PRIO 8
@@ -155,6 +161,8 @@ CAIRN__AT(cairn_kernel_t, heap, CAIRN_K_HEAP);
 CAIRN__AT(cairn_kernel_t, top, CAIRN_K_TOP);
 CAIRN__AT(cairn_kernel_t, queue, CAIRN_K_QUEUE);
 CAIRN__AT(cairn_kernel_t, tasks, CAIRN_K_TASKS);
+CAIRN__AT(cairn_kernel_t, threads, CAIRN_K_THREADS);
+_Static_assert(CAIRN_K_THREADS <= 255, "the armv6m paths load cairn_k.threads's offset with one MOVS");
 CAIRN__AT(cairn_tcb_t, handler, CAIRN_TCB_HANDLER);
 CAIRN__AT(cairn_tcb_t, state, CAIRN_TCB_STATE);
 CAIRN__AT(cairn_tcb_t, prio, CAIRN_TCB_PRIO);

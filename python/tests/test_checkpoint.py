@@ -7,12 +7,12 @@ a destination only 0.05 % faster the policy keeps it where it is."""
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
+import cairn
 from cairn.checkpoint_trace import DeviceRun, migration_cost_ps, run_device
-from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.paths import firmware_dir, repo_root
 
 DEVICES = repo_root() / "experiments" / "devices"
 ELF = firmware_dir() / "checkpoint-1024.elf"
@@ -30,11 +30,10 @@ def _checksum(lines: list[str]) -> tuple[str, int]:
 def alone() -> tuple[str, int]:
     """The computation without migration: alone on one 4 MHz module (no bus)."""
     assert ELF.is_file(), f"{ELF} is missing: `make build` builds it"
-    proc = subprocess.run([str(sim_binary()), "run", str(ELF), "--clock", "4MHz"],
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "migrations 0" in proc.stdout
-    return _checksum(proc.stdout.splitlines())
+    r = cairn.run(ELF, [], options=["--clock", "4MHz"], timeout=300)
+    assert r.status == 0, r.console + r.describe_failure()
+    assert "migrations 0" in r.console
+    return _checksum(r.console.splitlines())
 
 
 @pytest.fixture(scope="module")

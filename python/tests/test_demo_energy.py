@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import cairn
 from cairn.summary import print_energy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,15 +39,11 @@ def test_print_energy_without_energy_prints_nothing(capsys: pytest.CaptureFixtur
     assert capsys.readouterr().out == ""
 
 
-def test_hello_scenario_breakdown_sums_exactly(tmp_path: Path) -> None:
+def test_hello_scenario_breakdown_sums_exactly() -> None:
     assert SIM.is_file() and HELLO.is_file(), "`make build` builds cairn-sim and hello.elf"
-    stats = tmp_path / "s.json"
-    p = subprocess.run(
-        [str(SIM), "run", "--device", str(SCENARIO), "--max-time", "1s", "--stats", str(stats)],
-        capture_output=True, check=False,
-    )
-    assert p.returncode == 124, p.stderr.decode(errors="replace")
-    doc = json.loads(stats.read_text())
+    r = cairn.run(SCENARIO, ["stats"], max_time="1s", sim=SIM)
+    assert r.status == 124, r.describe_failure()
+    doc = r.stats_json
     fj = doc["energy_fj"]
     for key in ("by_state", "by_category", "by_task"):
         assert sum(fj[key].values()) == fj["total"], key

@@ -9,14 +9,13 @@ cycles each time."""
 from __future__ import annotations
 
 import csv
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
+import cairn
 from cairn import net_trace
-from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.paths import firmware_dir, repo_root
 
 CLOCK_HZ = 25_000_000
 PS_PER_CYCLE = 1_000_000_000_000 // CLOCK_HZ
@@ -29,36 +28,31 @@ def _need(name: str) -> Path:
     return elf
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(sim_binary()), "run", *args], capture_output=True, text=True, timeout=120)
-
-
 class DeviceRun:
-    def __init__(self, device: Path, tmp: Path) -> None:
-        trace, log = tmp / "trace.json", tmp / "bus.csv"
-        self.proc = _run("--device", str(device), "--trace", str(trace), "--bus-log", str(log))
-        self.lines = self.proc.stdout.splitlines()
+    def __init__(self, device: Path) -> None:
+        self.proc = cairn.run(device, ["trace", "bus_log"], timeout=120)
+        self.lines = self.proc.console.splitlines()
+        trace, log = self.proc.files["trace"], self.proc.files["bus_log"]
         self.trace = net_trace.parse(trace.read_text()) if trace.exists() else net_trace.NetTrace()
-        with log.open() as f:
-            self.frames = list(csv.DictReader(f)) if log.exists() else []
+        self.frames = list(csv.DictReader(log.read_text().splitlines())) if log.exists() else []
 
     def describe(self) -> str:
-        return f"status {self.proc.returncode}\n{self.proc.stdout[-3000:]}\n{self.proc.stderr[-2000:]}"
+        err = self.proc.stderr.decode(errors="replace")
+        return f"status {self.proc.status}\n{self.proc.console[-3000:]}\n{err[-2000:]}"
 
 
 @pytest.fixture(scope="module")
 def pipeline_three() -> DeviceRun:
     _need("pipeline-spread.elf")
-    with tempfile.TemporaryDirectory() as d:
-        return DeviceRun(DEVICES / "pipeline-three.toml", Path(d))
+    return DeviceRun(DEVICES / "pipeline-three.toml")
 
 
 def test_the_pipeline_prints_the_same_on_one_module_and_on_three(pipeline_three: DeviceRun) -> None:
-    one = _run(str(_need("pipeline.elf")))
-    assert one.returncode == 0, one.stdout + one.stderr
-    assert pipeline_three.proc.returncode == 0, pipeline_three.describe()
-    lines = one.stdout.splitlines()
-    assert len(lines) == 9 and lines[-1] == "pipeline done", one.stdout
+    one = cairn.run(_need("pipeline.elf"), [], timeout=120)
+    assert one.status == 0, one.describe_failure()
+    assert pipeline_three.proc.status == 0, pipeline_three.describe()
+    lines = one.console.splitlines()
+    assert len(lines) == 9 and lines[-1] == "pipeline done", one.console
     # Spread, every line comes from the logger module, and they are the same lines.
     assert all(line.startswith("logger: ") for line in pipeline_three.lines), pipeline_three.describe()
     assert [line.removeprefix("logger: ") for line in pipeline_three.lines] == lines
@@ -104,9 +98,8 @@ def test_a_remote_hop_costs_the_receiver_the_same_exact_cycles(pipeline_three: D
 
 def test_multicast_across_five_modules() -> None:
     _need("multicast.elf")
-    with tempfile.TemporaryDirectory() as tmp:
-        r = DeviceRun(DEVICES / "multicast-five.toml", Path(tmp))
-    assert r.proc.returncode == 0, r.describe()
+    r = DeviceRun(DEVICES / "multicast-five.toml")
+    assert r.proc.status == 0, r.describe()
     # Members: module -> [(name, priority)] as kernel/apps/multicast places them.
     members = {0: [("a", 2), ("b", 4)], 1: [("c", 1)], 2: [("d", 1), ("e", 5)], 3: [("f", 3)], 4: [("g", 2)]}
     for module, mine in members.items():

@@ -115,3 +115,30 @@ def test_waveform_io_log_and_delay_table_agree() -> None:
     assert d["answered"] + d["unanswered"] == d["stimuli"]  # hello never drives the led
     again = cairn.run(s, ["io_log"], max_time="100ms", seed=8)
     assert list(again.io["cycle"]) != list(r.io["cycle"])  # the seed draws the Poisson times
+
+
+def test_a_devices_io_log_and_waveform_have_each_processors_io() -> None:
+    fw = str(firmware_dir() / "test-io_response.elf")
+    stimuli = [sc.Stimulus(kind="periodic", period="200us", start="150us", count=20, line=0, name="request")]
+    procs = [
+        sc.Processor(name=name, firmware=fw, clock=clock, stimuli=stimuli, pins={"toggle": sc.Pin(index=0)},
+                     ports={"answer": sc.Port(index=0)})
+        for name, clock in (("slow", "25MHz"), ("fast", "50MHz"))
+    ]  # fmt: skip
+    r = cairn.run(sc.Device(name="pair", processors=procs), ["stats", "io_log", "vcd"], check=True)
+    io = r.io
+    assert list(io.columns) == ["cycle", "time_s", "processor", "kind", "name", "value"]
+    assert io["time_s"].is_monotonic_increasing
+    for name, cycles_per_us in (("slow", 25), ("fast", 50)):
+        mine = io[io["processor"] == name]
+        answers = mine[mine["name"] == "answer"]
+        assert list(answers["value"]) == list(range(1, 21))  # each firing answered with its sequence number
+        changes = r.vcd[r.vcd["signal"] == f"pair.{name}.ports.answer"]
+        changes = changes[changes["time_ps"] > 0]
+        assert list(changes["time_ps"]) == [c * 1_000_000 // cycles_per_us for c in answers["cycle"]]
+        toggles = r.vcd[(r.vcd["signal"] == f"pair.{name}.gpio.toggle") & (r.vcd["time_ps"] > 0)]
+        assert len(toggles) == (mine["kind"] == "gpio").sum() > 20
+    alone = cairn.run(fw, ["io_log"], options=["--io", str(repo_root() / "kernel/tests/sim/io_response.toml")])
+    assert list(alone.io["processor"].unique()) == ["cpu0"]
+    slow = io[io["processor"] == "slow"].drop(columns="processor").reset_index(drop=True)
+    assert slow.equals(alone.io.drop(columns="processor"))

@@ -7,14 +7,12 @@ once and in order wherever the filter was, and each move leaves its phase words.
 from __future__ import annotations
 
 import dataclasses
-import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
 
+import cairn
 from cairn import migration_walkthrough, net_trace
-from cairn.paths import firmware_dir, repo_root, sim_binary
+from cairn.paths import firmware_dir, repo_root
 
 DEVICE = repo_root() / "experiments" / "devices" / "migration.toml"
 FILTER = 2  # the filter's task ID
@@ -23,7 +21,7 @@ SAMPLES = 40
 
 @dataclasses.dataclass
 class Run:
-    proc: subprocess.CompletedProcess[str]
+    proc: cairn.Result
     trace: net_trace.NetTrace
 
 
@@ -31,17 +29,15 @@ class Run:
 def run() -> Run:
     elf = firmware_dir() / "migration.elf"
     assert elf.is_file(), f"{elf} is missing: `make build` builds it"
-    with tempfile.TemporaryDirectory() as d:
-        trace = Path(d) / "trace.json"
-        proc = subprocess.run([str(sim_binary()), "run", "--device", str(DEVICE), "--trace", str(trace),
-                               "--max-time", "1s"], capture_output=True, text=True, timeout=300)
-        tr = net_trace.parse(trace.read_text()) if trace.exists() else net_trace.NetTrace()
+    proc = cairn.run(DEVICE, ["trace"], max_time="1s", timeout=300)
+    trace = proc.files["trace"]
+    tr = net_trace.parse(trace.read_text()) if trace.exists() else net_trace.NetTrace()
     return Run(proc, tr)
 
 
 def test_the_filter_moves_away_and_back_and_nothing_is_lost(run: Run) -> None:
-    assert run.proc.returncode == 0, run.proc.stdout[-2000:] + run.proc.stderr[-2000:]
-    lines = run.proc.stdout.splitlines()
+    assert run.proc.status == 0, run.proc.console[-2000:] + run.proc.describe_failure()
+    lines = run.proc.console.splitlines()
     # The logger's own view: every sample once, in order.
     assert lines[-1] == f"fast: logger: {SAMPLES} samples, 0 out of order", lines[-3:]
     samples = [line for line in lines if line.startswith("fast: sample ")]

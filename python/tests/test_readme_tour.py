@@ -27,8 +27,15 @@ def test_splice_replaces_only_the_tour() -> None:
 
 
 def test_transcript_shows_a_failing_status() -> None:
-    out = tour.run_command("echo hi; exit 3", ROOT)
-    assert out == "$ echo hi; exit 3\nhi\n# exit status 3\n"
+    cmd = f"{tour.SIM} run --clock 1x build/fw/hello.elf"
+    out = tour.run_command(cmd, ROOT)
+    assert out.startswith(f"$ {cmd}\ncairn-sim: --clock: ") and out.endswith("\n# exit status 2\n"), out
+    assert out.count("\n") == 3, out
+
+
+def test_the_tour_runs_only_what_it_can_run_through_the_runner() -> None:
+    with pytest.raises(ValueError, match="the tour runs"):
+        tour.run_command("echo hi; exit 3", ROOT)
 
 
 def test_summary_of_a_stats_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

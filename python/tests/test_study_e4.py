@@ -102,7 +102,7 @@ def test_energy_is_attributed_to_every_task_where_it_runs(result: StudyResult) -
     where = {task: module for module, task, uj in table.rows if uj > 0}
     assert where["HT"] == where["Vote"] == where["Timer"] == "compute"
     for c in range(4):
-        assert where[f"FFT{c}"] == where[f"SC{c}"] == f"mic{c}"
+        assert where[f"ADC{c}"] == where[f"FFT{c}"] == where[f"SC{c}"] == f"mic{c}"
 
 
 def test_the_heap_high_water_fits_the_heap(result: StudyResult) -> None:

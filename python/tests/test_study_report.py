@@ -3,6 +3,7 @@ generated report opens in headless Chromium with no console error and every imag
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -57,9 +58,53 @@ def test_the_estimate_comes_from_the_last_runs(tmp_path: Path, monkeypatch: pyte
     from cairn.study import timing
 
     monkeypatch.setattr(timing, "build_dir", lambda: tmp_path)
-    assert "not timed" in timing.describe(["a", "b"], "full")
+    monkeypatch.setitem(timing.DEFAULT_SECONDS, "full", {"a": 60.0})
+    first = timing.describe(["a", "b"], "full").splitlines()
+    # Never run here: a's stated default, and the default of a study with none for b.
+    assert first[0] == f"estimate: about {(60 + timing.UNLISTED_SECONDS) / 60:.1f} min at size full " \
+                       "(stated defaults: no study has run at this size here yet)"
+    assert first[1].split() == ["a", "1.0", "min", "default"]
     timing.record("a", "full", 90.0)
-    assert timing.describe(["a", "b"], "full").startswith("estimate: about 1.5 min for the studies timed before, b")
+    assert timing.describe(["a", "b"], "full").splitlines()[0].endswith("(1 of 2 from stated defaults, never run at this size here)")
     timing.record("b", "full", 30.0)
-    assert timing.describe(["a", "b"], "full") == "estimate: about 2.0 min (full; from the last run of each study here)"
-    assert "not timed" in timing.describe(["a"], "reduced")
+    lines = timing.describe(["a", "b"], "full").splitlines()
+    assert lines[0] == "estimate: about 2.0 min at size full (from the last run of each study here)"
+    assert [line.split() for line in lines[1:]] == [["a", "1.5", "min", "last", "run"], ["b", "0.5", "min", "last", "run"]]
+    assert "default" in timing.describe(["a"], "reduced")
+
+
+def test_every_study_has_a_stated_default_at_each_size() -> None:
+    from cairn.study import timing
+    from cairn.study.registry import STUDIES
+
+    for size in ("reduced", "full"):
+        assert set(timing.DEFAULT_SECONDS[size]) == set(STUDIES), size
+
+
+def test_the_estimate_comes_before_any_study(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from cairn.study import __main__ as study_main
+    from cairn.study import registry, timing
+
+    monkeypatch.setattr(timing, "build_dir", lambda: tmp_path)
+
+    def never(paper: object, size: str) -> StudyResult:
+        raise AssertionError("--estimate runs no study")
+
+    monkeypatch.setitem(registry.STUDIES, e5_mpsoc_migration.NAME, never)
+    assert study_main.main(["--estimate", "--size", "full", e5_mpsoc_migration.NAME]) == 0
+    assert capsys.readouterr().out.startswith("estimate: about ")
+
+
+def test_a_study_bar_follows_the_time_and_ends_full() -> None:
+    import io
+
+    from cairn.study.progress import TICK, study_bar
+
+    out = io.StringIO()
+    with study_bar("e9-made-up", TICK / 2, disable=False, file=out) as bar:  # at least a tick
+        time.sleep(1.2)
+        held = bar.n
+    assert 0 < held < TICK  # held short of the end while the study runs on
+    assert bar.n == TICK
+    assert "e9-made-up" in out.getvalue() and "100%" in out.getvalue()

@@ -7,14 +7,11 @@ crystals 40 ppm apart; without it (build/fw/timesync-free.elf) the marks drift a
 
 from __future__ import annotations
 
-import subprocess
-import tempfile
-from pathlib import Path
-
 import pytest
 
+import cairn
 from cairn import net_trace, timesync_skew
-from cairn.paths import firmware_dir, sim_binary
+from cairn.paths import firmware_dir
 
 TARGET_PS = 10_000_000  # 10 us (CoMOS: +/-9.5 us at 1 Hz)
 MODULES = 4
@@ -76,19 +73,10 @@ def test_without_synchronisation_the_marks_drift_apart(free: timesync_skew.Run) 
 
 
 def test_sync_frames_are_broadcast_and_accounted_in_the_trace() -> None:
-    with tempfile.TemporaryDirectory() as d:
-        dev = Path(d) / "timesync.toml"
-        dev.write_text(timesync_skew.DEVICE.read_text().replace('"../../build/fw/', f'"{firmware_dir()}/'))
-        trace = Path(d) / "t.json"
-        proc = subprocess.run(
-            [str(sim_binary()), "run", "--device", str(dev), "--trace", str(trace), "--max-time", "15s"],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert proc.returncode == 0, proc.stderr
-        tr = net_trace.parse(trace.read_text())
-        samples = [w for w in tr.words if w.code == 0x26]
+    r = cairn.run(timesync_skew.DEVICE, ["trace"], max_time="15s", timeout=300)
+    assert r.status == 0, r.describe_failure()
+    tr = net_trace.parse(r.files["trace"].read_text())
+    samples = [w for w in tr.words if w.code == 0x26]
     d2 = net_trace.check(tr, modules=list(range(MODULES)))
     assert d2.ok(), d2
     # SYNC and FOLLOW_UP for each sync: 2 at 250 ms, then 1 Hz.

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
 import tomllib
 from collections import Counter
 from collections.abc import Callable
@@ -17,7 +16,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from cairn.paths import expected_toml, firmware, firmware_dir, repo_root, sim_binary
+import cairn
+from cairn.paths import expected_toml, firmware, firmware_dir, repo_root
 from cairn.runners import TIMEOUT_STATUS, run_sim
 
 Trace = dict[str, Any]
@@ -100,15 +100,10 @@ def test_rtos_task_trace_validates(validator: Draft202012Validator, tmp_path: Pa
     assert _errors(validator, trace) != []
 
 
-def _run_device_trace(out: Path, device: Path, *args: str, status: int) -> Trace:
-    result = subprocess.run(
-        [str(sim_binary()), "run", "--device", str(device), "--trace", str(out), *args],
-        capture_output=True,
-        timeout=120,
-    )
-    assert result.returncode == status, result.stderr.decode(errors="replace")
-    trace: Trace = json.loads(out.read_text())
-    return trace
+def _run_device_trace(device: Path, *args: str, status: int) -> Trace:
+    result = cairn.run(device, ["trace"], options=args, timeout=120)
+    assert result.status == status, result.describe_failure()
+    return result.trace_json
 
 
 def test_device_trace_validates(validator: Draft202012Validator, tmp_path: Path) -> None:
@@ -116,9 +111,7 @@ def test_device_trace_validates(validator: Draft202012Validator, tmp_path: Path)
     slices and flows; with power control and fault rules, 'off' slices and injected faults."""
     for elf in ("device-broadcast.elf", "device-stream.elf", "hello-8.elf"):
         assert (firmware_dir() / elf).is_file(), f"{elf} is missing: `make build` builds it"
-    five = _run_device_trace(
-        tmp_path / "five.json", repo_root() / "experiments" / "devices" / "five-modules.toml", status=0
-    )
+    five = _run_device_trace(repo_root() / "experiments" / "devices" / "five-modules.toml", status=0)
     assert _errors(validator, five) == []
     assert {"s", "f"} <= set(_phases(five))
     assert len([e for e in five["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"]) == 5
@@ -154,7 +147,7 @@ every = 3
 src = "tx"
 """
     )
-    faults = _run_device_trace(tmp_path / "faults.json", device, "--max-time", "60ms", status=TIMEOUT_STATUS)
+    faults = _run_device_trace(device, "--max-time", "60ms", status=TIMEOUT_STATUS)
     assert _errors(validator, faults) == []
     assert "off" in _names(faults, "X")
     assert "injected fault" in _names(faults, "i")

@@ -46,7 +46,6 @@ void irq17_handler(void)
         requests[r].x[filled] = (int16_t)(((int32_t)CAIRN_ADC_DATA(requests[r].channel) - 2048) * 8);
     if (++filled == DSP_N) {
         CAIRN_ADC_CTRL = 0;
-        CAIRN_GPIO_SET = 1u << PIN_MSG_FFT;
         for (unsigned r = 0; r < num_requests; r++)
             cairn_post(requests[r].task, CAIRN_PORT(1), 0, 0);
         num_requests = 0;

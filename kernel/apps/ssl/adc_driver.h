@@ -1,8 +1,8 @@
 /*
  * The module's ADC driver: a round of DSP_N periodic conversions written straight into
  * the buffers of the ADC tasks that asked for one (the driver's interrupt handler, not a
- * message per sample: CoMOS counts six messages a round). When the round is complete it
- * posts CAIRN_PORT(1) to each of those tasks.
+ * message per sample). When the round is complete it posts CAIRN_PORT(1) to each of those
+ * tasks.
  */
 #ifndef SSL_ADC_DRIVER_H
 #define SSL_ADC_DRIVER_H

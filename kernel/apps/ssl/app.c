@@ -6,7 +6,7 @@
  *   build/fw/ssl-one.elf   every task on module 0 (Table II's one module), and
  *   build/fw/ssl-five.elf  (-DSSL_FIVE=1) our reading of Figure 8 on five modules: module 0
  *                          the fast computational module (Timer, Vote, HT); module 1 + i
- *                          the sensing module of microphone i (its FFT, which samples, and SC);
+ *                          the sensing module of microphone i (its ADC, FFT and SC);
  *                          Radio on module 1, the temperature chain on module 2.
  *
  * The scenarios (experiments/e4-comos/) drive the round's timer (stimulus line 0, every
@@ -43,11 +43,12 @@
 #define AT_TEMP 0
 #endif
 
-enum { P_TIMER, P_FFT, P_SC, P_VOTE, P_HT, P_TEMP, P_EWMA, P_ALERT, P_RADIO };
+enum { P_TIMER, P_ADC, P_FFT, P_SC, P_VOTE, P_HT, P_TEMP, P_EWMA, P_ALERT, P_RADIO };
 
 static const cairn_program_t programs[] = {
     [P_TIMER] = CAIRN_PROGRAM(ssl_timer_task, struct ssl_timer_state),
-    [P_FFT] = CAIRN_PROGRAM(ssl_fft_task, struct ssl_fft_state),
+    [P_ADC] = CAIRN_PROGRAM(ssl_adc_task, struct ssl_adc_state),
+    [P_FFT] = CAIRN_PROGRAM_STATELESS(ssl_fft_task),
     [P_SC] = CAIRN_PROGRAM(ssl_sc_task, struct ssl_sc_state),
     [P_VOTE] = CAIRN_PROGRAM(ssl_vote_task, struct ssl_vote_state),
     [P_HT] = CAIRN_PROGRAM_STATELESS(ssl_ht_task),
@@ -59,6 +60,9 @@ static const cairn_program_t programs[] = {
 
 static const uint8_t channel[DSP_MICS] = {0, 1, 2, 3};
 static const cairn_app_route_t timer_out[] = {CAIRN_TO_GROUP(0)};
+static const cairn_app_route_t adc_out[DSP_MICS][1] = {
+    {CAIRN_TO(T_FFT0, CAIRN_PORT(0))}, {CAIRN_TO(T_FFT1, CAIRN_PORT(0))},
+    {CAIRN_TO(T_FFT2, CAIRN_PORT(0))}, {CAIRN_TO(T_FFT3, CAIRN_PORT(0))}};
 static const cairn_app_route_t fft_out[DSP_MICS][1] = {
     {CAIRN_TO(T_SC0, CAIRN_PORT(0))}, {CAIRN_TO(T_SC1, CAIRN_PORT(0))},
     {CAIRN_TO(T_SC2, CAIRN_PORT(0))}, {CAIRN_TO(T_SC3, CAIRN_PORT(0))}};
@@ -68,8 +72,9 @@ static const cairn_app_route_t temp_out[] = {CAIRN_TO(T_EWMA, CAIRN_PORT(0))};
 static const cairn_app_route_t ewma_out[] = {CAIRN_TO(T_ALERT, CAIRN_PORT(0))};
 static const cairn_app_route_t alert_out[] = {CAIRN_TO(T_RADIO, CAIRN_PORT(0))};
 
-#define FFT(i) [T_FFT0 + (i)] = {.prog = P_FFT, .prio = PRIO_SSL, .module = AT_MIC(i), \
-    CAIRN_OUT(fft_out[i]), .init = &channel[i], .init_len = 1}
+#define ADC(i) [T_ADC0 + (i)] = {.prog = P_ADC, .prio = PRIO_SSL, .module = AT_MIC(i), \
+    CAIRN_OUT(adc_out[i]), .init = &channel[i], .init_len = 1}
+#define FFT(i) [T_FFT0 + (i)] = {.prog = P_FFT, .prio = PRIO_SSL, .module = AT_MIC(i), CAIRN_OUT(fft_out[i])}
 #define SC(i) [T_SC0 + (i)] = {.prog = P_SC, .prio = PRIO_SSL, .module = AT_MIC(i), CAIRN_OUT(sc_out)}
 
 static const cairn_task_desc_t tasks[T_COUNT] = {
@@ -82,12 +87,13 @@ static const cairn_task_desc_t tasks[T_COUNT] = {
     [T_EWMA] = {.prog = P_EWMA, .prio = PRIO_FBD, .module = AT_TEMP, CAIRN_OUT(ewma_out)},
     [T_ALERT] = {.prog = P_ALERT, .prio = PRIO_FBD, .module = AT_TEMP, CAIRN_OUT(alert_out)},
     [T_RADIO] = {.prog = P_RADIO, .prio = PRIO_RADIO, .module = AT_RADIO},
+    ADC(0), ADC(1), ADC(2), ADC(3),
 };
 static const cairn_member_desc_t members[] = {
-    {.group = 0, .task = T_FFT0, .port = CAIRN_PORT(0)},
-    {.group = 0, .task = T_FFT1, .port = CAIRN_PORT(0)},
-    {.group = 0, .task = T_FFT2, .port = CAIRN_PORT(0)},
-    {.group = 0, .task = T_FFT3, .port = CAIRN_PORT(0)},
+    {.group = 0, .task = T_ADC0, .port = CAIRN_PORT(0)},
+    {.group = 0, .task = T_ADC1, .port = CAIRN_PORT(0)},
+    {.group = 0, .task = T_ADC2, .port = CAIRN_PORT(0)},
+    {.group = 0, .task = T_ADC3, .port = CAIRN_PORT(0)},
 };
 static const cairn_app_desc_t ssl_app = {
     CAIRN_PROGRAMS(programs), CAIRN_TASKS(tasks), .num_groups = 1, CAIRN_MEMBERS(members),

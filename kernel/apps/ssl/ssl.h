@@ -14,18 +14,21 @@
 #include "dsp.h"
 
 /* Tasks, in the description's order; global ID = index + 1 (the application manager gives
- * the lowest free IDs, and nothing else is created before it). The kernel has 16 task IDs
- * and its armv6m fast paths fix CAIRN_MAX_TASKS, so each chain's ADC sampling and FFT are
- * one task, FFT. */
+ * the lowest free IDs, and nothing else is created before it). The ADC tasks come last so
+ * that the others keep the IDs they had before there were any. */
 enum ssl_task {
     T_TIMER,
     T_FFT0, T_FFT1, T_FFT2, T_FFT3,
     T_SC0, T_SC1, T_SC2, T_SC3,
     T_VOTE, T_HT,
     T_TEMP, T_EWMA, T_ALERT, T_RADIO,
+    T_ADC0, T_ADC1, T_ADC2, T_ADC3,
     T_COUNT
 };
 #define SSL_ID(t) ((cairn_task_id_t)((t) + 1))
+/* 19 tasks and the bus manager (the last ID): kernel/firmware.mk builds the SSL firmware
+ * with -DCAIRN_MAX_TASKS=20. */
+_Static_assert(T_COUNT + 1 <= CAIRN_MAX_TASKS, "the SSL firmware needs CAIRN_MAX_TASKS >= 20");
 
 /* Priorities of Section VI-B: Radio highest, FBD 2, SSL 1. */
 #define PRIO_SSL 1
@@ -41,7 +44,7 @@ enum ssl_task {
 #define SSL_ROUND_PINS (0x3Fu)              /* pins the round's timer clears: 0 .. 5 */
 /* Message pins (the paper's Figure 6): set just before a send, cleared when the destination's
  * handler starts, so the high time is the message's latency. */
-#define PIN_MSG_FFT 9u   /* the ADC driver's post -> FFT */
+#define PIN_MSG_FFT 9u   /* ADC -> FFT */
 #define PIN_MSG_SC 10u   /* FFT -> SC */
 #define PIN_MSG_VOTE 11u /* SC -> Vote */
 #define PIN_MSG_HT 12u   /* Vote -> HT */
@@ -87,6 +90,7 @@ struct ssl_bands {
 
 /* Task handlers (one file each). */
 cairn_ret_t ssl_timer_task(void *state, cairn_msg_t *msg);
+cairn_ret_t ssl_adc_task(void *state, cairn_msg_t *msg);
 cairn_ret_t ssl_fft_task(void *state, cairn_msg_t *msg);
 cairn_ret_t ssl_sc_task(void *state, cairn_msg_t *msg);
 cairn_ret_t ssl_vote_task(void *state, cairn_msg_t *msg);
@@ -97,7 +101,7 @@ cairn_ret_t fbd_alert_task(void *state, cairn_msg_t *msg);
 cairn_ret_t ssl_radio_task(void *state, cairn_msg_t *msg);
 
 struct ssl_timer_state { uint16_t round; };
-struct ssl_fft_state { uint8_t channel; struct ssl_samples *buf; };
+struct ssl_adc_state { uint8_t channel; struct ssl_samples *buf; };
 struct ssl_sc_state { uint32_t noise[DSP_BINS]; };
 struct ssl_vote_state {
     uint16_t round;

@@ -120,9 +120,6 @@ __attribute__((naked, noreturn, used)) void cairn__armv6m_thread_trampoline(void
                      "b    .\n\t");
 }
 
-/* The offset of cairn_k.threads, for the assembly below. */
-#define CAIRN_K_THREADS 192
-_Static_assert(offsetof(cairn_kernel_t, threads) == CAIRN_K_THREADS, "PendSV's cairn_k.threads");
 _Static_assert(CAIRN_TS_NEXT == CAIRN_TS_CUR + 4, "PendSV's fast path stores cur and next with one STM");
 
 __attribute__((naked)) void cairn__armv6m_pendsv_threads(void)

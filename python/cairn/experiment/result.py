@@ -169,10 +169,14 @@ class Result:
     # ------------------------------------------------------------------ event files
     @functools.cached_property
     def io(self) -> pd.DataFrame:
-        """The io-log (docs/stimuli.md "io-log CSV"): cycle, time_s, kind, name, value."""
+        """The io-log (docs/stimuli.md "io-log CSV"): cycle, time_s, processor, kind, name,
+        value; a device's rows in the device's time (docs/device.md)."""
         import pandas as pd
 
-        return pd.read_csv(self._file("io_log"), keep_default_na=False)
+        frame = pd.read_csv(self._file("io_log"), keep_default_na=False, dtype={"processor": str, "name": str})
+        if "processor" not in frame.columns:
+            frame.insert(2, "processor", SINGLE)
+        return frame
 
     @functools.cached_property
     def bus(self) -> pd.DataFrame:

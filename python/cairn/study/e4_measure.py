@@ -215,7 +215,7 @@ BROADCAST = 0xFF
 class Remote:
     """Messages across modules on the five-module device, in us from the frame written to the
     sender's controller (NET_SEND) to the destination handler's start (START), from the
-    device trace's kernel events (global time): the Timer's multicast to the four FFT tasks
+    device trace's kernel events (global time): the Timer's multicast to the four ADC tasks
     (first and last member), and the SCs' unicasts to Vote (the quickest, and the mean)."""
 
     mcast_first_us: float
@@ -248,7 +248,7 @@ def remote_latencies(rounds: int, scenario: str = "five-sound") -> Remote:
                 return ts
         return None
 
-    fft_tasks, vote_task = {2, 3, 4, 5}, {10}
+    adc_tasks, vote_task = {16, 17, 18, 19}, {10}  # kernel/apps/ssl/ssl.h: IDs = index + 1
     mcast: list[tuple[float, float]] = []
     unicast: list[float] = []
     for pid, ws in words.items():
@@ -259,7 +259,7 @@ def remote_latencies(rounds: int, scenario: str = "five-sound") -> Remote:
                 arrivals = []
                 for other in words:
                     if other != pid and (r := received(other, pid - 1, b, ts)) is not None:
-                        if (s := start_after(other, r, fft_tasks)) is not None:
+                        if (s := start_after(other, r, adc_tasks)) is not None:
                             arrivals.append(s - ts)
                 if arrivals:
                     mcast.append((min(arrivals), max(arrivals)))

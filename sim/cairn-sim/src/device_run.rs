@@ -1,7 +1,8 @@
 //! `cairn-sim run --device DEVICE.toml` for a device file: build each processor as a lone
 //! run would (board, firmware, I/O scenario, energy, RTOS watch), connect their bus
 //! controllers, run the device scheduler, print every processor's console lines with its
-//! name in front, in simulated-time order, and write the device's statistics.
+//! name in front, in simulated-time order, and write the device's statistics and outputs
+//! (trace, waveform, io-log, bus log).
 
 use super::{attach_observers, board_config, fail, load_firmware, option_value, RunArgs};
 use super::{EXIT_LIMIT, EXIT_LOCKUP};
@@ -11,6 +12,7 @@ use cairn_sim::device::cosim::{Device, Ending, Processor, State};
 use cairn_sim::device::file::DeviceFile;
 use cairn_sim::gdb::device_runner::DeviceRunner;
 use cairn_sim::machine::Stop;
+use cairn_sim::observe::io_log::{write_device, DevicePart};
 use cairn_sim::out_file::OutFile;
 use cairn_sim::periph::bus_ctrl::Link;
 use cairn_sim::report::lockup_report;
@@ -30,7 +32,6 @@ fn refuse_single_processor_options(args: &RunArgs) {
         ("--rtos", args.rtos.is_some()),
         ("--clock", args.clock.is_some()),
         ("--io", args.io.is_some()),
-        ("--io-log", args.io_log.is_some()),
         ("--flash-size", args.flash_size.is_some()),
         ("--sram-size", args.sram_size.is_some()),
         ("--flash-wait-states", args.flash_wait_states.is_some()),
@@ -38,13 +39,9 @@ fn refuse_single_processor_options(args: &RunArgs) {
         ("--board", args.board != "mps2-an385"),
     ];
     if let Some((name, _)) = given.iter().find(|g| g.1) {
-        // The I/O log has no per-processor key: a device's I/O measurements are in its stats.
-        let hint = if *name == "--io-log" {
-            "each processor's I/O measurements are under processors.NAME.io in --stats"
-        } else {
-            "set it per processor in the device file"
-        };
-        fail(format_args!("{name}: not available with a device file ({hint}; docs/device.md)"));
+        fail(format_args!(
+            "{name}: not available with a device file (set it per processor in the device file; docs/device.md)"
+        ));
     }
 }
 
@@ -90,6 +87,7 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
     let bus_log = args.bus_log.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     let trace_file = args.trace.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     let vcd_file = args.vcd.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
+    let io_log_file = args.io_log.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     let addresses: Vec<u8> = file.processors.iter().map(|p| p.address).collect();
     let powered: Vec<bool> = file.processors.iter().map(|p| p.power_on).collect();
     let mut procs = Vec::new();
@@ -110,7 +108,11 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
         if let Some(io) = spec.scenario.io.take() {
             m.install_io_scenario(io, seed);
         }
-        if args.stats.is_some() {
+        // The io-log and the waveform are written from each processor's whole event log at
+        // the end, in the device's one time; the stats alone measure it as it streams by.
+        if args.io_log.is_some() || args.vcd.is_some() {
+            m.io.events.enabled = true;
+        } else if args.stats.is_some() {
             m.stream_io(None, None).unwrap_or_else(|e| fail(e));
         } else {
             m.io.events.enabled = false;
@@ -267,6 +269,19 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
             }
         }
         write_output(f, |w| cairn_sim::device::outputs::write_trace(&d, &parts, w));
+    }
+    if let Some(f) = io_log_file {
+        let parts: Vec<DevicePart> = d
+            .procs
+            .iter()
+            .map(|p| DevicePart {
+                processor: &p.name,
+                scenario: &p.m.io.scenario,
+                clock_hz: p.m.config.clock_hz,
+                events: &p.m.io.events,
+            })
+            .collect();
+        write_output(f, |w| write_device(&parts, w));
     }
     if let Some(f) = vcd_file {
         write_output(f, |w| cairn_sim::device::outputs::write_vcd(&d, w));

@@ -230,11 +230,11 @@ fn bad_device_files_exit_2_with_one_line_naming_file_and_key() {
     let (status, _, err) = run(&["run", "--device", good.to_str().unwrap(), "--clock", "8MHz"]);
     assert_eq!(status, 2);
     assert!(err.starts_with("cairn-sim: --clock: not available with a device file"), "{err}");
-    // No per-processor key to point to for the I/O log: the hint names where the figures are.
-    let (status, _, err) = run(&["run", "--device", good.to_str().unwrap(), "--io-log", "x.csv"]);
+    // An I/O scenario belongs to a processor (its io-log, to the device).
+    let (status, _, err) = run(&["run", "--device", good.to_str().unwrap(), "--io", "x.toml"]);
     assert_eq!(status, 2);
-    assert!(err.starts_with("cairn-sim: --io-log: not available with a device file"), "{err}");
-    assert!(err.contains("processors.NAME.io in --stats") && !err.contains("set it per processor"), "{err}");
+    assert!(err.starts_with("cairn-sim: --io: not available with a device file"), "{err}");
+    assert!(err.contains("set it per processor"), "{err}");
 }
 
 #[test]

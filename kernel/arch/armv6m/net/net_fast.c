@@ -115,6 +115,19 @@ _Static_assert(CAIRN_NET_HEADER == 10u && CAIRN_NET_RX_BLOCK <= 16u,
 #define EV_START 2
 _Static_assert(EV_SEND == CAIRN_EV_SEND && EV_START == CAIRN_EV_START, "event codes");
 
+/* The bus manager's TCB, cairn_k.tasks[CAIRN_TASK_NET], the last task ID's: an LDR's
+ * immediate offset reaches it up to 16 task IDs; a firmware built with more (a larger
+ * CAIRN_MAX_TASKS) puts the offset in r2 first, one cycle more. */
+_Static_assert(CAIRN_TASK_NET == CAIRN_MAX_TASKS, "the bus manager has the last task ID");
+#if CAIRN_K_TASKS + 4 * CAIRN_MAX_TASKS <= 124
+#define LOAD_NET_TCB "ldr   r2, [r4, #%c[nettcb]]\n\t"
+#else
+#define LOAD_NET_TCB                                                                               \
+    "movs  r2, #%c[nettcb]\n\t"                                                                    \
+    "ldr   r2, [r4, r2]\n\t"
+#endif
+_Static_assert(CAIRN_K_TASKS + 4 * CAIRN_MAX_TASKS <= 255, "the offset fits a MOVS");
+
 /* Registers in the receive path: r4 cairn_k, r5 cairn_net, r6 the interrupted top, r7 the
  * destination's TCB, r3 the controller; the header's words in r0, r1 and (once its length
  * is checked) the payload length in r2. The checks that keep the controller to the bus
@@ -172,7 +185,7 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_ve
         "ldr   r4, =cairn_k\n\t"
         "ldr   r5, =cairn_net\n\t"
         "ldrb  r1, [r5, #" S(N_PEEKED) "]\n\t"
-        "ldr   r2, [r4, #%c[nettcb]]\n\t"
+        LOAD_NET_TCB
         "cmp   r2, #0\n\t"
         "beq   18b\n\t"
         "ldrb  r2, [r2, #" S(CAIRN_TCB_FLAGS) "]\n\t"

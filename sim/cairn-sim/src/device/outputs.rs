@@ -10,11 +10,12 @@
 //! order, never in the order the scheduler happened to run them, so the file does not
 //! depend on `--quantum`.
 //!
-//! The waveform has a scope per processor (power state, exception lines) and one for the
-//! bus, in picoseconds.
+//! The waveform has a scope per processor (power state, exception lines, and in sub-scopes
+//! its marker pins, ports, ADC channels and stimuli) and one for the bus, in picoseconds.
 
 use super::bus::FrameRecord;
 use super::cosim::{Device, State};
+use crate::observe::io_waves::io_waves;
 use crate::observe::vcd::{clean, exception_name, ident};
 use crate::time::cycle_to_ps;
 use crate::trace::us_of_ps;
@@ -188,6 +189,8 @@ const EXCEPTIONS: u32 = 48;
 
 struct Signal {
     scope: usize,
+    /// A sub-scope of the processor's (`gpio`, `ports` …), or "" for its own signals.
+    sub: &'static str,
     name: String,
     width: u32,
 }
@@ -206,10 +209,12 @@ pub fn write_vcd(d: &Device, w: &mut impl Write) -> std::io::Result<()> {
     let mut scopes: Vec<String> = Vec::new();
     let mut signals: Vec<Signal> = Vec::new();
     let mut changes: Vec<Change> = Vec::new();
-    let add = |signals: &mut Vec<Signal>, scope: usize, name: String, width: u32| {
-        signals.push(Signal { scope, name, width });
+    let add_in = |signals: &mut Vec<Signal>, scope: usize, sub: &'static str, name: String, width: u32| {
+        signals.push(Signal { scope, sub, name, width });
         signals.len() - 1
     };
+    let add =
+        |signals: &mut Vec<Signal>, scope: usize, name: String, width: u32| add_in(signals, scope, "", name, width);
     for p in &d.procs {
         let scope = scopes.len();
         scopes.push(clean(&p.name));
@@ -231,6 +236,11 @@ pub fn write_vcd(d: &Device, w: &mut impl Write) -> std::io::Result<()> {
                     changes.push((t, 0, active, Some(ac >> n & 1)));
                 }
             }
+        }
+        // The I/O is there only when its event log was kept (the CLI keeps it for --vcd).
+        for wave in io_waves(&p.m.io.scenario, clock, &p.m.io.events) {
+            let sig = add_in(&mut signals, scope, wave.scope, wave.name, wave.width);
+            changes.extend(wave.changes.iter().map(|&(t, v)| (t, 0, sig, Some(v))));
         }
         let last = p.off_periods.len();
         for (k, &(from, to)) in p.off_periods.iter().enumerate() {
@@ -293,8 +303,22 @@ pub fn write_vcd(d: &Device, w: &mut impl Write) -> std::io::Result<()> {
     writeln!(w, "$scope module {top} $end")?;
     for (k, scope) in scopes.iter().enumerate() {
         writeln!(w, "$scope module {scope} $end")?;
-        for (i, s) in signals.iter().enumerate().filter(|(_, s)| s.scope == k) {
-            writeln!(w, "$var wire {} {} {} $end", s.width, idents[i], s.name)?;
+        for sub in ["", "gpio", "ports", "adc", "stimulus"] {
+            let members: Vec<usize> =
+                (0..signals.len()).filter(|&i| signals[i].scope == k && signals[i].sub == sub).collect();
+            if members.is_empty() {
+                continue;
+            }
+            if !sub.is_empty() {
+                writeln!(w, "$scope module {sub} $end")?;
+            }
+            for i in members {
+                let s = &signals[i];
+                writeln!(w, "$var wire {} {} {} $end", s.width, idents[i], s.name)?;
+            }
+            if !sub.is_empty() {
+                writeln!(w, "$upscope $end")?;
+            }
         }
         writeln!(w, "$upscope $end")?;
     }
