@@ -38,6 +38,14 @@
  *   BUG_RESUME_REFUSED the source resumes T when a reset destination refuses the commit
  *   BUG_NO_TIMER       the source does not serialise T's virtual timer
  *   BUG_ANY_EPOCH      the destination joins a migration on a STATE of any epoch
+ *   BUG_NO_DRAIN       (with T_SENDS) the source commits while T's sent messages are kept
+ *
+ * With -DT_SENDS, T also sends: messages 1..TMSG to a logger on O, from wherever it is
+ * live, numbered per (sending module, logger) and kept at that module until the logger's
+ * TDACK (a window of one, sent again on a long silence), as the reliable layer does. The
+ * logger checks that it takes them in T's order. The drain rule: the source commits only
+ * when T's message kept at S (if any) is acknowledged, and gives up (resumes T) after K
+ * firings without it. Not with FREEZE_FIRST.
  */
 
 #ifndef NMSG
@@ -84,7 +92,14 @@
 #endif
 
 mtype = { DATA, DACK, NOTASK, FREEZE, FREEZE_ACK, STATE, DESER, RESULT, ACTIVATED,
-          RESULT_ACK, QUERY, NOMIG };
+          RESULT_ACK, QUERY, NOMIG, TDATA, TDACK };
+
+#if defined(T_SENDS) && defined(FREEZE_FIRST)
+#error "T_SENDS models the drain rule in the STATE-first order only"
+#endif
+#ifndef TMSG
+#define TMSG 2          /* messages T sends to the logger (with T_SENDS) */
+#endif
 
 /* A timer that has fired n times in this phase may fire again now. */
 #define FIRE(n) ((n) < R || timeout)
@@ -155,6 +170,26 @@ byte crashes;
 bool overflowed;        /* a frame found an RX FIFO full and was discarded */
 byte dropped;           /* messages the sender gave up (their host had no T) */
 
+#ifdef T_SENDS
+/* T's messages to the logger on O: per module, the one kept until its TDACK (0: none) and
+ * its number there; the logger's table per sending module; T's next message; the last one
+ * the logger took (a ghost). */
+byte tout[NMOD];
+byte tseq[NMOD];
+byte lacc[NMOD];
+byte tnext = 1;
+byte llast;
+#define T_KEPT (tout[S] != 0 || tout[D] != 0)
+#ifdef BUG_NO_DRAIN
+#define DRAINED true
+#else
+#define DRAINED (tout[S] == 0)
+#endif
+#else
+#define T_KEPT false
+#define DRAINED true
+#endif
+
 /* Scratch for the frame being handled: every step that uses it is atomic and ends with it
  * dead, so it is kept out of the state vector. */
 hidden mtype k;
@@ -205,7 +240,16 @@ inline handle(m)
 }
 
 /* T's activity on its host: messages, and its timer once the global clock passes it */
+#ifdef T_SENDS
+#define T_SEND_STEPS(m) \
+    :: atomic { live[m] && tnext <= TMSG && tout[m] == 0 -> \
+        tout[m] = tnext; tnext++; tseq[m]++; send(m, O, TDATA, tseq[m], tout[m]) } \
+    :: atomic { tout[m] != 0 && timeout -> send(m, O, TDATA, tseq[m], tout[m]) }
+#else
+#define T_SEND_STEPS(m)
+#endif
 #define TASK_STEPS(m) \
+    T_SEND_STEPS(m) \
     :: atomic { live[m] && pend[m] != 0 -> handle(m) } \
     :: atomic { live[m] && armed[m] && deadline -> armed[m] = 0; fired++; assert(fired == 1) }
 
@@ -314,6 +358,9 @@ end:
         :: k == ACTIVATED && sphase == COMMITTING && a == 0 -> kill_at_source()
 #endif
         :: k == RESULT_ACK -> racked = racked | (1 << from)
+#ifdef T_SENDS
+        :: k == TDACK && tout[S] != 0 && a >= tseq[S] -> tout[S] = 0
+#endif
         :: k == QUERY ->
             if
             :: decision != NONE -> send(S, from, RESULT, decision, 0)
@@ -345,10 +392,17 @@ end:
         send_state()
         }
 #else
-    /* every module answered, D with DESER(ok): the commit */
-    :: atomic { sphase == FREEZING && acked == OTHERS ->
+    /* every module answered, D with DESER(ok), and T's messages sent from S drained (the
+     * drain rule): the commit */
+    :: atomic { sphase == FREEZING && acked == OTHERS && DRAINED ->
         sphase = COMMITTING; stries = 0; send(S, D, RESULT, MOVED, 0)
         }
+#ifdef T_SENDS
+    :: atomic { sphase == FREEZING && acked == OTHERS && !DRAINED && stries < K && FIRE(stries) ->
+        NOTE(stries) }
+    :: atomic { sphase == FREEZING && acked == OTHERS && !DRAINED && stries == K && GIVEUP ->
+        resume_at_source() }
+#endif
 #endif
     :: atomic { sphase == FREEZING && acked != OTHERS && stries < K && FIRE(stries) -> NOTE(stries);
         to_silent(acked, FREEZE, 0) }
@@ -430,6 +484,9 @@ end:
             :: known[D] == NONE -> part = 1; frozen[D] = 1; send(D, S, QUERY, 0, 0)
             :: else -> skip
             fi
+#ifdef T_SENDS
+        :: k == TDACK && tout[D] != 0 && a >= tseq[D] -> tout[D] = 0
+#endif
         :: k == DATA ->
             if
             :: live[D] -> accept(D)
@@ -464,6 +521,16 @@ end:
             fi;
             send(me, from, RESULT_ACK, 0, 0)
         :: k == DACK && me == O && unacked != 0 && a >= unacked -> unacked = 0
+#ifdef T_SENDS
+        :: k == TDATA && me == O ->
+            if
+            :: a == lacc[from] + 1 -> lacc[from] = a;
+                assert(b > llast);      /* the logger takes T's messages in T's order */
+                llast = b
+            :: else -> skip
+            fi;
+            send(me, from, TDACK, lacc[from], 0)
+#endif
         :: k == NOTASK && me == O && unacked != 0 && from == route[me] && !frozen[me] ->
             dropped++; unacked = 0      /* T was lost with its module */
         :: else -> skip
@@ -503,9 +570,15 @@ end:
     :: delay(O)
     :: atomic { crashes < MAXCRASH -> crashes++;        /* S is reset: T is lost with it */
         forget(S); frozen[S] = 0; known[S] = NONE; route[S] = S;
+#ifdef T_SENDS
+        tout[S] = 0;
+#endif
         sphase = IDLE; stries = 0; acked = 0; racked = 0; decision = NONE }
     :: atomic { crashes < MAXCRASH -> crashes++;        /* D is reset */
         forget(D); frozen[D] = 0; known[D] = NONE; route[D] = S;
+#ifdef T_SENDS
+        tout[D] = 0;
+#endif
         part = 0; dres = 0; depoch++ }
     :: atomic { !deadline -> deadline = 1 }
     od
@@ -534,7 +607,7 @@ end:
     (sphase == RESULTING && racked != OTHERS) || \
     (part && known[D] == NONE) || \
     (!frozen[O] && unacked != 0) || \
-    (frozen[O] && known[O] == NONE) || BYSTANDER_WAITS)
+    (frozen[O] && known[O] == NONE) || BYSTANDER_WAITS || T_KEPT)
 
 /* When nothing can move any more: every migration has ended, and consistently. */
 proctype Final()
@@ -556,6 +629,9 @@ proctype Final()
             assert(last == NMSG && dropped == 0);                 /* every message, once */
             assert(unacked == 0 && next == NMSG + 1);
             assert(fired == deadline);                            /* the timer fired once */
+#ifdef T_SENDS
+            assert(crashes > 0 || llast == tnext - 1);            /* T's messages, all taken */
+#endif
         :: else -> assert(crashes > 0)                            /* T is lost only with S or D */
         fi
     }

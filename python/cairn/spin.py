@@ -57,6 +57,8 @@ LONG_TIMERS = ("NMSG=3", "R=0", "K=2", "MAXLOSS=4", "MAXDELAY=2", "MAXCRASH=2")
 # A STATE sent again early, delayed past the commit, and the destination reset after it:
 # the smallest bound in which a destination that ignored epochs would stage a stale copy.
 STALE = ("NMSG=1", "R=1", "K=1", "MAXLOSS=0", "MAXDELAY=1", "MAXCRASH=1")
+# T sends too (two messages to a logger on O, from wherever it runs): the drain rule.
+SENDS = ("T_SENDS", "NMSG=1", "R=0", "K=2", "MAXLOSS=2", "MAXDELAY=1", "MAXCRASH=1")
 CONFIGS: tuple[Config, ...] = (
     Config("faults", "long timers; loss, delay and resets together", LONG_TIMERS),
     Config("bystander", "a fourth module that only takes part (FREEZE, result, QUERY)",
@@ -86,6 +88,10 @@ CONFIGS: tuple[Config, ...] = (
       )),
     Config("bug-any-epoch", "the destination joins on a STATE of any epoch",
            ("BUG_ANY_EPOCH", *STALE), bug="BUG_ANY_EPOCH"),
+    Config("sends", "T sends to a logger on O too: the drain rule keeps its messages in order",
+           SENDS),
+    Config("bug-no-drain", "the source commits while T's sent messages are kept",
+           ("BUG_NO_DRAIN", *SENDS), bug="BUG_NO_DRAIN"),
 )
 
 

@@ -287,6 +287,7 @@ static void resulting(uint8_t outcome)
  * line: the commit's path pays only for the look-up. */
 __attribute__((noinline, cold)) static void killed_here(void)
 {
+    cairn_net.rel->draining = false;
     free_blob();
     MIG.stats.killed++;
     trace(CAIRN_EV_MIG_KILLED);
@@ -296,6 +297,7 @@ __attribute__((noinline, cold)) static void killed_here(void)
 
 static void resume(void)
 {
+    cairn_net.rel->draining = false;
     cairn_tcb_t *t = cairn__tcb(MIG.task);
     if (!t) {
         killed_here();
@@ -401,14 +403,25 @@ static void freeze_silent(void)
             frame(m, F_FREEZE, MIG.task, MIG.dest, -1);
 }
 
+/* The drain rule: T runs at D only after every DATA message it sent from here has been
+ * acknowledged. Its receivers number messages per sending module, so one still kept here
+ * would be taken after those T sends from D, out of order. T is frozen: no new ones come,
+ * and the kept ones drain as their DACKs arrive (cairn__mig_drained), or the migration
+ * gives up after its tries (source_timer) and T resumes here. */
 static void commit(void)
 {
     if (!cairn__tcb_inline(MIG.task)) {
         killed_here();
         return;
     }
-    MIG.phase = PH_COMMITTING;
     MIG.tries = 0;
+    if (cairn__rel_sent_by(MIG.task)) {
+        MIG.phase = PH_DRAINING;
+        cairn_net.rel->draining = true;
+        return;
+    }
+    cairn_net.rel->draining = false;
+    MIG.phase = PH_COMMITTING;
     MIG.outcome = CAIRN_MIG_MOVED;
     result_to(MIG.dest); /* the commit */
 }
@@ -503,6 +516,12 @@ static void source_timer(void)
             resume();
         else
             freeze_silent();
+        break;
+    case PH_DRAINING:
+        if (!cairn__rel_sent_by(MIG.task))
+            commit();
+        else if (++MIG.tries > MIG.cfg.tries)
+            resume();
         break;
     case PH_TRANSFER:
         if (++MIG.tries > MIG.cfg.tries) {
@@ -833,6 +852,12 @@ void cairn__mig_timer(void)
         participant_timer();
     else
         (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+}
+
+void cairn__mig_drained(void)
+{
+    if (on() && MIG.role == MIG_SOURCE && MIG.phase == PH_DRAINING && !cairn__rel_sent_by(MIG.task))
+        commit();
 }
 
 bool cairn__mig_holds(cairn_task_id_t task)

@@ -29,6 +29,12 @@ void cairn__rel_resume(cairn_task_id_t task);
 uint8_t *cairn__rel_table(cairn_task_id_t task);
 uint8_t *cairn__rel_epochs(cairn_task_id_t task);
 
+/* Whether a DATA message task sent from here is still unacknowledged (kept to be sent
+ * again): a migrating task's must all be before it may run elsewhere. */
+bool cairn__rel_sent_by(cairn_task_id_t task);
+/* Messages were acknowledged while a migration from here waits for its task's to be. */
+void cairn__mig_drained(void);
+
 /* The migrator's timer: the bus manager's timer 2. */
 #define CAIRN_MIG_TIMER 2u
 void cairn__mig_timer(void);

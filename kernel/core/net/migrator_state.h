@@ -12,8 +12,10 @@
 /* Roles and phases (docs/migration.md, "State machines"). */
 enum { MIG_NONE, MIG_SOURCE, MIG_PARTICIPANT };
 enum {
-    /* source; PH_FREEZING_REST: D staged, the others being frozen (the STATE went first) */
-    PH_FREEZING = 1, PH_TRANSFER, PH_FREEZING_REST, PH_COMMITTING, PH_RESULTING, PH_DONE,
+    /* source; PH_FREEZING_REST: D staged, the others being frozen (the STATE went first);
+     * PH_DRAINING: all frozen and D staged, the commit waits for T's sent messages */
+    PH_FREEZING = 1, PH_TRANSFER, PH_FREEZING_REST, PH_DRAINING, PH_COMMITTING, PH_RESULTING,
+    PH_DONE,
     PH_FROZEN, PH_STAGED, PH_SETTLED                                     /* participant */
 };
 

@@ -290,8 +290,22 @@ void cairn__rel_control(uint8_t kind, uint8_t src, cairn_task_id_t task, uint8_t
         cairn__net_error(CAIRN_NET_ERR_RX_NO_TASK, src, task);
         popped = true;
     }
-    if (popped)
+    if (popped) {
         kick(task);
+        if (REL.draining)
+            cairn__mig_drained();
+    }
+}
+
+bool cairn__rel_sent_by(cairn_task_id_t task)
+{
+    if (!REL.stats.pending)
+        return false; /* the usual case at a commit: no list to walk */
+    for (cairn_task_id_t t = 1; t <= CAIRN_MAX_TASKS; t++)
+        for (const cairn_rel_msg_t *e = REL.pending[t]; e; e = e->next)
+            if (e->src == task)
+                return true;
+    return false;
 }
 
 void cairn__rel_timer(void)

@@ -33,6 +33,9 @@ typedef struct cairn_rel_state {
     /* This module's epoch, and each peer's as its last DACK or NOTASK said (0: unknown). */
     uint8_t epoch;
     uint8_t peer_epoch[CAIRN_NET_MODULES];
+    /* A migration from here waits for its task's sent messages to be acknowledged: every
+     * acknowledgement then asks the migrator whether they are (cairn__mig_drained). */
+    bool draining;
     cairn_reliable_stats_t stats;
 } cairn_rel_state_t;
 
