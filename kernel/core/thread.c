@@ -840,16 +840,17 @@ cairn_ret_t cairn_thread_sleep(uint32_t ticks)
         cairn_thread_yield();
         return CAIRN_OK;
     }
+    /* Off the ready list and the wake-up timer set in one masked section: an interrupt
+     * between the two could switch t out before its timer existed, and t would sleep for
+     * ever (a thread another interrupt wakes meanwhile is enough to switch). */
     uint32_t s = arch_irq_save();
     cairn__thread_unready(t, TH_SLEEP);
-    arch_irq_restore(s);
     if (cairn_timer_set(t->id, CAIRN_THREAD_TIMER_WAKE, ticks, false) != CAIRN_OK) {
-        s = arch_irq_save();
-        if (t->state == TH_SLEEP)
-            cairn__thread_ready_first(t);
+        cairn__thread_ready_first(t);
         arch_irq_restore(s);
         return CAIRN_ENOMEM;
     }
+    arch_irq_restore(s);
     block(t);
     t->timed_out = 0;
     return CAIRN_OK;

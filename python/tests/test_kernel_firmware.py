@@ -74,14 +74,17 @@ def test_hello_8_on_qemu() -> None:
     assert stamps == sorted(stamps) and stamps[0] >= PERIOD_US, result.describe()
 
 
-@pytest.mark.parametrize("name", ["preempt", "irq_message", "statemsg", "threads", "thread_rewake", "sem"])
+@pytest.mark.parametrize("name", ["preempt", "irq_message", "statemsg", "threads", "thread_rewake", "sem",
+                                  "thread_sleep_window"])
 def test_armv6m_preemption(name: str) -> None:
     """kernel/tests/armv6m/preempt.c (PendSV dispatch), irq_message.c (interrupts bound to
     messages, the fast path into the handler), statemsg.c (a state message read while a
     higher-priority writer preempts the reader) and threads.c (thread tasks beside a message
     task: priorities, yields, round robin on a slice, an interrupt waking a blocked thread),
     thread_rewake.c (an interrupt wakes a higher thread again and again while a lower one runs:
-    it preempts every time, within a bound on the cycles) and sem.c (priority inheritance in the classic inversion, woken by an interrupt; an interrupt's
+    it preempts every time, within a bound on the cycles), thread_sleep_window.c (an interrupt
+    waking a higher thread lands on every instruction of a lower thread's sleep in turn: the
+    sleeper always wakes) and sem.c (priority inheritance in the classic inversion, woken by an interrupt; an interrupt's
     give; a take's time limit): cairn-sim and QEMU print the same transcript."""
     elf = _elf(f"kernel-{name}.elf")
     sim = run_sim(elf, timeout=120)
