@@ -3,8 +3,9 @@
  * period by a release thread at the top level that sleeps on the period's grid (one timer
  * for the whole set, as the tasks share the period); the control loop a low-level thread
  * with its own periodic sleep; the AP-IPC interrupt resumes an answering thread a level
- * above the tasks, so it preempts them.
+ * above the tasks, so it preempts them. A two-job task's thread is woken for each job.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cairn/arch.h"
@@ -44,10 +45,61 @@ void irq20_handler(void)
     cairn_isr_exit();
 }
 
+/* A two-job task's jobs not run yet, per task and job: the release thread counts them and
+ * wakes the task's thread, whose wake-ups coalesce. */
+static volatile uint32_t jobs_pending[RTOS_MAX_TASKS][2];
+static uint32_t releases;
+
+static bool take_job(unsigned k, enum rtos_job j)
+{
+    uint32_t s = arch_irq_save();
+    bool some = jobs_pending[k][j] > 0u;
+    if (some)
+        jobs_pending[k][j]--;
+    arch_irq_restore(s);
+    return some;
+}
+
+/* Thread IDs run out before a thread per job does (8 tasks, 16 jobs), so a task's thread
+ * runs both; between an input job and its output job it yields, so that every thread
+ * woken with it runs its input job before this output job (the ready queue is FIFO). */
+static void run_jobs(unsigned k)
+{
+    for (;;) {
+        bool input = take_job(k, RTOS_JOB_INPUT);
+        if (input)
+            rtos_job(k, RTOS_JOB_INPUT);
+        if (!take_job(k, RTOS_JOB_OUTPUT)) {
+            if (!input)
+                return;
+            continue;
+        }
+        if (input)
+            cairn_thread_yield();
+        rtos_job(k, RTOS_JOB_OUTPUT);
+    }
+}
+
 static void task_main(void *arg)
 {
-    while (mos_thread_suspend() == CAIRN_OK)
-        rtos_task((unsigned)(uintptr_t)arg);
+    unsigned k = (unsigned)(uintptr_t)arg;
+    while (mos_thread_suspend() == CAIRN_OK) {
+        if (rtos_two_jobs())
+            run_jobs(k);
+        else
+            rtos_task(k);
+    }
+}
+
+static void release_jobs(void)
+{
+    uint32_t n = releases++;
+    for (unsigned k = 0; k < rtos_params.tasks; k++) {
+        for (unsigned j = RTOS_JOB_INPUT; j <= RTOS_JOB_OUTPUT; j++)
+            if (rtos_job_due((enum rtos_job)j, n))
+                jobs_pending[k][j]++;
+        (void)mos_thread_resume((cairn_task_id_t)(FIRST_TASK + k));
+    }
 }
 
 static void release_main(void *arg)
@@ -57,6 +109,10 @@ static void release_main(void *arg)
                           rtos_params.period * rtos_params.tick_cycles);
     for (;;) {
         (void)mos_period_sleep(&release_period);
+        if (rtos_two_jobs()) {
+            release_jobs();
+            continue;
+        }
         for (unsigned k = 0; k < rtos_params.tasks; k++)
             (void)mos_thread_resume((cairn_task_id_t)(FIRST_TASK + k));
     }

@@ -2,7 +2,8 @@
  * SimBed's set-up on the TinyOS-like model: a periodic virtual timer per task and for the
  * control loop posts its task; the AP-IPC interrupt posts one answering task per
  * interrupt; the FIFO scheduler runs them to completion and sleeps when the queue is
- * empty. The timer service runs on timer0.
+ * empty. The timer service runs on timer0. A two-job task has a timer per job, each
+ * posting its job at the job's own rate.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,7 +16,7 @@
 
 static struct tos_sched sched;
 static struct tos_timers timers;
-static struct tos_timer task_timer[RTOS_MAX_TASKS], cl_timer;
+static struct tos_timer task_timer[RTOS_MAX_TASKS], output_timer[RTOS_MAX_TASKS], cl_timer;
 static uint32_t apipc_lost;
 static const bool never = false;
 
@@ -37,6 +38,16 @@ void irq8_handler(void) /* timer0: the timer service's hardware timer */
 static void task(void *arg)
 {
     rtos_task((unsigned)(uintptr_t)arg);
+}
+
+static void input_job(void *arg)
+{
+    rtos_job((unsigned)(uintptr_t)arg, RTOS_JOB_INPUT);
+}
+
+static void output_job(void *arg)
+{
+    rtos_job((unsigned)(uintptr_t)arg, RTOS_JOB_OUTPUT);
 }
 
 static void control_loop(void *arg)
@@ -62,7 +73,7 @@ void rtos_model_report(void)
 {
     uint32_t lost = 0;
     for (unsigned k = 0; k < rtos_params.tasks; k++)
-        lost += task_timer[k].lost;
+        lost += task_timer[k].lost + output_timer[k].lost;
     uart_puts("tinyos posted=");
     uart_put_udec(sched.posted);
     uart_puts(" rejected=");
@@ -80,9 +91,20 @@ int main(void)
     tos_init(&sched);
     tos_timers_init(&timers, &sched, arm, NULL);
     uint32_t now = rtos_now_ticks();
-    for (unsigned k = 0; k < rtos_params.tasks; k++)
-        tos_timer_start(&timers, &task_timer[k], now, rtos_params.period, rtos_params.period, task,
-                        (void *)(uintptr_t)k);
+    if (rtos_two_jobs()) {
+        /* Started before the output timers: where both expire together the input job is
+         * posted first. */
+        for (unsigned k = 0; k < rtos_params.tasks; k++)
+            tos_timer_start(&timers, &task_timer[k], now, rtos_job_first_ticks(RTOS_JOB_INPUT),
+                            rtos_job_period_ticks(RTOS_JOB_INPUT), input_job, (void *)(uintptr_t)k);
+        for (unsigned k = 0; k < rtos_params.tasks; k++)
+            tos_timer_start(&timers, &output_timer[k], now, rtos_job_first_ticks(RTOS_JOB_OUTPUT),
+                            rtos_job_period_ticks(RTOS_JOB_OUTPUT), output_job, (void *)(uintptr_t)k);
+    } else {
+        for (unsigned k = 0; k < rtos_params.tasks; k++)
+            tos_timer_start(&timers, &task_timer[k], now, rtos_params.period, rtos_params.period,
+                            task, (void *)(uintptr_t)k);
+    }
     if (rtos_params.cl_period > 0u)
         tos_timer_start(&timers, &cl_timer, now, rtos_params.cl_period, rtos_params.cl_period,
                         control_loop, NULL);
