@@ -107,3 +107,15 @@ def test_firmware_refuses_a_bad_kind(tmp_path: Path, kind_value: int, why: str) 
     scenario.write_text(text.replace(block, f'index = 2\ndeliver = [{{ at = "0s", value = {kind_value} }}]'))
     res = run_sim(firmware_dir() / "rtos-limit.elf", "--device", str(scenario), "--max-time", "10ms")
     assert res.status == 2 and res.text() == f"rtos: parameter block: {why}\n", res.describe()
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(("kind", "ratio"), [("up", 2), ("adpcm", 1)])
+def test_eight_tasks_keep_every_job(tmp_path: Path, model: str, kind: str, ratio: int) -> None:
+    """Eight tasks' sixteen jobs due at once fit each model's queue (Cairn's message pool,
+    TinyOS's eight posts): every output comes, right."""
+    ts = TaskSet(tasks=8, period_ms=4, kind=kind, ratio=ratio, run_ms=RUN_MS)
+    r = run_task_set(model, ts, tmp_path, values=True)
+    assert r.outputs >= ts.tasks * (RUN_MS // ts.output_period_ms - 1), (model, r.outputs)
+    for got in r.values:
+        assert list(got) == REFERENCES[kind](len(got), ratio), model

@@ -3,7 +3,8 @@
  * period by a release thread at the top level that sleeps on the period's grid (one timer
  * for the whole set, as the tasks share the period); the control loop a low-level thread
  * with its own periodic sleep; the AP-IPC interrupt resumes an answering thread a level
- * above the tasks, so it preempts them. A two-job task's thread is woken for each job.
+ * above the tasks, so it preempts them. A two-job task's thread runs its jobs as separate
+ * turns of the round robin.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -45,39 +46,24 @@ void irq20_handler(void)
     cairn_isr_exit();
 }
 
-/* A two-job task's jobs not run yet, per task and job: the release thread counts them and
- * wakes the task's thread, whose wake-ups coalesce. */
-static volatile uint32_t jobs_pending[RTOS_MAX_TASKS][2];
-static uint32_t releases;
+/* A two-job task's thread counts its wake-ups as releases (resumes coalesce: a thread behind
+ * misses releases, and its jobs' outputs stay those of the releases it ran) and runs the
+ * jobs due at each. Thread IDs run out before a thread per job would fit (8 tasks, 16 jobs),
+ * so between the input job and an output job due with it the thread yields: every thread
+ * woken with it runs its input job first (the ready queue is FIFO). */
+static uint32_t wakes[RTOS_MAX_TASKS];
 
-static bool take_job(unsigned k, enum rtos_job j)
-{
-    uint32_t s = arch_irq_save();
-    bool some = jobs_pending[k][j] > 0u;
-    if (some)
-        jobs_pending[k][j]--;
-    arch_irq_restore(s);
-    return some;
-}
-
-/* Thread IDs run out before a thread per job does (8 tasks, 16 jobs), so a task's thread
- * runs both; between an input job and its output job it yields, so that every thread
- * woken with it runs its input job before this output job (the ready queue is FIFO). */
 static void run_jobs(unsigned k)
 {
-    for (;;) {
-        bool input = take_job(k, RTOS_JOB_INPUT);
-        if (input)
-            rtos_job(k, RTOS_JOB_INPUT);
-        if (!take_job(k, RTOS_JOB_OUTPUT)) {
-            if (!input)
-                return;
-            continue;
-        }
-        if (input)
+    uint32_t n = wakes[k]++;
+    bool output = rtos_job_due(RTOS_JOB_OUTPUT, n);
+    if (rtos_job_due(RTOS_JOB_INPUT, n)) {
+        rtos_job(k, RTOS_JOB_INPUT);
+        if (output)
             cairn_thread_yield();
-        rtos_job(k, RTOS_JOB_OUTPUT);
     }
+    if (output)
+        rtos_job(k, RTOS_JOB_OUTPUT);
 }
 
 static void task_main(void *arg)
@@ -91,17 +77,6 @@ static void task_main(void *arg)
     }
 }
 
-static void release_jobs(void)
-{
-    uint32_t n = releases++;
-    for (unsigned k = 0; k < rtos_params.tasks; k++) {
-        for (unsigned j = RTOS_JOB_INPUT; j <= RTOS_JOB_OUTPUT; j++)
-            if (rtos_job_due((enum rtos_job)j, n))
-                jobs_pending[k][j]++;
-        (void)mos_thread_resume((cairn_task_id_t)(FIRST_TASK + k));
-    }
-}
-
 static void release_main(void *arg)
 {
     (void)arg;
@@ -109,10 +84,6 @@ static void release_main(void *arg)
                           rtos_params.period * rtos_params.tick_cycles);
     for (;;) {
         (void)mos_period_sleep(&release_period);
-        if (rtos_two_jobs()) {
-            release_jobs();
-            continue;
-        }
         for (unsigned k = 0; k < rtos_params.tasks; k++)
             (void)mos_thread_resume((cairn_task_id_t)(FIRST_TASK + k));
     }

@@ -261,12 +261,10 @@ bool rtos_two_jobs(void)
 
 uint32_t rtos_job_every(enum rtos_job j)
 {
-    uint32_t ratio = 1u << state[0].sampling.shift;
-    if (rtos_params.kind == RTOS_UP && j == RTOS_JOB_INPUT)
-        return ratio;
-    if (rtos_params.kind == RTOS_DOWN && j == RTOS_JOB_OUTPUT)
-        return ratio;
-    return 1u;
+    /* The slower job's: only UP's and DOWN's state holds a ratio. */
+    bool slower = (rtos_params.kind == RTOS_UP && j == RTOS_JOB_INPUT) ||
+                  (rtos_params.kind == RTOS_DOWN && j == RTOS_JOB_OUTPUT);
+    return slower ? 1u << state[0].sampling.shift : 1u;
 }
 
 uint32_t rtos_job_first(enum rtos_job j)

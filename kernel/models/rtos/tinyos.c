@@ -2,8 +2,8 @@
  * SimBed's set-up on the TinyOS-like model: a periodic virtual timer per task and for the
  * control loop posts its task; the AP-IPC interrupt posts one answering task per
  * interrupt; the FIFO scheduler runs them to completion and sleeps when the queue is
- * empty. The timer service runs on timer0. A two-job task has a timer per job, each
- * posting its job at the job's own rate.
+ * empty. The timer service runs on timer0. A two-job task's output job is a post of its
+ * own where it follows the input job.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 
 static struct tos_sched sched;
 static struct tos_timers timers;
-static struct tos_timer task_timer[RTOS_MAX_TASKS], output_timer[RTOS_MAX_TASKS], cl_timer;
+static struct tos_timer task_timer[RTOS_MAX_TASKS], cl_timer;
 static uint32_t apipc_lost;
 static const bool never = false;
 
@@ -40,14 +40,29 @@ static void task(void *arg)
     rtos_task((unsigned)(uintptr_t)arg);
 }
 
-static void input_job(void *arg)
-{
-    rtos_job((unsigned)(uintptr_t)arg, RTOS_JOB_INPUT);
-}
+/* A two-job task's timer fires every period (each expiry a post); the input job posts the
+ * output job where both are due. So at most one post per task waits for the queue, whose 8
+ * entries (TinyOS 1.x's) a post per job of 8 tasks would overflow. */
+static uint32_t releases[RTOS_MAX_TASKS], output_lost;
 
 static void output_job(void *arg)
 {
     rtos_job((unsigned)(uintptr_t)arg, RTOS_JOB_OUTPUT);
+}
+
+static void release_job(void *arg)
+{
+    unsigned k = (unsigned)(uintptr_t)arg;
+    uint32_t n = releases[k]++;
+    bool output = rtos_job_due(RTOS_JOB_OUTPUT, n);
+    if (!rtos_job_due(RTOS_JOB_INPUT, n)) {
+        if (output)
+            output_job(arg);
+        return;
+    }
+    rtos_job(k, RTOS_JOB_INPUT);
+    if (output && !tos_post(&sched, output_job, arg))
+        output_lost++;
 }
 
 static void control_loop(void *arg)
@@ -73,7 +88,7 @@ void rtos_model_report(void)
 {
     uint32_t lost = 0;
     for (unsigned k = 0; k < rtos_params.tasks; k++)
-        lost += task_timer[k].lost + output_timer[k].lost;
+        lost += task_timer[k].lost;
     uart_puts("tinyos posted=");
     uart_put_udec(sched.posted);
     uart_puts(" rejected=");
@@ -82,6 +97,8 @@ void rtos_model_report(void)
     uart_put_udec(lost + cl_timer.lost);
     uart_puts(" apipc_lost=");
     uart_put_udec(apipc_lost);
+    uart_puts(" output_lost=");
+    uart_put_udec(output_lost);
     uart_puts("\n");
 }
 
@@ -91,20 +108,9 @@ int main(void)
     tos_init(&sched);
     tos_timers_init(&timers, &sched, arm, NULL);
     uint32_t now = rtos_now_ticks();
-    if (rtos_two_jobs()) {
-        /* Started before the output timers: where both expire together the input job is
-         * posted first. */
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            tos_timer_start(&timers, &task_timer[k], now, rtos_job_first_ticks(RTOS_JOB_INPUT),
-                            rtos_job_period_ticks(RTOS_JOB_INPUT), input_job, (void *)(uintptr_t)k);
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            tos_timer_start(&timers, &output_timer[k], now, rtos_job_first_ticks(RTOS_JOB_OUTPUT),
-                            rtos_job_period_ticks(RTOS_JOB_OUTPUT), output_job, (void *)(uintptr_t)k);
-    } else {
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            tos_timer_start(&timers, &task_timer[k], now, rtos_params.period, rtos_params.period,
-                            task, (void *)(uintptr_t)k);
-    }
+    for (unsigned k = 0; k < rtos_params.tasks; k++)
+        tos_timer_start(&timers, &task_timer[k], now, rtos_params.period, rtos_params.period,
+                        rtos_two_jobs() ? release_job : task, (void *)(uintptr_t)k);
     if (rtos_params.cl_period > 0u)
         tos_timer_start(&timers, &cl_timer, now, rtos_params.cl_period, rtos_params.cl_period,
                         control_loop, NULL);
