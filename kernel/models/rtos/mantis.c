@@ -66,16 +66,15 @@ static void run_jobs(unsigned k)
         rtos_job(k, RTOS_JOB_OUTPUT);
 }
 
-static void jobs_main(void *arg)
-{
-    while (mos_thread_suspend() == CAIRN_OK)
-        run_jobs((unsigned)(uintptr_t)arg);
-}
-
 static void task_main(void *arg)
 {
-    while (mos_thread_suspend() == CAIRN_OK)
-        rtos_task((unsigned)(uintptr_t)arg);
+    unsigned k = (unsigned)(uintptr_t)arg;
+    while (mos_thread_suspend() == CAIRN_OK) {
+        if (rtos_two_jobs())
+            run_jobs(k);
+        else
+            rtos_task(k);
+    }
 }
 
 static void release_main(void *arg)
@@ -143,8 +142,7 @@ int main(void)
     cairn_thread_set_slice(rtos_params.tick_cycles);
     unsigned s = 0;
     for (unsigned k = 0; k < rtos_params.tasks; k++)
-        (void)mos_thread_new((cairn_task_id_t)(FIRST_TASK + k), "task",
-                             rtos_two_jobs() ? jobs_main : task_main,
+        (void)mos_thread_new((cairn_task_id_t)(FIRST_TASK + k), "task", task_main,
                              (void *)(uintptr_t)k, stacks[s++], STACK, MOS_PRIO_NORMAL);
     (void)mos_thread_new(APIPC_ID, "apipc", apipc_main, 0, stacks[s++], STACK, MOS_PRIO_HIGH);
     if (rtos_params.cl_period > 0u)
