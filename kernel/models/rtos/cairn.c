@@ -3,7 +3,7 @@
  * one periodic virtual timer posts to every task of the set (all share the period), the
  * control loop is a task with its own timer, and the AP-IPC interrupt is bound to a
  * message to the answering task one priority above the others, so it preempts them on
- * the same stack. The idle loop sleeps until the next timer or interrupt.
+ * the same stack. A two-job task gets a message per job (port 0 input, port 1 output). The idle loop sleeps until the next timer or interrupt.
  */
 #include <stdint.h>
 
@@ -25,13 +25,29 @@ enum { WORK_PRIO = 1, APIPC_PRIO = 2 };
 CAIRN_IRQ_MESSAGE(irq20_handler, RTOS_IRQ_APIPC, APIPC_TASK, CAIRN_PORT(0))
 
 static uint64_t heap[384];
+static uint32_t releases;
 
 static cairn_ret_t task(void *state, cairn_msg_t *msg)
 {
     (void)state;
-    if (msg->port == CAIRN_PORT(0))
-        rtos_task((unsigned)(msg->dst - FIRST_TASK));
+    unsigned k = (unsigned)(msg->dst - FIRST_TASK);
+    if (msg->port == CAIRN_PORT(0) && !rtos_two_jobs())
+        rtos_task(k);
+    else if (msg->port == CAIRN_PORT(0))
+        rtos_job(k, RTOS_JOB_INPUT);
+    else if (msg->port == CAIRN_PORT(1))
+        rtos_job(k, RTOS_JOB_OUTPUT);
     return CAIRN_OK;
+}
+
+/* A message per due job: every task's input job, then the output jobs (the queue is FIFO
+ * within a priority, so an output job runs after the input job of its release). */
+static void post_jobs(uint32_t n)
+{
+    for (unsigned j = RTOS_JOB_INPUT; j <= RTOS_JOB_OUTPUT; j++)
+        if (rtos_job_due((enum rtos_job)j, n))
+            for (unsigned k = 0; k < rtos_params.tasks; k++)
+                (void)cairn_post((cairn_task_id_t)(FIRST_TASK + k), CAIRN_PORT(j), 0, 0);
 }
 
 static cairn_ret_t release(void *state, cairn_msg_t *msg)
@@ -39,7 +55,9 @@ static cairn_ret_t release(void *state, cairn_msg_t *msg)
     (void)state;
     if (msg->port == CAIRN_PORT_INIT)
         return cairn_timer_start(0, rtos_params.period * rtos_params.tick_cycles, true);
-    if (msg->port == CAIRN_PORT_TIMEOUT0)
+    if (msg->port == CAIRN_PORT_TIMEOUT0 && rtos_two_jobs())
+        post_jobs(releases++);
+    else if (msg->port == CAIRN_PORT_TIMEOUT0)
         for (unsigned k = 0; k < rtos_params.tasks; k++)
             (void)cairn_post((cairn_task_id_t)(FIRST_TASK + k), CAIRN_PORT(0), 0, 0);
     return CAIRN_OK;

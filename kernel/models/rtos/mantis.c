@@ -3,8 +3,10 @@
  * period by a release thread at the top level that sleeps on the period's grid (one timer
  * for the whole set, as the tasks share the period); the control loop a low-level thread
  * with its own periodic sleep; the AP-IPC interrupt resumes an answering thread a level
- * above the tasks, so it preempts them.
+ * above the tasks, so it preempts them. A two-job task's thread runs its jobs as separate
+ * turns of the round robin.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cairn/arch.h"
@@ -44,10 +46,35 @@ void irq20_handler(void)
     cairn_isr_exit();
 }
 
+/* A two-job task's thread counts its wake-ups as releases (resumes coalesce: a thread behind
+ * misses releases, and its jobs' outputs stay those of the releases it ran) and runs the
+ * jobs due at each. Thread IDs run out before a thread per job would fit (8 tasks, 16 jobs),
+ * so between the input job and an output job due with it the thread yields: every thread
+ * woken with it runs its input job first (the ready queue is FIFO). */
+static uint32_t wakes[RTOS_MAX_TASKS];
+
+static void run_jobs(unsigned k)
+{
+    uint32_t n = wakes[k]++;
+    bool output = rtos_job_due(RTOS_JOB_OUTPUT, n);
+    if (rtos_job_due(RTOS_JOB_INPUT, n)) {
+        rtos_job(k, RTOS_JOB_INPUT);
+        if (output)
+            cairn_thread_yield();
+    }
+    if (output)
+        rtos_job(k, RTOS_JOB_OUTPUT);
+}
+
 static void task_main(void *arg)
 {
-    while (mos_thread_suspend() == CAIRN_OK)
-        rtos_task((unsigned)(uintptr_t)arg);
+    unsigned k = (unsigned)(uintptr_t)arg;
+    while (mos_thread_suspend() == CAIRN_OK) {
+        if (rtos_two_jobs())
+            run_jobs(k);
+        else
+            rtos_task(k);
+    }
 }
 
 static void release_main(void *arg)

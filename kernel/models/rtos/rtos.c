@@ -28,13 +28,17 @@ struct rtos_params rtos_params;
 static const char *model_name;
 static uint32_t shared[RTOS_MAX_TASKS]; /* the IPC between a task's two jobs */
 static uint32_t hist_at[RTOS_MAX_TASKS];
-static uint32_t releases[RTOS_MAX_TASKS];
+static uint32_t releases[RTOS_MAX_TASKS]; /* two-job kinds: output jobs */
+static uint32_t inputs[RTOS_MAX_TASKS];   /* two-job kinds: input jobs */
 /* A task's state for its kind. All tasks run one kind, so the kinds share the memory (and
  * P-IPC's and FIR's start-up and timing stay what they were before the others came). */
 static union task_state {
     int16_t history[FIR_TAPS];
     struct sampling {
-        int32_t held[2]; /* UP: the last two samples read; DOWN: [0] the sum since the output */
+        /* UP: the last two samples read; DOWN: the sums of the even and odd windows of ratio
+         * reads, so that a window's output and the next window's first read may run in
+         * either order. */
+        int32_t held[2];
         uint32_t shift;  /* log2 of the ratio */
     } sampling;
     struct ima_adpcm adpcm;
@@ -196,25 +200,31 @@ int16_t rtos_signal(uint32_t n)
     return (int16_t)(CAIRN_PORT_IN(7) + (uint32_t)((noise * envelope) >> 7));
 }
 
-static void sample_up(struct sampling *s, unsigned k, uint32_t n)
+/* UP's input job reads a sample, DOWN's adds it to the sum, the codecs' passes it on. */
+static void input_job(unsigned k)
 {
-    uint32_t phase = n & ((1u << s->shift) - 1u);
-    if (phase == 0u) { /* the input job's turn */
+    uint32_t i = inputs[k]++;
+    struct sampling *s = &state[k].sampling;
+    if (rtos_params.kind == RTOS_UP) {
         s->held[0] = s->held[1];
-        s->held[1] = rtos_signal(n >> s->shift);
+        s->held[1] = rtos_signal(i);
+    } else if (rtos_params.kind == RTOS_DOWN) {
+        s->held[(i >> s->shift) & 1u] += rtos_signal(i);
+    } else {
+        shared[k] = (uint32_t)rtos_signal(i);
     }
-    int32_t step = (s->held[1] - s->held[0]) * (int32_t)phase;
-    CAIRN_PORT_OUT(k) = (uint32_t)(s->held[0] + (step >> s->shift));
 }
 
-static void sample_down(struct sampling *s, unsigned k, uint32_t n)
+/* UP interpolates from sample i - 1 towards sample i, i its output's count over the ratio.
+ * Where its input job has not read sample i yet (a model that ran the output job first at
+ * a release where both are due) the phase is 0 and the output is sample i - 1: held[1]. */
+static void up_output(struct sampling *s, unsigned k, uint32_t n)
 {
-    uint32_t last = (1u << s->shift) - 1u;
-    s->held[0] += rtos_signal(n);
-    if ((n & last) == last) { /* the output job's turn */
-        CAIRN_PORT_OUT(k) = (uint32_t)(s->held[0] >> s->shift);
-        s->held[0] = 0;
-    }
+    uint32_t phase = n & ((1u << s->shift) - 1u);
+    bool read = inputs[k] > (n >> s->shift);
+    int32_t from = read ? s->held[0] : s->held[1];
+    int32_t step = (s->held[1] - from) * (int32_t)phase;
+    CAIRN_PORT_OUT(k) = (uint32_t)(from + (step >> s->shift));
 }
 
 /* Inlined in both callers: P-IPC's and FIR's release stays one function, as it was. */
@@ -227,24 +237,71 @@ __attribute__((always_inline)) static inline void rtos_task_done(unsigned k)
     }
 }
 
-/* UP, DOWN, ADPCM and G721: their jobs, which write OUT[k] themselves. Out of line, so that
- * P-IPC's and FIR's code (FIR inlined in rtos_task) stays what it was before they came. */
-__attribute__((noinline)) static void sample_jobs(unsigned k)
+static void output_job(unsigned k)
 {
-    uint32_t n = releases[k];
+    struct sampling *s = &state[k].sampling;
     if (rtos_params.kind == RTOS_UP) {
-        sample_up(&state[k].sampling, k, n);
+        up_output(s, k, releases[k]);
     } else if (rtos_params.kind == RTOS_DOWN) {
-        sample_down(&state[k].sampling, k, n);
+        int32_t *sum = &s->held[releases[k] & 1u];
+        CAIRN_PORT_OUT(k) = (uint32_t)(*sum >> s->shift);
+        *sum = 0;
+    } else if (rtos_params.kind == RTOS_ADPCM) {
+        CAIRN_PORT_OUT(k) = ima_adpcm_encode(&state[k].adpcm, (int16_t)shared[k]);
     } else {
-        /* The input job's sample reaches the output job through shared memory. */
-        shared[k] = (uint32_t)rtos_signal(n);
-        if (rtos_params.kind == RTOS_ADPCM)
-            CAIRN_PORT_OUT(k) = ima_adpcm_encode(&state[k].adpcm, (int16_t)shared[k]);
-        else
-            CAIRN_PORT_OUT(k) = (uint32_t)g721_decode(&state[k].g721, (shared[k] >> 12) & 0xFu);
+        CAIRN_PORT_OUT(k) = (uint32_t)g721_decode(&state[k].g721, (shared[k] >> 12) & 0xFu);
     }
     rtos_task_done(k);
+}
+
+bool rtos_two_jobs(void)
+{
+    return rtos_params.kind > RTOS_FIR;
+}
+
+uint32_t rtos_job_every(enum rtos_job j)
+{
+    /* The slower job's: only UP's and DOWN's state holds a ratio. */
+    bool slower = (rtos_params.kind == RTOS_UP && j == RTOS_JOB_INPUT) ||
+                  (rtos_params.kind == RTOS_DOWN && j == RTOS_JOB_OUTPUT);
+    return slower ? 1u << state[0].sampling.shift : 1u;
+}
+
+uint32_t rtos_job_first(enum rtos_job j)
+{
+    return rtos_params.kind == RTOS_DOWN && j == RTOS_JOB_OUTPUT ? rtos_job_every(j) : 0u;
+}
+
+bool rtos_job_due(enum rtos_job j, uint32_t release)
+{
+    uint32_t first = rtos_job_first(j);
+    return release >= first && (release - first) % rtos_job_every(j) == 0u;
+}
+
+uint32_t rtos_job_first_ticks(enum rtos_job j)
+{
+    return (rtos_job_first(j) + 1u) * rtos_params.period;
+}
+
+uint32_t rtos_job_period_ticks(enum rtos_job j)
+{
+    return rtos_job_every(j) * rtos_params.period;
+}
+
+void rtos_job(unsigned k, enum rtos_job j)
+{
+    if (j == RTOS_JOB_INPUT)
+        input_job(k);
+    else
+        output_job(k);
+}
+
+/* A two-job kind's release run back to back (no model calls rtos_task for them: this keeps
+ * rtos_task's code, and so P-IPC's and FIR's cycles, what they were). */
+__attribute__((noinline)) static void sample_jobs(unsigned k)
+{
+    input_job(k);
+    output_job(k);
 }
 
 void rtos_task(unsigned k)

@@ -2,7 +2,8 @@
  * SimBed's set-up on the TinyOS-like model: a periodic virtual timer per task and for the
  * control loop posts its task; the AP-IPC interrupt posts one answering task per
  * interrupt; the FIFO scheduler runs them to completion and sleeps when the queue is
- * empty. The timer service runs on timer0.
+ * empty. The timer service runs on timer0. A two-job task's output job is a post of its
+ * own where it follows the input job.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,6 +40,31 @@ static void task(void *arg)
     rtos_task((unsigned)(uintptr_t)arg);
 }
 
+/* A two-job task's timer fires every period (each expiry a post); the input job posts the
+ * output job where both are due. So at most one post per task waits for the queue, whose 8
+ * entries (TinyOS 1.x's) a post per job of 8 tasks would overflow. */
+static uint32_t releases[RTOS_MAX_TASKS], output_lost;
+
+static void output_job(void *arg)
+{
+    rtos_job((unsigned)(uintptr_t)arg, RTOS_JOB_OUTPUT);
+}
+
+static void release_job(void *arg)
+{
+    unsigned k = (unsigned)(uintptr_t)arg;
+    uint32_t n = releases[k]++;
+    bool output = rtos_job_due(RTOS_JOB_OUTPUT, n);
+    if (!rtos_job_due(RTOS_JOB_INPUT, n)) {
+        if (output)
+            output_job(arg);
+        return;
+    }
+    rtos_job(k, RTOS_JOB_INPUT);
+    if (output && !tos_post(&sched, output_job, arg))
+        output_lost++;
+}
+
 static void control_loop(void *arg)
 {
     (void)arg;
@@ -71,6 +97,8 @@ void rtos_model_report(void)
     uart_put_udec(lost + cl_timer.lost);
     uart_puts(" apipc_lost=");
     uart_put_udec(apipc_lost);
+    uart_puts(" output_lost=");
+    uart_put_udec(output_lost);
     uart_puts("\n");
 }
 
@@ -81,8 +109,8 @@ int main(void)
     tos_timers_init(&timers, &sched, arm, NULL);
     uint32_t now = rtos_now_ticks();
     for (unsigned k = 0; k < rtos_params.tasks; k++)
-        tos_timer_start(&timers, &task_timer[k], now, rtos_params.period, rtos_params.period, task,
-                        (void *)(uintptr_t)k);
+        tos_timer_start(&timers, &task_timer[k], now, rtos_params.period, rtos_params.period,
+                        rtos_two_jobs() ? release_job : task, (void *)(uintptr_t)k);
     if (rtos_params.cl_period > 0u)
         tos_timer_start(&timers, &cl_timer, now, rtos_params.cl_period, rtos_params.cl_period,
                         control_loop, NULL);
