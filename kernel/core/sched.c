@@ -75,11 +75,14 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f)
      * f stayed the top for ever (t's level: nothing at or below it ran again). */
     cairn_frame_t *below = f->below;
     t->flags = flags;
+    /* The mark before the pop, the window (a compiler barrier on a target) between them:
+     * an interrupt after the pop and before the mark would nest a dispatch here. Seen
+     * with f still on top, the mark holds back only what the dispatch after this end
+     * runs first anyway. */
+    cairn_k.gap = cairn__gap_level(below);
     ARCH_IRQ_WINDOW();
     /* Nothing of t is read from here on: a thread whose mailbox this is may run in the
-     * window and exit, which frees t (thread.c points this frame elsewhere). The mark
-     * before the pop: an interrupt between the two would nest a dispatch here. */
-    cairn_k.gap = cairn__gap_level(below);
+     * window and exit, which frees t (thread.c points this frame elsewhere). */
     cairn_k.top = below;
     cairn__release(m);
     if (flags & TCB_KILLING)

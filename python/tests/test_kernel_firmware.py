@@ -81,7 +81,7 @@ def test_armv6m_preemption(name: str) -> None:
     higher-priority writer preempts the reader) and threads.c (thread tasks beside a message
     task: priorities, yields, round robin on a slice, an interrupt waking a blocked thread),
     thread_rewake.c (an interrupt wakes a higher thread again and again while a lower one runs:
-    it preempts every time, within a bound on the cycles) and sem.c (priority inheritance in the classic inversion, woken by an interrupt; an interrupt's
+    it preempts every time, within a bound on the cycles), sem.c (priority inheritance in the classic inversion, woken by an interrupt; an interrupt's
     give; a take's time limit): cairn-sim and QEMU print the same transcript."""
     elf = _elf(f"kernel-{name}.elf")
     sim = run_sim(elf, timeout=120)
@@ -130,6 +130,25 @@ def test_armv6m_irq_message_again_inside_the_handlers_end() -> None:
 
     def common(text: str) -> list[str]:
         return [line for line in text.splitlines() if not line.startswith("second request inside the end:")]
+
+    assert common(sim.text()) == common(qemu.text()), f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"
+
+
+def test_armv6m_posting_storm_between_handlers_does_not_nest() -> None:
+    """kernel/tests/armv6m/dispatch_storm.c: interrupts that post between the handlers of a task
+    whose queue never empties nest no dispatch: the stack's low-water mark stays within a bound
+    and every message runs. On cairn-sim many of them came during the jobs; QEMU's SysTick runs
+    slower, so that one line may differ, the rest is the same transcript."""
+    elf = _elf("kernel-dispatch_storm.elf")
+    sim = run_sim(elf, timeout=120)
+    assert not sim.timed_out and sim.status == 0, sim.describe()
+    assert "FAIL" not in sim.text() and sim.text().rstrip().endswith("PASS"), sim.describe()
+    assert "interrupts during the jobs: many" in sim.text().splitlines(), sim.describe()
+    qemu = run_qemu(elf, timeout=60)
+    assert not qemu.timed_out and qemu.status == 0, qemu.describe()
+
+    def common(text: str) -> list[str]:
+        return [line for line in text.splitlines() if not line.startswith("interrupts during the jobs:")]
 
     assert common(sim.text()) == common(qemu.text()), f"{sim.describe()}\n=== QEMU\n{qemu.describe()}"
 
