@@ -26,7 +26,7 @@
  * (cairn__gap_close). The end of an interrupt that requests a dispatch marks its
  * level the same way: until that dispatch's first dequeue, another interrupt adds
  * its message to the same dequeue. Without this a task whose queue never empties nested one
- * dispatch (~80 bytes of stack) per interrupt that came between two of its
+ * dispatch (a level of stack) per interrupt that came between two of its
  * handlers, without bound.
  */
 #include "kernel.h"
