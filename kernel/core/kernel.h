@@ -97,6 +97,11 @@ typedef struct cairn_kernel {
     uint8_t isr_depth;     /* interrupt nesting (cairn_isr_enter) */
     uint8_t in_thread;     /* a thread task runs (thread.c): top is its frame */
     uint8_t nthreads;      /* threads created and not joined yet */
+    /* A dispatch loop is between handlers above the level cairn__gap_level names (0: none):
+     * an interrupt that returns to that level leaves its messages to the loop's next
+     * dequeue instead of nesting another dispatch (sched.c). The padding byte before stats:
+     * no static RAM. */
+    uint8_t gap;
     cairn_sched_stats_t stats;
     /* By ID; tasks[CAIRN_TASK_NONE] and tasks[CAIRN_TASK_MCAST] stay NULL, so any
      * route's task byte indexes it safely. */
@@ -215,6 +220,17 @@ static inline int cairn__cur_prio(void)
     return cairn_k.top ? cairn_k.top->prio : -1;
 }
 
+_Static_assert(__builtin_offsetof(cairn_kernel_t, gap) + 1 == __builtin_offsetof(cairn_kernel_t, stats),
+               "the dispatch loop's marker fills the padding before stats");
+
+/* The level top as cairn_k.gap names it: 1 for none (idle, main), prio + 2 for a frame.
+ * Level 254 wraps to 0 (never marked) and 255 reads as 1: only the kernel's own frames
+ * outrank 254, and nothing outranks 255, so neither needs the loop's protection. */
+static inline uint8_t cairn__gap_level(const cairn_frame_t *top)
+{
+    return (uint8_t)(top ? top->prio + 2u : 1u);
+}
+
 /* Can t handle a message on port now (not on the stack, initialised or INIT)? */
 static inline bool cairn__ready(const cairn_tcb_t *t, cairn_port_t port)
 {
@@ -312,6 +328,11 @@ void cairn__call(cairn_tcb_t *t, cairn_frame_t *f);
  * the task ready, FINAL or a pending kill removes it, the payload is released).
  * Does not dispatch. */
 void cairn__end(cairn_ret_t r, cairn_frame_t *f);
+
+/* After a cairn__call that no dispatch follows: forgets the mark of its end (a dispatch
+ * loop between handlers, sched.c) and requests the dispatch an interrupt in between left
+ * to it. */
+void cairn__gap_close(void);
 
 /* cairn_send's general path: cairn_send_from the running task (send.c). */
 cairn_ret_t cairn__send_general(cairn_port_t out_port, const void *payload, size_t len);

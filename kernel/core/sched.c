@@ -13,6 +13,21 @@
  *
  * Going on the stack (the readiness check, TCB_ON_STACK, the new top) happens
  * with interrupts off: the interrupt fast path reads exactly that state.
+ *
+ * A dispatch never nests above a dispatch loop that is between handlers: from a
+ * handler's end (cairn__end marks cairn_k.gap with the level below it, before it
+ * pops) to the loop's next dequeue, the loop will dequeue again before it runs
+ * anything else, so an interrupt that returns to that level leaves its messages to
+ * that dequeue instead of pending another dispatch (cairn_isr_exit). The dequeue
+ * clears the mark with interrupts off whether or not it finds a message: a loop
+ * that found the queue empty and returns has no mark, and an interrupt after it
+ * dispatches its own messages. Every cairn__end is followed by a dispatch at the
+ * level below (the loop, a send's, a fast path's), or clears the mark itself
+ * (cairn__gap_close). The end of an interrupt that requests a dispatch marks its
+ * level the same way: until that dispatch's first dequeue, another interrupt adds
+ * its message to the same dequeue. Without this a task whose queue never empties nested one
+ * dispatch (a level of stack) per interrupt that came between two of its
+ * handlers, without bound.
  */
 #include "kernel.h"
 
@@ -60,6 +75,11 @@ void cairn__end(cairn_ret_t r, cairn_frame_t *f)
      * f stayed the top for ever (t's level: nothing at or below it ran again). */
     cairn_frame_t *below = f->below;
     t->flags = flags;
+    /* The mark before the pop, the window (a compiler barrier on a target) between them:
+     * an interrupt after the pop and before the mark would nest a dispatch here. Seen
+     * with f still on top, the mark holds back only what the dispatch after this end
+     * runs first anyway. */
+    cairn_k.gap = cairn__gap_level(below);
     ARCH_IRQ_WINDOW();
     /* Nothing of t is read from here on: a thread whose mailbox this is may run in the
      * window and exit, which frees t (thread.c points this frame elsewhere). */
@@ -75,9 +95,12 @@ void cairn_dispatch(void)
     if (cairn_k.isr_depth)
         return;
     for (;;) {
+        /* Where an interrupt finds the loop between handlers (a host test's seam). */
+        ARCH_IRQ_WINDOW();
         cairn_frame_t f;
         uint32_t s = arch_irq_save();
         cairn_tcb_t *t = cairn__dequeue_above(cairn__policy_floor(), &f.msg);
+        cairn_k.gap = 0;
         if (!t) {
             arch_irq_restore(s);
             return;
@@ -130,6 +153,18 @@ cairn_ret_t cairn__signal(cairn_task_id_t dst, cairn_port_t port)
     return cairn__deliver(&f);
 }
 
+void cairn__gap_close(void)
+{
+    uint32_t s = arch_irq_save();
+    bool dispatch = cairn_k.gap == cairn__gap_level(cairn_k.top) && cairn__pending_for(cairn__policy_floor());
+    cairn_k.gap = 0;
+    arch_irq_restore(s);
+    /* What an interrupt that came after the end would have asked for, had it not left
+     * its message to a loop that is not coming. */
+    if (dispatch)
+        arch_request_dispatch();
+}
+
 /* ---- interrupts ------------------------------------------------------------------ */
 
 /* Inside interrupt handlers the execution stack reads as empty (top = NULL): no
@@ -157,7 +192,14 @@ void cairn_isr_exit(void)
     bool dispatch = false;
     if (depth == 0) {
         cairn_k.top = cairn_k.isr_top;
-        dispatch = cairn__pending_for(cairn__policy_floor());
+        /* A loop between handlers at this level dequeues next: nesting another would
+         * grow the stack by one dispatch per interrupt while its task stays saturated.
+         * The dispatch requested here is such a loop too, until its first dequeue (a
+         * thread's is a switch instead: no dequeue would clear the mark). */
+        uint8_t level = cairn__gap_level(cairn_k.top);
+        dispatch = cairn_k.gap != level && cairn__pending_for(cairn__policy_floor());
+        if (dispatch && !cairn_k.in_thread)
+            cairn_k.gap = level;
     }
     arch_irq_restore(s);
     CAIRN_TRACE(CAIRN_EV_IRQ_EXIT, depth, 0);

@@ -119,6 +119,9 @@ void cairn__task_finish(cairn_tcb_t *t, bool final_done)
     f.msg.dst = t->id;
     int cur = cairn__cur_prio();
     uint32_t s = arch_irq_save();
+    /* Called from an end's tail too: FINAL may run at the marked level (sched.c), whose
+     * mark would hold back what outranks it. Its own end marks that level again. */
+    cairn_k.gap = 0;
     cairn__enter(t, &f, cur > (int)t->prio ? (unsigned)cur : t->prio);
     arch_irq_restore(s);
     cairn__call(t, &f);

@@ -127,6 +127,9 @@ cairn_frame_t *cairn__irq_policy_start(cairn_irq_binding_t *b, uint32_t exc_retu
     f->below = top;
     cairn_k.top = f;
     t->flags = TCB_READY | TCB_ON_STACK;
+    /* This policy may start f at the interrupted level's priority: a mark left by a loop
+     * between handlers there would read as f's and hold back what outranks f. */
+    cairn_k.gap = 0;
     return f;
 }
 

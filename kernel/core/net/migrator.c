@@ -206,6 +206,7 @@ static void serialise(void)
     cairn__enter(t, &f, t->prio);
     arch_irq_restore(s);
     cairn__call(t, &f);
+    cairn__gap_close();
     MIG.in_serialize = false;
     /* The bytes counted first: the blob is as long as this task needs, not the longest a
      * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
