@@ -60,6 +60,10 @@ fn bytes_arrive_one_per_frame_and_are_echoed() {
     assert_eq!(rx_events(&m), vec![(2750, 0, b'h' as u32), (3000, 0, b'i' as u32), (3250, 0, b'!' as u32)]);
     assert_eq!(console(&mut m), "hi!");
     assert_eq!(m.read32(UART0 + 4).unwrap(), 0, "every byte was read: no RXFULL, no overrun");
+    let mut csv = Vec::new();
+    cairn_sim::io_system::write_io_log(&m, &mut csv).unwrap();
+    let csv = String::from_utf8(csv).unwrap();
+    assert!(csv.contains("\n2750,1.1e-4,uart_rx,uart0,104\n"), "{csv}");
 }
 
 #[test]
