@@ -106,6 +106,8 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
         let firmware = spec.firmware.clone();
         let (mut m, bytes, rtos) = load_firmware(cfg, &firmware, &spec.scenario);
         if let Some(io) = spec.scenario.io.take() {
+            m.check_uart_inputs(&io)
+                .unwrap_or_else(|e| fail(format_args!("{}: processor.{}.{e}", path.display(), spec.name)));
             m.install_io_scenario(io, seed);
         }
         // The io-log and the waveform are written from each processor's whole event log at

@@ -66,6 +66,8 @@ pub struct DeviceTable {
     /// The board has a bus controller / a real-time clock (devices with their own events).
     pub has_bus: bool,
     pub has_rtc: bool,
+    /// Some UART was given bytes to receive (`Machine::feed_uarts`).
+    pub uart_rx: bool,
     /// The window the last access decoded to: a firmware polling a status register hits
     /// the same one again and again.
     hint: usize,
@@ -323,10 +325,14 @@ impl Machine {
         if self.devices.has_rtc {
             t = t.min(self.rtc.next_event(now).unwrap_or(u64::MAX));
         }
+        if self.devices.uart_rx {
+            t = self.uarts.iter().filter_map(|u| u.next_rx()).fold(t, u64::min);
+        }
         t
     }
 
-    /// Raise what the bus controller and the real-time clock have due at this cycle.
+    /// Raise what the bus controller, the real-time clock and the UARTs' receive lines have
+    /// due at this cycle.
     pub(crate) fn process_due_board(&mut self) {
         let now = self.cycles;
         let b = &mut self.0.sys;
@@ -335,6 +341,12 @@ impl Machine {
         }
         if b.devices.has_rtc {
             b.rtc.process_due(now, &mut b.io.events);
+        }
+        if b.devices.uart_rx {
+            for u in b.uarts.iter_mut().filter(|u| u.next_rx().is_some_and(|c| c <= now)) {
+                b.io.before_access(now);
+                u.receive_due(now, &mut b.io.events);
+            }
         }
     }
 

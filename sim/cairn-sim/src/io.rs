@@ -206,7 +206,7 @@ impl Machine {
         if self.io.next_at <= now {
             self.io.process(now);
         }
-        if self.devices.has_bus | self.devices.has_rtc {
+        if self.devices.has_bus | self.devices.has_rtc | self.devices.uart_rx {
             self.process_due_board();
         }
         self.update_irq_lines();

@@ -38,6 +38,7 @@ pub use cairn_devices::time;
 pub use cairn_input::toml_error;
 pub use cairn_input::units;
 pub use cairn_observe::trace;
+pub mod uart_rx;
 
 pub use config::BoardConfig;
 pub use machine::{Machine, Stop};

@@ -153,10 +153,11 @@ impl Machine {
         self.io.reset_registers();
     }
 
-    /// Install the I/O section of a scenario (stimuli, ports, ADC, measurements) before a
-    /// run. Call after the clock is final: scenario times are converted to its cycles.
+    /// Install the I/O section of a scenario (stimuli, ports, ADC, UART input, measurements)
+    /// before a run (`check_uart_inputs` first: an input for a UART the board lacks is dropped). Call after the clock is final: scenario times are converted to its cycles.
     pub fn install_io_scenario(&mut self, sc: crate::scenario_io::IoScenario, seed: u64) {
         self.io.clock_hz = self.config.clock_hz;
+        self.feed_uarts(&sc);
         self.io.install(sc, seed);
         self.next_event = 0;
     }

@@ -274,6 +274,7 @@ fn run(args: RunArgs) -> i32 {
     // cannot be written is reported before anything runs) and put in place when complete.
     let stats_file = args.stats.as_deref().map(|p| OutFile::create(p).unwrap_or_else(|e| fail(e)));
     if let Some(sc) = io_scenario {
+        m.check_uart_inputs(&sc).unwrap_or_else(|e| fail(e));
         m.install_io_scenario(sc, seed);
     }
     // The I/O outputs are streamed: their files are created now and written as the run goes.

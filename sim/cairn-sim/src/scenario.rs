@@ -1,7 +1,7 @@
 //! Scenario files (`cairn-sim run --device FILE.toml`): board, clock, memory, energy
 //! profile, category map and measurement options (docs/scenario.md). Every section is
 //! checked by its own strict (deny_unknown_fields) type, so an error names the offending
-//! key. The I/O keys (stimulus, pin, port, adc, io) are parsed by `scenario_io`.
+//! key. The I/O keys (stimulus, pin, port, adc, io, uart_input) are parsed by `scenario_io`.
 
 use crate::energy::categories::Rule;
 use crate::energy::profile::Profile;
@@ -12,7 +12,7 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 /// Top-level keys owned by the stimulus/I/O effort: accepted and kept, not interpreted here.
-pub const RESERVED_KEYS: &[&str] = &["stimulus", "pin", "port", "adc", "io"];
+pub const RESERVED_KEYS: &[&str] = &["stimulus", "pin", "port", "adc", "io", "uart_input"];
 
 #[derive(Debug, Default)]
 pub struct Scenario {
@@ -31,7 +31,7 @@ pub struct Scenario {
     pub measure: Measure,
     /// Another RTOS's current task to follow (`rtos`, docs/rtos.md).
     pub rtos: Option<crate::rtos::RtosSpec>,
-    /// The I/O sections (stimulus, pin, port, adc, io) as written.
+    /// The I/O sections (stimulus, pin, port, adc, io, uart_input) as written.
     pub io_raw: toml::Table,
     /// The same, parsed (docs/stimuli.md); None when the scenario has none.
     pub io: Option<crate::scenario_io::IoScenario>,

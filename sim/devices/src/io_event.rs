@@ -14,6 +14,8 @@ pub enum IoKind {
     Output,
     /// Firmware wrote a GPIO register (value: all pin levels after the write).
     Gpio,
+    /// A byte arrived on a UART's receive line (index: the UART's number, value: the byte).
+    UartRx,
 }
 
 impl IoKind {
@@ -24,6 +26,7 @@ impl IoKind {
             IoKind::Adc => "adc",
             IoKind::Output => "output",
             IoKind::Gpio => "gpio",
+            IoKind::UartRx => "uart_rx",
         }
     }
 }

@@ -169,6 +169,8 @@ impl Measure {
                     self.pin_events(e, changed);
                 }
             }
+            // Counted in `events`; the firmware's answer is what a measurement follows.
+            IoKind::UartRx => {}
         }
     }
 

@@ -1,5 +1,6 @@
 //! `--io-log`: CSV of I/O events, one row each, in time order:
-//! `cycle,time_s,kind,name,value` with kind one of stimulus, input, adc, output, gpio.
+//! `cycle,time_s,kind,name,value` with kind one of stimulus, input, adc, output, gpio,
+//! uart_rx (a byte that arrived on UART `uartN`'s receive line).
 //! gpio rows carry all 32 pin levels after the write (bit n = pin n). The CLI writes rows
 //! as the run goes ([`IoLogRows`] through `Machine::stream_io`); [`write_retained`] writes a
 //! retained event log at once. A device's log ([`write_device`]) has a `processor` column
@@ -71,6 +72,10 @@ impl IoLogRows {
                 &owned
             }
             IoKind::Gpio => "gpio",
+            IoKind::UartRx => {
+                owned = format!("uart{}", e.index);
+                &owned
+            }
         };
         let time = e.cycle as f64 / self.clock;
         match processor {

@@ -1,5 +1,6 @@
-//! The I/O section of a scenario: stimuli, named pins and ports, the ADC and what to
-//! measure. `parse` turns the TOML keys `stimulus`, `pin`, `port`, `adc` and `io` into an
+//! The I/O section of a scenario: stimuli, named pins and ports, the ADC, bytes for UARTs'
+//! receive lines and what to measure. `parse` turns the TOML keys `stimulus`, `pin`,
+//! `port`, `adc`, `uart_input` and `io` into an
 //! [`IoScenario`]; `Machine::install_io_scenario` puts it into a machine before a run.
 
 mod parse;
@@ -101,6 +102,41 @@ pub struct IoScenario {
     pub ports: Vec<PortSpec>,
     pub adc: Option<AdcSpec>,
     pub measure: MeasureSpec,
+    /// Bytes fed into UARTs' receive lines, in file order.
+    pub uart_inputs: Vec<UartInputSpec>,
+}
+
+/// `[[uart_input]]`: bytes sent to a UART's receive line from `at`, one every 10 bit times
+/// (start, 8 data, stop) at `baud`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UartInputSpec {
+    /// The UART's name in the board file.
+    pub uart: String,
+    pub at_ps: u64,
+    pub baud: u32,
+    pub bytes: Vec<u8>,
+}
+
+impl IoScenario {
+    /// Each UART input's arrivals as (ps, byte): a byte is received when its stop bit
+    /// ends. Inputs on one UART share its line: one that starts while another is still
+    /// sending waits for the line, so inputs are sent in file order, never interleaved.
+    pub fn uart_arrivals(&self, uart: &str) -> Vec<(u64, u8)> {
+        let mut out = Vec::new();
+        let mut line_free = 0u64;
+        for u in self.uart_inputs.iter().filter(|u| u.uart == uart) {
+            let start = u.at_ps.max(line_free) as u128;
+            let mut t = line_free;
+            for (k, &b) in u.bytes.iter().enumerate() {
+                // From the start, not byte to byte, so that rounding does not accumulate.
+                let bits = 10 * (k as u128 + 1) * crate::time::PS_PER_S as u128;
+                t = (start + bits / u.baud as u128).min(u64::MAX as u128) as u64;
+                out.push((t, b));
+            }
+            line_free = t;
+        }
+        out
+    }
 }
 
 impl IoScenario {

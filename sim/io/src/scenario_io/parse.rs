@@ -13,8 +13,10 @@ use crate::units::parse_duration_ps;
 use std::path::Path;
 use toml::{Table, Value};
 
+mod uart_input;
+
 /// Top-level scenario keys this module owns.
-pub const IO_KEYS: &[&str] = &["stimulus", "pin", "port", "adc", "io"];
+pub const IO_KEYS: &[&str] = &["stimulus", "pin", "port", "adc", "io", "uart_input"];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IoScenarioError {
@@ -182,7 +184,7 @@ pub fn parse_io_file(path: &Path) -> R<IoScenario> {
     parse_io_scenario(&table, base)
 }
 
-/// Parse the I/O keys (`stimulus`, `pin`, `port`, `adc`, `io`) of a scenario table; other
+/// Parse the I/O keys (`stimulus`, `pin`, `port`, `adc`, `io`, `uart_input`) of a scenario table; other
 /// top-level keys are left to the caller. Relative file names resolve against `base_dir`.
 pub fn parse_io_scenario(raw: &Table, base_dir: &Path) -> R<IoScenario> {
     let top = Tab::new(raw, "");
@@ -217,6 +219,9 @@ pub fn parse_io_scenario(raw: &Table, base_dir: &Path) -> R<IoScenario> {
     }
     if let Some(t) = top.table("adc")? {
         sc.adc = Some(adc(&t, base_dir)?);
+    }
+    for t in top.tables("uart_input")? {
+        sc.uart_inputs.push(uart_input::uart_input(&t, base_dir)?);
     }
     if let Some(t) = top.table("io")? {
         t.only(&["bin", "delay"])?;
