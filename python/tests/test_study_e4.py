@@ -128,7 +128,10 @@ def test_the_split_is_in_the_report(result: StudyResult) -> None:
     table = next(t for t in result.tables if t.title.startswith("The one-module overhead"))
     rows = {r[0].split(" (")[0]: r for r in table.rows}
     assert rows["messaging"][1] > 0 and rows["memory management"][1] > 0
-    assert rows["sum"][2] == pytest.approx(rows["measured overhead"][2], abs=0.001)
+    for col in (2, 4):
+        assert rows["sum"][col] == pytest.approx(rows["measured overhead"][col], abs=0.001)
+    # The event log's writes sit in the kernel's functions: compiling it out shrinks them.
+    assert rows["messaging"][3] < rows["messaging"][1]
 
 
 def test_a_window_before_the_last_sample_is_one_error() -> None:
