@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cairn.paths import firmware_dir, sim_binary
-from cairn.study import e4_comos
+from cairn.study import e4_comos, e4_overhead
 from cairn.study.e4_measure import E4Error, run
 from cairn.study.paper import load_study
 from cairn.study.result import StudyResult
@@ -109,3 +109,31 @@ def test_the_heap_high_water_fits_the_heap(result: StudyResult) -> None:
     row = next(c for c in result.comparisons if c.quantity.startswith("heap size"))
     size, peak = (int(x) for x in row.ours.split(" B")[0].split(" / "))
     assert 0 < peak < size
+
+
+def test_the_overhead_splits_into_messaging_memory_and_the_rest() -> None:
+    os_run, bare_run = run("one-sound", 1, "ssl-one"), run("one-sound", 1, "ssl-standalone")
+    s = e4_overhead.split(os_run.sc_ms, "ssl-one")
+    bare = e4_overhead.split(bare_run.sc_ms, "ssl-standalone")
+    overhead = (os_run.sc_ms - bare_run.sc_ms) * s.clock_hz / 1e3
+    assert s.messaging > 0 and s.memory > 0
+    assert bare.messaging == bare.memory == bare.other_kernel == 0
+    # What messaging and memory leave of the overhead is the rest of the kernel and the
+    # application's extra cycles, to the cycle the pin delay is rounded to.
+    unexplained = overhead - s.messaging - s.memory
+    assert unexplained == pytest.approx(s.other_kernel + s.rest - bare.rest, abs=2)
+
+
+def test_the_split_is_in_the_report(result: StudyResult) -> None:
+    table = next(t for t in result.tables if t.title.startswith("The one-module overhead"))
+    rows = {r[0].split(" (")[0]: r for r in table.rows}
+    assert rows["messaging"][1] > 0 and rows["memory management"][1] > 0
+    for col in (2, 4):
+        assert rows["sum"][col] == pytest.approx(rows["measured overhead"][col], abs=0.001)
+    # The event log's writes sit in the kernel's functions: compiling it out shrinks them.
+    assert rows["messaging"][3] < rows["messaging"][1]
+
+
+def test_a_window_before_the_last_sample_is_one_error() -> None:
+    with pytest.raises(E4Error, match="before the round's last sample"):
+        e4_overhead.split(100.0, "ssl-one")

@@ -1,0 +1,89 @@
+"""E4's OS overhead split by cairn-sim's per-function attribution: the kernel functions that
+run in the round's critical stretch, classed by the source file each comes from (the ELF's
+debug line of its symbol), their cycles summed over that window (the profile of a run
+stopped at the window's end minus one stopped at its start).
+
+The window starts when the round's last sample has arrived, not at the timer: while the
+ADC fills the buffers the core would idle anyway, so the kernel's work then delays nothing
+(the standalone image waits for the same samples); it ends at the last SC done."""
+
+from __future__ import annotations
+
+import subprocess
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cairn.experiment import run as cairn_run
+from cairn.paths import firmware_dir
+
+from .e4_measure import SCENARIOS, E4Error, _ms
+
+SAMPLES = 512  # kernel/apps/ssl/dsp.h DSP_N: samples per channel and round
+
+MESSAGING = ("send.c", "msgq.c", "sched.c", "mcast.c", "route.c")
+MEMORY = ("heap.c", "slab.c", "payload.c")
+
+
+@dataclass(frozen=True)
+class Split:
+    """Cycles over the window by class: messaging, memory, the rest of the kernel
+    (timer, interrupts, idle, tasks' switch) and everything else (application, drivers,
+    libgcc, code of no symbol)."""
+
+    messaging: int
+    memory: int
+    other_kernel: int
+    rest: int
+    clock_hz: float
+
+    def ms(self, cycles: int) -> float:
+        return 1e3 * cycles / self.clock_hz
+
+
+def classes(elf: Path) -> dict[str, str]:
+    """Each function symbol's class from the source file nm's debug line names."""
+    out = subprocess.run(["arm-none-eabi-nm", "-l", "--defined-only", str(elf)],
+                         capture_output=True, text=True, check=True).stdout
+    found: dict[str, str] = {}
+    for line in out.splitlines():
+        parts = line.split(None, 3)
+        if len(parts) < 4 or parts[1] not in "tTwW":
+            continue
+        name, src = parts[2], parts[3].rsplit(":", 1)[0]
+        base = src.rsplit("/", 1)[-1]
+        if "kernel/core/" in src or "kernel/arch/" in src:
+            found[name] = "messaging" if base in MESSAGING else "memory" if base in MEMORY else "other_kernel"
+        else:
+            found[name] = "rest"
+    return found
+
+
+def _profile(elf: Path, scenario: str, until_ns: int) -> tuple[dict[str, int], float]:
+    res = cairn_run(SCENARIOS / f"{scenario}.toml", outputs=("stats",), max_time=f"{until_ns}ns",
+                    firmware=elf, timeout=600)
+    if res.status != 124:
+        raise E4Error(f"{scenario} {elf.name}: {res.describe_failure()}")
+    stats: dict[str, Any] = res.stats_json
+    return {str(p["symbol"]): int(p["cycles"]) for p in stats.get("profile", [])}, float(stats["clock_hz"])
+
+
+def split(sc_ms: float, elf: str = "ssl-one", scenario: str = "one-sound") -> Split:
+    """The split over the first round, from its last sample to its last SC done, `sc_ms`
+    after the round's timer."""
+    path = firmware_dir() / f"{elf}.elf"
+    if not path.exists():
+        raise E4Error(f"{path} is missing (make build)")
+    doc = tomllib.loads((SCENARIOS / f"{scenario}.toml").read_text())
+    round_ms = _ms(next(s for s in doc["stimulus"] if s["name"] == "round")["start"])
+    sampled_ms = round_ms + 1e3 * SAMPLES / float(doc["adc"]["rate_hz"])
+    if sc_ms <= sampled_ms - round_ms:
+        raise E4Error(f"{scenario} {elf}: SC done {sc_ms:.3f} ms is before the round's last sample")
+    before, _ = _profile(path, scenario, round(sampled_ms * 1e6))
+    after, hz = _profile(path, scenario, round((round_ms + sc_ms) * 1e6))
+    kinds = classes(path)
+    sums = {"messaging": 0, "memory": 0, "other_kernel": 0, "rest": 0}
+    for sym, cycles in after.items():
+        sums[kinds.get(sym, "rest")] += cycles - before.get(sym, 0)
+    return Split(clock_hz=hz, **sums)
