@@ -321,6 +321,9 @@ FW_PIPE_SPREAD_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-spread.o
 # build/fw/pipeline-load.elf (-DPIPELINE_LOAD=1): boots with no application; module 0 feeds
 # the spread description to its application manager at run time, which broadcasts it.
 FW_PIPE_LOAD_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-load.o
+# build/fw/pipeline-uart.elf (-DPIPELINE_UART=1): the same, the description arriving on
+# module 0's UART0 as a serial frame (experiments/devices/pipeline-uart.toml).
+FW_PIPE_UART_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-uart.o
 FW_MCAST_OBJ := $(FW_OBJ)/apps/multicast/multicast.o
 # The distributed benchmark (`make bench` -> build/bench/distributed.json, on
 # experiments/bench/distributed.toml): build/fw/net-bench.elf from kernel/apps/net_bench/.
@@ -334,7 +337,7 @@ FW_TSYNC_FREE_OBJ := $(FW_OBJ)/apps/timesync/timesync-free.o
 # (experiments/devices/migration.toml, docs/migration.md).
 FW_MIGR_OBJ := $(FW_OBJ)/apps/migration/migration.o
 FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT)/pipeline-load.elf \
-	$(FW_OUT)/multicast.elf \
+	$(FW_OUT)/pipeline-uart.elf $(FW_OUT)/multicast.elf \
 	$(FW_OUT)/net-bench.elf $(FW_OUT)/timesync.elf $(FW_OUT)/timesync-free.elf $(FW_OUT)/migration.elf
 
 firmware: $(FW_NET_APP_ELFS)
@@ -410,6 +413,14 @@ $(FW_PIPE_LOAD_OBJ): $(FW_PIPE_SRC) $(FW_FLAGS_STAMP)
 	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DPIPELINE_LOAD=1 -MMD -MP -c -o $@ $<
 
 $(FW_OUT)/pipeline-load.elf: $(FW_PIPE_LOAD_OBJ) $(FW_NET_LINK)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+$(FW_PIPE_UART_OBJ): $(FW_PIPE_SRC) $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DPIPELINE_UART=1 -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/pipeline-uart.elf: $(FW_PIPE_UART_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
 
