@@ -13,6 +13,7 @@
 #                     busy.c, and build/fw/device-busy-{100,10,1}.elf (cairn-sim devices
 #                     only, docs/device.md; not in the FW_TEST_* lists nor firmware-qemu)
 #                     build/fw/pipeline.elf, pipeline-spread.elf, pipeline-load.elf,
+#                     pipeline-uart.elf (and its input, build/serial/pipeline.frame),
 #                     multicast.elf, timesync.elf,
 #                     timesync-free.elf, ssl-*.elf (Cairn OS
 #                     across modules: kernel/core/net + the board's bus driver;
@@ -423,6 +424,16 @@ $(FW_PIPE_UART_OBJ): $(FW_PIPE_SRC) $(FW_FLAGS_STAMP)
 $(FW_OUT)/pipeline-uart.elf: $(FW_PIPE_UART_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
+
+# The frame experiments/devices/pipeline-uart.toml feeds to module 0's UART: the description
+# and its CRC are computed in Python (python/cairn/serial_load.py).
+FW_PIPE_UART_FRAME := $(FW_BUILD)/serial/pipeline.frame
+
+firmware: $(FW_PIPE_UART_FRAME)
+
+$(FW_PIPE_UART_FRAME): python/cairn/serial_load.py kernel/include/cairn/serial_frame.h \
+		kernel/include/cairn/app_wire.h kernel/include/cairn/msg.h
+	$(PY) -m cairn.serial_load --out $@
 
 $(FW_OUT)/migration.elf: $(FW_MIGR_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
