@@ -13,6 +13,7 @@
 #                     busy.c, and build/fw/device-busy-{100,10,1}.elf (cairn-sim devices
 #                     only, docs/device.md; not in the FW_TEST_* lists nor firmware-qemu)
 #                     build/fw/pipeline.elf, pipeline-spread.elf, pipeline-load.elf,
+#                     pipeline-uart.elf (and its input, build/serial/pipeline.frame),
 #                     multicast.elf, timesync.elf,
 #                     timesync-free.elf, ssl-*.elf (Cairn OS
 #                     across modules: kernel/core/net + the board's bus driver;
@@ -321,6 +322,9 @@ FW_PIPE_SPREAD_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-spread.o
 # build/fw/pipeline-load.elf (-DPIPELINE_LOAD=1): boots with no application; module 0 feeds
 # the spread description to its application manager at run time, which broadcasts it.
 FW_PIPE_LOAD_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-load.o
+# build/fw/pipeline-uart.elf (-DPIPELINE_UART=1): the same, the description arriving on
+# module 0's UART0 as a serial frame (experiments/devices/pipeline-uart.toml).
+FW_PIPE_UART_OBJ := $(FW_OBJ)/apps/pipeline/pipeline-uart.o
 FW_MCAST_OBJ := $(FW_OBJ)/apps/multicast/multicast.o
 # The distributed benchmark (`make bench` -> build/bench/distributed.json, on
 # experiments/bench/distributed.toml): build/fw/net-bench.elf from kernel/apps/net_bench/.
@@ -334,7 +338,7 @@ FW_TSYNC_FREE_OBJ := $(FW_OBJ)/apps/timesync/timesync-free.o
 # (experiments/devices/migration.toml, docs/migration.md).
 FW_MIGR_OBJ := $(FW_OBJ)/apps/migration/migration.o
 FW_NET_APP_ELFS := $(FW_OUT)/pipeline.elf $(FW_OUT)/pipeline-spread.elf $(FW_OUT)/pipeline-load.elf \
-	$(FW_OUT)/multicast.elf \
+	$(FW_OUT)/pipeline-uart.elf $(FW_OUT)/multicast.elf \
 	$(FW_OUT)/net-bench.elf $(FW_OUT)/timesync.elf $(FW_OUT)/timesync-free.elf $(FW_OUT)/migration.elf
 
 firmware: $(FW_NET_APP_ELFS)
@@ -412,6 +416,24 @@ $(FW_PIPE_LOAD_OBJ): $(FW_PIPE_SRC) $(FW_FLAGS_STAMP)
 $(FW_OUT)/pipeline-load.elf: $(FW_PIPE_LOAD_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)
 	$(fw_link)
+
+$(FW_PIPE_UART_OBJ): $(FW_PIPE_SRC) $(FW_FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(FW_CC) $(FW_CFLAGS) $(FW_KERNEL_CFLAGS) -DPIPELINE_UART=1 -MMD -MP -c -o $@ $<
+
+$(FW_OUT)/pipeline-uart.elf: $(FW_PIPE_UART_OBJ) $(FW_NET_LINK)
+	@mkdir -p $(@D)
+	$(fw_link)
+
+# The frame experiments/devices/pipeline-uart.toml feeds to module 0's UART: the description
+# and its CRC are computed in Python (python/cairn/serial_load.py).
+FW_PIPE_UART_FRAME := $(FW_BUILD)/serial/pipeline.frame
+
+firmware: $(FW_PIPE_UART_FRAME)
+
+$(FW_PIPE_UART_FRAME): python/cairn/serial_load.py kernel/include/cairn/serial_frame.h \
+		kernel/include/cairn/app_wire.h kernel/include/cairn/msg.h
+	$(PY) -m cairn.serial_load --out $@
 
 $(FW_OUT)/migration.elf: $(FW_MIGR_OBJ) $(FW_NET_LINK)
 	@mkdir -p $(@D)

@@ -50,12 +50,18 @@
 
 #include "../support/app_fail.h"
 
+#if PIPELINE_UART
+#include "board.h"
+#include "cairn/serial_frame.h"
+#include "nvic.h"
+#endif
+
 #ifndef PIPELINE_SAMPLES
 #define PIPELINE_SAMPLES 8
 #endif
 
 /* The placement: which module each task lives on. */
-#if PIPELINE_SPREAD || PIPELINE_LOAD
+#if PIPELINE_SPREAD || PIPELINE_LOAD || PIPELINE_UART
 #define SENSOR_AT 0
 #define FILTER_AT 1
 #define LOGGER_AT 2
@@ -155,6 +161,7 @@ static const cairn_program_t programs[] = {
     [FILTER] = CAIRN_PROGRAM(filter_task, struct filter_state),
     [LOGGER] = CAIRN_PROGRAM_STATELESS(logger_task),
 };
+#if !PIPELINE_UART /* there the description comes from the link (python/cairn/serial_load.py) */
 static const cairn_app_route_t sensor_out[] = {CAIRN_TO(FILTER, CAIRN_PORT(0))};
 static const cairn_app_route_t filter_out[] = {CAIRN_TO(LOGGER, CAIRN_PORT(0))};
 static const cairn_task_desc_t tasks[] = {
@@ -163,10 +170,11 @@ static const cairn_task_desc_t tasks[] = {
     [LOGGER] = {.prog = LOGGER, .prio = 3, .module = LOGGER_AT},
 };
 static const cairn_app_desc_t pipeline_app = {CAIRN_PROGRAMS(programs), CAIRN_TASKS(tasks)};
+#endif
 
 static uint64_t heap[1024]; /* 8 KiB, 8-byte aligned */
 
-#if PIPELINE_LOAD
+#if PIPELINE_LOAD || PIPELINE_UART
 /* ---- loading at run time -------------------------------------------------------------- */
 
 /* Below the application manager's ID, above the IDs the pipeline gets (the lowest free). */
@@ -211,6 +219,85 @@ static cairn_ret_t report(const cairn_appmgr_report_t *rep)
     return CAIRN_OK;
 }
 
+#if PIPELINE_UART
+/* The description arrives on UART0 as one serial frame (cairn/serial_frame.h): the receive
+ * interrupt feeds the decoder and posts each finished or refused frame to the loader, which
+ * hands a CRC-checked description to its manager. A link that brings no good frame within
+ * UART_WAIT_TICKS ends the run (status 3) with the decoder's counters, so a corrupt frame
+ * shows as refused and no application starts. */
+#define UART_WAIT_TICKS (CAIRN_TICKS_PER_SECOND / 20u)
+#define PORT_FRAME CAIRN_PORT(1)
+#define PORT_REFUSED CAIRN_PORT(2)
+
+static cairn_serial_rx_t rx;
+static uint8_t rx_buf[LOAD_MAX];
+
+void irq0_handler(void) /* UART0 RX */
+{
+    uint8_t byte = (uint8_t)UART0->data;
+    UART0->intstatus = UART_INT_RX; /* reading DATA does not clear it */
+    int got = cairn_serial_rx_feed(&rx, byte);
+    if (got == CAIRN_SERIAL_FRAME)
+        (void)cairn_post(LOADER_ID, PORT_FRAME, rx_buf, rx.len);
+    else if (got == CAIRN_SERIAL_REFUSED)
+        (void)cairn_post(LOADER_ID, PORT_REFUSED, 0, 0);
+}
+
+static void put_counters(void)
+{
+    uart_puts("frames ");
+    uart_put_udec(rx.frames);
+    uart_puts(", crc errors ");
+    uart_put_udec(rx.crc_errors);
+    uart_puts(", bad length ");
+    uart_put_udec(rx.bad_length);
+    uart_puts(", noise ");
+    uart_put_udec(rx.noise);
+    uart_putc('\n');
+}
+
+static void uart_rx_start(void)
+{
+    cairn_serial_rx_init(&rx, rx_buf, LOAD_MAX);
+    nvic_clear_pending(IRQ_UART0_RX);
+    nvic_enable(IRQ_UART0_RX);
+    UART0->ctrl |= UART_CTRL_RXEN | UART_CTRL_RXINTEN;
+}
+
+static cairn_ret_t loader_task(void *state, cairn_msg_t *msg)
+{
+    (void)state;
+    switch (msg->port) {
+    case CAIRN_PORT_INIT:
+        return cairn_timer_start(0, UART_WAIT_TICKS, false);
+    case CAIRN_PORT_TIMEOUT0:
+        uart_puts("uart: no description, ");
+        put_counters();
+        sh_exit(3);
+        return CAIRN_OK;
+    case PORT_REFUSED:
+        uart_puts("uart: frame refused, ");
+        put_counters();
+        return CAIRN_OK;
+    case PORT_FRAME: {
+        cairn_timer_stop(0);
+        uint8_t *load = cairn_malloc(1u + msg->len);
+        if (!load)
+            return CAIRN_ENOMEM;
+        load[0] = CAIRN_PORT(0); /* where the report comes back */
+        __builtin_memcpy(load + 1, msg->payload, msg->len);
+        uart_puts("loader: ");
+        uart_put_udec(msg->len);
+        uart_puts(" bytes to the application manager\n");
+        return cairn_post(CAIRN_TASK_APPMGR, CAIRN_APPMGR_PORT_LOAD, load, 1u + msg->len);
+    }
+    case CAIRN_PORT(0):
+        if (msg->len == sizeof(cairn_appmgr_report_t))
+            return report(msg->payload);
+    }
+    return CAIRN_OK;
+}
+#else
 static cairn_ret_t loader_task(void *state, cairn_msg_t *msg)
 {
     (void)state;
@@ -239,6 +326,8 @@ static cairn_ret_t loader_task(void *state, cairn_msg_t *msg)
     return CAIRN_OK;
 }
 
+#endif
+
 int main(void)
 {
     cairn_port_init();
@@ -257,6 +346,9 @@ int main(void)
             r = cairn_task_init(LOADER_ID, 0, 0);
         if (r != CAIRN_OK)
             return app_fail("loader", r);
+#if PIPELINE_UART
+        uart_rx_start();
+#endif
     }
     if ((r = cairn_net_start()) != CAIRN_OK)
         return app_fail("cairn_net_start", r);

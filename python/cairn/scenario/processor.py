@@ -8,7 +8,7 @@ from typing import Any
 
 from .document import Document
 from .section import key
-from .tables import Adc, Energy, Io, Measure, Memory, Pin, Port, Quantity, Stimulus
+from .tables import Adc, Energy, Io, Measure, Memory, Pin, Port, Quantity, Stimulus, UartInput
 
 
 @dataclasses.dataclass
@@ -26,6 +26,7 @@ class Scenario(Document):
     ports: dict[str, Port] | None = key("port", Port, "dict")
     adc: Adc | None = key("adc", Adc)
     io: Io | None = key("io", Io)
+    uart_inputs: list[UartInput] | None = key("uart_input", UartInput, "list")
 
     path_keys = ("firmware", "board")
 

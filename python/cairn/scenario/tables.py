@@ -80,6 +80,20 @@ class AdcChannel(Section):
 
 
 @dataclasses.dataclass
+class UartInput(Section):
+    """Bytes fed to a UART's receive line (docs/stimuli.md, "UART input")."""
+
+    uart: str | None = None
+    at: Quantity | None = None
+    baud: int | None = None
+    bytes: str | None = None
+    text: str | None = None
+    file: str | None = None
+
+    path_keys = ("file",)
+
+
+@dataclasses.dataclass
 class Adc(Section):
     rate_hz: Number | None = None
     bits: int | None = None
