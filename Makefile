@@ -43,6 +43,11 @@ all: build
 bootstrap:
 	@scripts/bootstrap
 
+# A target that runs Python (the UART frame `make firmware` writes) works from a checkout that
+# was never bootstrapped: the venv is made first.
+$(PY):
+	@scripts/bootstrap
+
 sim:
 	cd sim && $(CARGO) build --release --locked --quiet
 	@mkdir -p $(BUILD)/bin

@@ -432,7 +432,7 @@ FW_PIPE_UART_FRAME := $(FW_BUILD)/serial/pipeline.frame
 firmware: $(FW_PIPE_UART_FRAME)
 
 $(FW_PIPE_UART_FRAME): python/cairn/serial_load.py kernel/include/cairn/serial_frame.h \
-		kernel/include/cairn/app_wire.h kernel/include/cairn/msg.h
+		kernel/include/cairn/app_wire.h kernel/include/cairn/msg.h | $(PY)
 	$(PY) -m cairn.serial_load --out $@
 
 $(FW_OUT)/migration.elf: $(FW_MIGR_OBJ) $(FW_NET_LINK)
