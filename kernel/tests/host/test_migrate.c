@@ -15,6 +15,7 @@
 
 #include "hwtimer.h"
 #include "ktest.h"
+#include "modules.h"
 
 #define MODULES 3
 #define ARENA (16 * 1024)
@@ -181,23 +182,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    cairn_simbus_filter(0);
-    for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        assert_int_equal(cairn_heap_check(), CAIRN_OK);
-        assert_int_equal(cairn_host_irq_depth(), 0);
-    }
-    cairn_simbus_select(0);
+    ktest_modules_check(MODULES);
     return 0;
 }
 
 #define MTEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
-
-static void post_on(unsigned m, cairn_task_id_t task, cairn_port_t port, const void *p, size_t len)
-{
-    cairn_simbus_select(m);
-    assert_int_equal(cairn_post(task, port, p, len), CAIRN_OK);
-}
 
 static void send_from_2(const char *text)
 {
@@ -238,8 +227,8 @@ static unsigned settle(void)
     while (!quiet()) {
         assert_true(rounds < 100);
         for (unsigned m = 0; m < MODULES; m++) {
-            post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
-            post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(2), 0, 0);
+            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
+            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(2), 0, 0);
         }
         cairn_simbus_run();
         rounds++;
@@ -291,7 +280,7 @@ static void test_a_move_delivers_every_message_once_in_order_at_the_destination(
     send_from_2("a0");
     send_from_2("a1");
     cairn_simbus_run();
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0); /* q0..q2 queued for T, then REQUEST */
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0); /* q0..q2 queued for T, then REQUEST */
     send_from_2("b0");                     /* on their way during the migration */
     send_from_2("b1");
     send_from_2("b2");
@@ -338,7 +327,7 @@ static void test_a_failed_deserialisation_resumes_with_every_module_as_before(vo
     (void)state;
     handler_known[1] = false; /* module 1 cannot run T: its de-serialisation fails */
     start_all(1000);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
     settle();
     assert_log("T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0");
@@ -372,7 +361,7 @@ static void test_the_state_goes_first_when_the_destination_epoch_is_known(void *
     __builtin_memset(freeze_to, 0, sizeof freeze_to);
     state_to_1 = 0;
     cairn_simbus_filter(count_freezes);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     (void)settle();
     assert_int_equal(freeze_to[1], 0);
     assert_int_equal(freeze_to[MODULES], 0); /* no broadcast */
@@ -404,14 +393,14 @@ static void test_a_state_refused_for_an_old_epoch_makes_freeze_go_first(void **s
     apps(1);
     cairn_simbus_run();
     __builtin_memset(freeze_to, 0, sizeof freeze_to);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     (void)settle();
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
     assert_int_equal(mstats(1).staged, 0);
     assert_int_equal(freeze_to[MODULES], 0);
     assert_true(live_on(0));
     done_outcome = 0;
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     (void)settle();
     assert_int_equal(freeze_to[MODULES], 1); /* the broadcast: FREEZE went first */
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
@@ -438,7 +427,7 @@ static void test_a_lost_freeze_ack_and_state_frame_are_sent_again(void **state)
     start_all(1000);
     dropped_ack = dropped_state = 0;
     cairn_simbus_filter(drop_first_freeze_ack_and_state);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     unsigned rounds = settle();
     assert_true(dropped_ack >= 2); /* dropped one, saw it again */
     assert_true(dropped_state >= 2);
@@ -479,7 +468,7 @@ static void test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_par
     start_all(1000);
     state_frames = state_dropped = state_duplicated = state_delayed = 0;
     cairn_simbus_filter(upset_the_window);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     (void)settle();
     assert_int_equal(state_dropped, 1);
     assert_int_equal(state_duplicated, 1);
@@ -510,7 +499,7 @@ static void test_a_destination_reset_before_the_commit_resumes(void **state)
     start_all(1000);
     staged_answer_seen = false;
     cairn_simbus_filter(drop_deserialized);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     cairn_simbus_run();
     assert_true(staged_answer_seen);
     assert_int_equal(mstats(1).staged, 1);
@@ -548,7 +537,7 @@ static void test_a_timer_that_expires_during_the_migration_fires_once_on_arrival
         apps(m);
     cairn_simbus_run();
     klog_reset();
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0); /* T frozen and serialised: its timer stopped here */
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0); /* T frozen and serialised: its timer stopped here */
     cairn_simbus_select(0);
     host_timer_advance(600); /* the deadline passes during the migration */
     cairn_simbus_select(1);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ktest.h"
+#include "modules.h"
 
 #define MODULES 3
 #define ARENA (16 * 1024)
@@ -189,23 +190,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    cairn_simbus_filter(0);
-    for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        assert_int_equal(cairn_heap_check(), CAIRN_OK);
-        assert_int_equal(cairn_host_irq_depth(), 0);
-    }
-    cairn_simbus_select(0);
+    ktest_modules_check(MODULES);
     return 0;
 }
 
 #define MTEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
-
-static void post_on(unsigned m, cairn_task_id_t task, cairn_port_t port, const void *p, size_t len)
-{
-    cairn_simbus_select(m);
-    assert_int_equal(cairn_post(task, port, p, len), CAIRN_OK);
-}
 
 static void send_from_2(const char *text)
 {
@@ -246,8 +235,8 @@ static bool quiet(void)
 /* Module m's timers fire once (retransmission, migrator). */
 static void tick(unsigned m)
 {
-    post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
-    post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(2), 0, 0);
+    ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
+    ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(2), 0, 0);
 }
 
 /* Every module's timers fire until nothing is left to do. */
@@ -363,7 +352,7 @@ static void test_a_destination_reset_after_the_commit_kills_the_task(void **stat
     start_all();
     commits_dropped = 0;
     cairn_simbus_filter(drop_the_commit);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0"); /* held at module 2 while T is frozen */
     cairn_simbus_run();
     assert_int_equal(commits_dropped, 1);
@@ -414,7 +403,7 @@ static void test_a_task_killed_at_the_source_while_it_is_moved_is_not_committed(
     (void)state;
     start_all();
     cairn_simbus_filter(hold_the_answer_of_1);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
     cairn_simbus_run();
     assert_int_equal(mstats(1).staged, 1);
@@ -471,7 +460,7 @@ static void test_a_busy_freeze_ack_resumes_and_a_retry_moves(void **state)
     cairn_simbus_run();
     assert_true(mstats(2).busy);
     assert_int_equal(mstats(2).requests, 1);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
     send_from_2("b1");
     cairn_simbus_run();
@@ -499,7 +488,7 @@ static void test_a_busy_freeze_ack_resumes_and_a_retry_moves(void **state)
     assert_log("U@2:ser T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0 T@0:b1 U@1:deser(0)");
     /* The retry moves T, which handles what comes next at the destination. */
     klog_reset();
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("c0");
     settle();
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
@@ -526,7 +515,7 @@ static void test_the_source_refuses_what_it_cannot_move(void **state)
     settle();
     assert_int_equal(mstats(0).refused, 3);
     /* Killed while it runs: its own REQUEST is refused, and it is gone. */
-    post_on(0, T, PORT_KILL_AND_MOVE, 0, 0);
+    ktest_post_on(0, T, PORT_KILL_AND_MOVE, 0, 0);
     settle();
     assert_int_equal(mstats(0).refused, 4);
     assert_int_equal(mstats(0).requests, 0);
@@ -555,7 +544,7 @@ static void test_a_source_already_migrating_refuses_another_request(void **state
     start_all();
     acks_dropped = 0;
     cairn_simbus_filter(drop_every_answer_to_0);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     cairn_simbus_run();
     assert_true(acks_dropped >= 1);
     assert_true(mstats(0).busy);
@@ -586,7 +575,7 @@ static void test_a_destination_without_room_refuses_and_the_retry_moves(void **s
     void *hog = cairn_malloc(free_before[1] - 1024);
     assert_non_null(hog);
     free_before[1] = heap_free();
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
     settle();
     assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
@@ -600,7 +589,7 @@ static void test_a_destination_without_room_refuses_and_the_retry_moves(void **s
     cairn_simbus_select(1);
     cairn_free(hog);
     klog_reset();
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     settle();
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
     assert_log("T@0:ser T@1:deser(4) T@1:q0 T@1:q1 T@1:q2");
@@ -632,7 +621,7 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
     cairn_simbus_run();
     assert_int_equal(mstats(1).staged, 1);
     assert_true(mstats(1).busy);
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
     cairn_simbus_run();
     until_0_gives_up();
@@ -645,7 +634,7 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
     /* Refused, S sends FREEZE first to D: the busy FREEZE_ACKs (D's and U's source's)
      * make it resume in FREEZING. */
     unsigned broadcasts = freeze_broadcasts;
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     cairn_simbus_run();
     until_0_gives_up();
     assert_int_equal(freeze_broadcasts, broadcasts + 1);
@@ -663,7 +652,7 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
     assert_log("U@2:ser T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0 "
                "U@1:deser(0)");
     klog_reset();
-    post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     settle();
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
     assert_log("T@0:ser T@1:deser(7) T@1:q0 T@1:q1 T@1:q2"); /* 3 + 3 + b0 handled at S */

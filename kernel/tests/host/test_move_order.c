@@ -12,6 +12,7 @@
 
 #include "hwtimer.h"
 #include "ktest.h"
+#include "modules.h"
 
 #define MODULES 3
 #define ARENA (16 * 1024)
@@ -113,12 +114,6 @@ static bool quiet(void)
     return true;
 }
 
-static void post_on(unsigned m, cairn_task_id_t task, cairn_port_t port, const void *p, size_t len)
-{
-    cairn_simbus_select(m);
-    assert_int_equal(cairn_post(task, port, p, len), CAIRN_OK);
-}
-
 /* Every module's retransmission and migrator timers fire until nothing is left to do. */
 static void settle(void)
 {
@@ -127,8 +122,8 @@ static void settle(void)
     while (!quiet()) {
         assert_true(rounds++ < 100);
         for (unsigned m = 0; m < MODULES; m++) {
-            post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
-            post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(MIG_TIMER), 0, 0);
+            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
+            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(MIG_TIMER), 0, 0);
         }
         cairn_simbus_run();
     }
@@ -183,13 +178,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    cairn_simbus_filter(0);
-    for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        assert_int_equal(cairn_heap_check(), CAIRN_OK);
-        assert_int_equal(cairn_host_irq_depth(), 0);
-    }
-    cairn_simbus_select(0);
+    ktest_modules_check(MODULES);
     return 0;
 }
 
@@ -198,16 +187,16 @@ static int teardown(void **state)
 static void send_around_a_move(void)
 {
     cairn_simbus_filter(cut_0_to_2);
-    post_on(0, T, CAIRN_PORT(0), "3", 1);
-    post_on(0, T, CAIRN_PORT(0), "4", 1);
+    ktest_post_on(0, T, CAIRN_PORT(0), "3", 1);
+    ktest_post_on(0, T, CAIRN_PORT(0), "4", 1);
     cairn_simbus_run();
     assert_log("");
     cairn_simbus_select(0);
     assert_int_equal(cairn_migrate(T, 1), CAIRN_OK);
     cairn_simbus_run();
     unsigned at = home();
-    post_on(at, T, CAIRN_PORT(0), "5", 1);
-    post_on(at, T, CAIRN_PORT(0), "6", 1);
+    ktest_post_on(at, T, CAIRN_PORT(0), "5", 1);
+    ktest_post_on(at, T, CAIRN_PORT(0), "6", 1);
     settle();
 }
 
@@ -229,22 +218,22 @@ static void test_a_move_whose_messages_cannot_drain_resumes_at_the_source(void *
     (void)state;
     cut_all = true;
     cairn_simbus_filter(cut_0_to_2);
-    post_on(0, T, CAIRN_PORT(0), "3", 1);
+    ktest_post_on(0, T, CAIRN_PORT(0), "3", 1);
     cairn_simbus_run();
     cairn_simbus_select(0);
     assert_int_equal(cairn_migrate(T, 1), CAIRN_OK);
     cairn_simbus_run();
     for (unsigned round = 0; round < 8; round++) {
         for (unsigned m = 0; m < MODULES; m++) {
-            post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
-            post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(MIG_TIMER), 0, 0);
+            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
+            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(MIG_TIMER), 0, 0);
         }
         cairn_simbus_run();
     }
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
     assert_true(live_on(0));
     assert_false(live_on(1));
-    post_on(0, T, CAIRN_PORT(0), "4", 1);
+    ktest_post_on(0, T, CAIRN_PORT(0), "4", 1);
     cut_all = false;
     settle();
     assert_log("L:3 L:4");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ktest.h"
+#include "modules.h"
 #include "cairn/bus.h"
 
 #define MODULES 3
@@ -53,13 +54,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    cairn_simbus_filter(0);
-    for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        assert_int_equal(cairn_heap_check(), CAIRN_OK);
-        assert_int_equal(cairn_host_irq_depth(), 0);
-    }
-    cairn_simbus_select(0);
+    ktest_modules_check(MODULES);
     return 0;
 }
 
