@@ -194,49 +194,6 @@ static void send_from_2(const char *text)
     assert_int_equal(cairn_send_from(SENDER, 0, text, strlen(text)), CAIRN_OK);
 }
 
-static cairn_migrate_stats_t mstats(unsigned m)
-{
-    unsigned back = cairn_simbus_selected();
-    cairn_simbus_select(m);
-    cairn_migrate_stats_t st;
-    cairn_migrate_stats(&st);
-    cairn_simbus_select(back);
-    return st;
-}
-
-static bool quiet(void)
-{
-    for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        cairn_reliable_stats_t r;
-        cairn_net_reliable_stats(&r);
-        cairn_migrate_stats_t s;
-        cairn_migrate_stats(&s);
-        if (r.pending || s.busy)
-            return false;
-    }
-    return true;
-}
-
-/* Every module's timers fire (retransmission, migrator) until nothing is left to do;
- * the rounds it took. */
-static unsigned settle(void)
-{
-    unsigned rounds = 0;
-    cairn_simbus_run();
-    while (!quiet()) {
-        assert_true(rounds < 100);
-        for (unsigned m = 0; m < MODULES; m++) {
-            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
-            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(2), 0, 0);
-        }
-        cairn_simbus_run();
-        rounds++;
-    }
-    cairn_simbus_select(0);
-    return rounds;
-}
-
 static bool live_on(unsigned m)
 {
     cairn_simbus_select(m);
@@ -284,14 +241,14 @@ static void test_a_move_delivers_every_message_once_in_order_at_the_destination(
     send_from_2("b0");                     /* on their way during the migration */
     send_from_2("b1");
     send_from_2("b2");
-    settle();
+    ktest_modules_settle(MODULES);
     assert_log("T@0:a0 T@0:a1 T@0:ser T@1:deser(2) T@1:q0 T@1:q1 T@1:q2 T@1:b0 T@1:b1 T@1:b2");
     assert_true(live_on(1));
     assert_false(live_on(0));
     routes_name(1, -1, 1);
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
-    assert_int_equal(mstats(0).moved, 1);
-    assert_int_equal(mstats(1).committed, 1);
+    assert_int_equal(ktest_migrate_stats(0).moved, 1);
+    assert_int_equal(ktest_migrate_stats(1).committed, 1);
     /* One word per phase change: REQUEST, SERIALIZED, STAGED, COMMITTED, FREED once;
      * FROZEN and UNFROZEN on each module. */
     assert_int_equal(words(CAIRN_EV_MIG_REQUEST), 1);
@@ -304,14 +261,14 @@ static void test_a_move_delivers_every_message_once_in_order_at_the_destination(
     /* After the move, messages go to module 1 directly. */
     klog_reset();
     send_from_2("c0");
-    settle();
+    ktest_modules_settle(MODULES);
     assert_log("T@1:c0");
     /* And back again: the tables moved with T keep the numbers in order. */
     klog_reset();
     cairn_simbus_select(2); /* a policy on module 2: its REQUEST goes to T's module */
     assert_int_equal(cairn_migrate(T, 0), CAIRN_OK);
     send_from_2("d0");
-    settle();
+    ktest_modules_settle(MODULES);
     assert_log("T@1:ser T@0:deser(9) T@0:d0");
     routes_name(-1, 0, 0);
     /* Modules 1 and 2 hold what they held before: nothing of T's is left on module 1.
@@ -329,13 +286,13 @@ static void test_a_failed_deserialisation_resumes_with_every_module_as_before(vo
     start_all(1000);
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
-    settle();
+    ktest_modules_settle(MODULES);
     assert_log("T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0");
     assert_true(live_on(0));
     assert_false(live_on(1));
     routes_name(-1, 0, 0);
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
-    assert_int_equal(mstats(1).stage_failed, 1);
+    assert_int_equal(ktest_migrate_stats(1).stage_failed, 1);
     assert_int_equal(words(CAIRN_EV_MIG_RESUMED), 1);
     assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 0);
     heaps_as_before();
@@ -362,13 +319,13 @@ static void test_the_state_goes_first_when_the_destination_epoch_is_known(void *
     state_to_1 = 0;
     cairn_simbus_filter(count_freezes);
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
-    (void)settle();
+    (void)ktest_modules_settle(MODULES);
     assert_int_equal(freeze_to[1], 0);
     assert_int_equal(freeze_to[MODULES], 0); /* no broadcast */
     assert_int_equal(freeze_to[2], 1);
     assert_int_equal(state_to_1, 1);
-    assert_int_equal(mstats(1).frozen, 1);
-    assert_int_equal(mstats(2).frozen, 1);
+    assert_int_equal(ktest_migrate_stats(1).frozen, 1);
+    assert_int_equal(ktest_migrate_stats(2).frozen, 1);
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2");
     assert_true(live_on(1));
     routes_name(1, -1, 1);
@@ -394,14 +351,14 @@ static void test_a_state_refused_for_an_old_epoch_makes_freeze_go_first(void **s
     cairn_simbus_run();
     __builtin_memset(freeze_to, 0, sizeof freeze_to);
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
-    (void)settle();
+    (void)ktest_modules_settle(MODULES);
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
-    assert_int_equal(mstats(1).staged, 0);
+    assert_int_equal(ktest_migrate_stats(1).staged, 0);
     assert_int_equal(freeze_to[MODULES], 0);
     assert_true(live_on(0));
     done_outcome = 0;
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
-    (void)settle();
+    (void)ktest_modules_settle(MODULES);
     assert_int_equal(freeze_to[MODULES], 1); /* the broadcast: FREEZE went first */
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
     assert_true(live_on(1));
@@ -428,7 +385,7 @@ static void test_a_lost_freeze_ack_and_state_frame_are_sent_again(void **state)
     dropped_ack = dropped_state = 0;
     cairn_simbus_filter(drop_first_freeze_ack_and_state);
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
-    unsigned rounds = settle();
+    unsigned rounds = ktest_modules_settle(MODULES);
     assert_true(dropped_ack >= 2); /* dropped one, saw it again */
     assert_true(dropped_state >= 2);
     assert_true(rounds >= 2);
@@ -469,7 +426,7 @@ static void test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_par
     state_frames = state_dropped = state_duplicated = state_delayed = 0;
     cairn_simbus_filter(upset_the_window);
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
-    (void)settle();
+    (void)ktest_modules_settle(MODULES);
     assert_int_equal(state_dropped, 1);
     assert_int_equal(state_duplicated, 1);
     assert_int_equal(state_delayed, 1);
@@ -502,15 +459,15 @@ static void test_a_destination_reset_before_the_commit_resumes(void **state)
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     cairn_simbus_run();
     assert_true(staged_answer_seen);
-    assert_int_equal(mstats(1).staged, 1);
+    assert_int_equal(ktest_migrate_stats(1).staged, 1);
     /* Module 1 is reset: it boots knowing nothing of the migration. */
     cairn_simbus_filter(0);
     boot(1, 1000);
     apps(1);
-    settle();
+    ktest_modules_settle(MODULES);
     /* The STATE sent again names module 1's earlier epoch: refused, not staged again. */
-    assert_int_equal(mstats(1).staged, 0);
-    assert_int_equal(mstats(1).frozen, 0);
+    assert_int_equal(ktest_migrate_stats(1).staged, 0);
+    assert_int_equal(ktest_migrate_stats(1).frozen, 0);
     assert_log("T@0:ser T@0:q0 T@0:q1 T@0:q2");
     assert_true(live_on(0));
     assert_false(live_on(1));
@@ -541,7 +498,7 @@ static void test_a_timer_that_expires_during_the_migration_fires_once_on_arrival
     cairn_simbus_select(0);
     host_timer_advance(600); /* the deadline passes during the migration */
     cairn_simbus_select(1);
-    settle();
+    ktest_modules_settle(MODULES);
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2 T@1:T0");
     cairn_simbus_select(1);
     host_timer_advance(2000);
@@ -578,11 +535,11 @@ static void test_a_request_between_routes_that_name_each_other_is_refused(void *
     cairn_simbus_filter(count_requests);
     cairn_simbus_select(1);
     assert_int_equal(cairn_migrate(T, 0), CAIRN_OK);
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(requests_on_wire, 2); /* 1 -> 2, forwarded 2 -> 1 */
-    assert_int_equal(mstats(1).refused, 1);
-    assert_int_equal(mstats(2).refused, 0);
-    assert_int_equal(mstats(0).requests, 0);
+    assert_int_equal(ktest_migrate_stats(1).refused, 1);
+    assert_int_equal(ktest_migrate_stats(2).refused, 0);
+    assert_int_equal(ktest_migrate_stats(0).requests, 0);
     assert_true(live_on(0));
     assert_log("");
 }

@@ -208,51 +208,6 @@ static void migrate_on(unsigned m, cairn_task_id_t task, uint8_t to)
     assert_int_equal(cairn_migrate(task, to), CAIRN_OK);
 }
 
-static cairn_migrate_stats_t mstats(unsigned m)
-{
-    unsigned back = cairn_simbus_selected();
-    cairn_simbus_select(m);
-    cairn_migrate_stats_t st;
-    cairn_migrate_stats(&st);
-    cairn_simbus_select(back);
-    return st;
-}
-
-static bool quiet(void)
-{
-    for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        cairn_reliable_stats_t r;
-        cairn_net_reliable_stats(&r);
-        cairn_migrate_stats_t s;
-        cairn_migrate_stats(&s);
-        if (r.pending || s.busy)
-            return false;
-    }
-    return true;
-}
-
-/* Module m's timers fire once (retransmission, migrator). */
-static void tick(unsigned m)
-{
-    ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
-    ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(2), 0, 0);
-}
-
-/* Every module's timers fire until nothing is left to do. */
-static void settle(void)
-{
-    unsigned rounds = 0;
-    cairn_simbus_run();
-    while (!quiet()) {
-        assert_true(rounds++ < 100);
-        for (unsigned m = 0; m < MODULES; m++)
-            tick(m);
-        cairn_simbus_run();
-    }
-    cairn_simbus_select(0);
-}
-
 static bool live_on(unsigned m, cairn_task_id_t task)
 {
     cairn_simbus_select(m);
@@ -282,7 +237,7 @@ static void t_only_on(unsigned at)
 {
     for (unsigned m = 0; m < MODULES; m++)
         assert_int_equal(live_on(m, T), m == at);
-    assert_true(quiet());
+    assert_true(ktest_modules_quiet(MODULES));
 }
 
 static unsigned words(uint8_t ev)
@@ -323,11 +278,11 @@ enum { F_FREEZE = 2, F_FREEZE_ACK, F_STATE, F_STATE_ACK, F_DESERIALIZED, F_RESUL
  * S gives it up after its tries. */
 static void until_0_gives_up(void)
 {
-    for (unsigned i = 0; i < 5 && mstats(0).busy; i++) {
-        tick(0);
+    for (unsigned i = 0; i < 5 && ktest_migrate_stats(0).busy; i++) {
+        ktest_module_tick(0);
         cairn_simbus_run();
     }
-    assert_false(mstats(0).busy);
+    assert_false(ktest_migrate_stats(0).busy);
 }
 
 /* ---- KILLED ---------------------------------------------------------------------------------- */
@@ -356,19 +311,19 @@ static void test_a_destination_reset_after_the_commit_kills_the_task(void **stat
     send_from_2("b0"); /* held at module 2 while T is frozen */
     cairn_simbus_run();
     assert_int_equal(commits_dropped, 1);
-    assert_int_equal(mstats(1).staged, 1);
-    assert_int_equal(mstats(1).committed, 0);
+    assert_int_equal(ktest_migrate_stats(1).staged, 1);
+    assert_int_equal(ktest_migrate_stats(1).committed, 0);
     cairn_simbus_filter(0);
     boot(1);
     apps(1);
     cairn_simbus_run();
     cairn_simbus_select(1);
     free_before[1] = heap_free();
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_of[T], CAIRN_MIG_KILLED);
-    assert_int_equal(mstats(0).killed, 1);
-    assert_int_equal(mstats(0).moved, 0);
-    assert_int_equal(mstats(0).resumed, 0);
+    assert_int_equal(ktest_migrate_stats(0).killed, 1);
+    assert_int_equal(ktest_migrate_stats(0).moved, 0);
+    assert_int_equal(ktest_migrate_stats(0).resumed, 0);
     assert_int_equal(words(CAIRN_EV_MIG_KILLED), 1);
     assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 0);
     assert_log("T@0:ser"); /* neither q0..q2 nor b0 ran anywhere */
@@ -377,7 +332,7 @@ static void test_a_destination_reset_after_the_commit_kills_the_task(void **stat
     cairn_simbus_select(0);
     assert_false(cairn_task_exists(T));
     routes_name(T, -1, 0, 0); /* unchanged: a message to T finds no task */
-    assert_true(quiet());
+    assert_true(ktest_modules_quiet(MODULES));
     heap_as_before(1);
     heap_as_before(2);
     /* S holds nothing of T's (the blocks T owned before the move are freed with it). */
@@ -386,7 +341,7 @@ static void test_a_destination_reset_after_the_commit_kills_the_task(void **stat
     assert_int_equal(blocks_owned_by(T), 0);
     /* Module 2 is unfrozen: its sender's later message goes, and finds no task. */
     send_from_2("c0");
-    settle();
+    ktest_modules_settle(MODULES);
     assert_log("T@0:ser");
 }
 
@@ -406,21 +361,21 @@ static void test_a_task_killed_at_the_source_while_it_is_moved_is_not_committed(
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
     cairn_simbus_run();
-    assert_int_equal(mstats(1).staged, 1);
+    assert_int_equal(ktest_migrate_stats(1).staged, 1);
     cairn_simbus_select(0);
     assert_int_equal(cairn_task_kill(T), CAIRN_OK);
     cairn_simbus_filter(0);
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_of[T], CAIRN_MIG_KILLED);
-    assert_int_equal(mstats(0).killed, 1);
-    assert_int_equal(mstats(0).moved, 0);
-    assert_int_equal(mstats(1).committed, 0);
+    assert_int_equal(ktest_migrate_stats(0).killed, 1);
+    assert_int_equal(ktest_migrate_stats(0).moved, 0);
+    assert_int_equal(ktest_migrate_stats(1).committed, 0);
     assert_int_equal(words(CAIRN_EV_MIG_KILLED), 1);
     assert_log("T@0:ser"); /* frozen, it is removed at once, without FINAL */
     for (unsigned m = 0; m < MODULES; m++)
         assert_false(live_on(m, T));
     routes_name(T, -1, 0, 0);
-    assert_true(quiet());
+    assert_true(ktest_modules_quiet(MODULES));
     heap_as_before(1);
     heap_as_before(2);
     cairn_simbus_select(0);
@@ -458,17 +413,17 @@ static void test_a_busy_freeze_ack_resumes_and_a_retry_moves(void **state)
     cairn_simbus_filter(count_busy_acks);
     migrate_on(2, U, 1);
     cairn_simbus_run();
-    assert_true(mstats(2).busy);
-    assert_int_equal(mstats(2).requests, 1);
+    assert_true(ktest_migrate_stats(2).busy);
+    assert_int_equal(ktest_migrate_stats(2).requests, 1);
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
     send_from_2("b1");
     cairn_simbus_run();
     assert_true(busy_acks >= 1);
-    assert_int_equal(mstats(1).staged, 1);
+    assert_int_equal(ktest_migrate_stats(1).staged, 1);
     assert_int_equal(done_of[T], 0); /* RESULTING: module 2 does not acknowledge RESUMED */
-    assert_int_equal(mstats(0).resumed, 1);
-    assert_int_equal(mstats(0).last_outcome, CAIRN_MIG_RESUMED);
+    assert_int_equal(ktest_migrate_stats(0).resumed, 1);
+    assert_int_equal(ktest_migrate_stats(0).last_outcome, CAIRN_MIG_RESUMED);
     until_0_gives_up();
     assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
     assert_int_equal(words(CAIRN_EV_MIG_RESUMED), 1);
@@ -480,7 +435,7 @@ static void test_a_busy_freeze_ack_resumes_and_a_retry_moves(void **state)
     heap_as_before(1); /* the staged copy freed */
     /* U's migration goes on once its frames pass, and moves. */
     cairn_simbus_filter(0);
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_of[U], CAIRN_MIG_MOVED);
     assert_true(live_on(1, U));
     assert_false(live_on(2, U));
@@ -490,7 +445,7 @@ static void test_a_busy_freeze_ack_resumes_and_a_retry_moves(void **state)
     klog_reset();
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("c0");
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
     assert_log("T@0:ser T@1:deser(5) T@1:q0 T@1:q1 T@1:q2 T@1:c0");
     t_only_on(1);
@@ -506,20 +461,20 @@ static void test_the_source_refuses_what_it_cannot_move(void **state)
     assert_int_equal(cairn_migrate(T, MODULES), CAIRN_EINVAL); /* no such module */
     assert_int_equal(cairn_migrate(0, 1), CAIRN_EINVAL);       /* no such task ID */
     migrate_on(0, NOBODY, 1); /* on no module: no route names it */
-    settle();
-    assert_int_equal(mstats(0).refused, 1);
+    ktest_modules_settle(MODULES);
+    assert_int_equal(ktest_migrate_stats(0).refused, 1);
     migrate_on(0, PUSHER, 1); /* not movable */
-    settle();
-    assert_int_equal(mstats(0).refused, 2);
+    ktest_modules_settle(MODULES);
+    assert_int_equal(ktest_migrate_stats(0).refused, 2);
     migrate_on(0, T, 0); /* to where it is */
-    settle();
-    assert_int_equal(mstats(0).refused, 3);
+    ktest_modules_settle(MODULES);
+    assert_int_equal(ktest_migrate_stats(0).refused, 3);
     /* Killed while it runs: its own REQUEST is refused, and it is gone. */
     ktest_post_on(0, T, PORT_KILL_AND_MOVE, 0, 0);
-    settle();
-    assert_int_equal(mstats(0).refused, 4);
-    assert_int_equal(mstats(0).requests, 0);
-    assert_int_equal(mstats(1).frozen + mstats(2).frozen, 0);
+    ktest_modules_settle(MODULES);
+    assert_int_equal(ktest_migrate_stats(0).refused, 4);
+    assert_int_equal(ktest_migrate_stats(0).requests, 0);
+    assert_int_equal(ktest_migrate_stats(1).frozen + ktest_migrate_stats(2).frozen, 0);
     assert_int_equal(words(CAIRN_EV_MIG_REQUEST), 0);
     assert_log("T@0:killed T@0:final");
     for (unsigned m = 0; m < MODULES; m++)
@@ -547,16 +502,16 @@ static void test_a_source_already_migrating_refuses_another_request(void **state
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     cairn_simbus_run();
     assert_true(acks_dropped >= 1);
-    assert_true(mstats(0).busy);
+    assert_true(ktest_migrate_stats(0).busy);
     migrate_on(0, T, 2);
     migrate_on(2, T, 2); /* forwarded to S: refused there */
     cairn_simbus_run();
-    assert_int_equal(mstats(0).refused, 2);
-    assert_int_equal(mstats(0).requests, 1);
+    assert_int_equal(ktest_migrate_stats(0).refused, 2);
+    assert_int_equal(ktest_migrate_stats(0).requests, 1);
     cairn_simbus_filter(0);
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
-    assert_int_equal(mstats(0).requests, 1);
+    assert_int_equal(ktest_migrate_stats(0).requests, 1);
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2");
     t_only_on(1);
     routes_name(T, 1, -1, 1);
@@ -577,10 +532,10 @@ static void test_a_destination_without_room_refuses_and_the_retry_moves(void **s
     free_before[1] = heap_free();
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
-    assert_int_equal(mstats(1).staged, 0);
-    assert_int_equal(mstats(1).committed, 0);
+    assert_int_equal(ktest_migrate_stats(1).staged, 0);
+    assert_int_equal(ktest_migrate_stats(1).committed, 0);
     assert_log("T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0");
     t_only_on(0);
     routes_name(T, -1, 0, 0);
@@ -590,7 +545,7 @@ static void test_a_destination_without_room_refuses_and_the_retry_moves(void **s
     cairn_free(hog);
     klog_reset();
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
     assert_log("T@0:ser T@1:deser(4) T@1:q0 T@1:q1 T@1:q2");
     t_only_on(1);
@@ -619,14 +574,14 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
     cairn_simbus_filter(hold_1_staged_for_2);
     migrate_on(2, U, 1);
     cairn_simbus_run();
-    assert_int_equal(mstats(1).staged, 1);
-    assert_true(mstats(1).busy);
+    assert_int_equal(ktest_migrate_stats(1).staged, 1);
+    assert_true(ktest_migrate_stats(1).busy);
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
     cairn_simbus_run();
     until_0_gives_up();
     assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
-    assert_int_equal(mstats(1).staged, 1); /* U's, not T's */
+    assert_int_equal(ktest_migrate_stats(1).staged, 1); /* U's, not T's */
     assert_true(live_on(0, T));
     assert_false(live_on(1, T));
     routes_name(T, -1, 0, 0);
@@ -638,13 +593,13 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
     cairn_simbus_run();
     until_0_gives_up();
     assert_int_equal(freeze_broadcasts, broadcasts + 1);
-    assert_int_equal(mstats(0).resumed, 2);
+    assert_int_equal(ktest_migrate_stats(0).resumed, 2);
     assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
     assert_true(live_on(0, T));
     routes_name(T, -1, 0, 0);
     heap_as_before(0);
     cairn_simbus_filter(0);
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_of[U], CAIRN_MIG_MOVED);
     routes_name(U, 1, -1, 1);
     /* b0, refused while T was frozen, waited at module 2 for its retransmission (only S's
@@ -653,7 +608,7 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
                "U@1:deser(0)");
     klog_reset();
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
-    settle();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
     assert_log("T@0:ser T@1:deser(7) T@1:q0 T@1:q1 T@1:q2"); /* 3 + 3 + b0 handled at S */
     t_only_on(1);

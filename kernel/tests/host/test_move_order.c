@@ -18,7 +18,6 @@
 #define ARENA (16 * 1024)
 #define L 1 /* the logger, on module 2 */
 #define T 2 /* the movable task, on module 0; its route 0 names L */
-#define MIG_TIMER 2 /* the migrator's timer of the bus manager (core/net/migrator.h) */
 
 static uint8_t arena[MODULES][ARENA];
 
@@ -100,36 +99,6 @@ static void apps(unsigned m)
     assert_int_equal(cairn_net_start(), CAIRN_OK);
 }
 
-static bool quiet(void)
-{
-    for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        cairn_reliable_stats_t r;
-        cairn_net_reliable_stats(&r);
-        cairn_migrate_stats_t s;
-        cairn_migrate_stats(&s);
-        if (r.pending || s.busy)
-            return false;
-    }
-    return true;
-}
-
-/* Every module's retransmission and migrator timers fire until nothing is left to do. */
-static void settle(void)
-{
-    unsigned rounds = 0;
-    cairn_simbus_run();
-    while (!quiet()) {
-        assert_true(rounds++ < 100);
-        for (unsigned m = 0; m < MODULES; m++) {
-            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
-            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(MIG_TIMER), 0, 0);
-        }
-        cairn_simbus_run();
-    }
-    cairn_simbus_select(0);
-}
-
 static bool live_on(unsigned m)
 {
     cairn_simbus_select(m);
@@ -197,7 +166,7 @@ static void send_around_a_move(void)
     unsigned at = home();
     ktest_post_on(at, T, CAIRN_PORT(0), "5", 1);
     ktest_post_on(at, T, CAIRN_PORT(0), "6", 1);
-    settle();
+    ktest_modules_settle(MODULES);
 }
 
 static void test_messages_sent_before_and_after_a_move_arrive_in_order(void **state)
@@ -224,10 +193,8 @@ static void test_a_move_whose_messages_cannot_drain_resumes_at_the_source(void *
     assert_int_equal(cairn_migrate(T, 1), CAIRN_OK);
     cairn_simbus_run();
     for (unsigned round = 0; round < 8; round++) {
-        for (unsigned m = 0; m < MODULES; m++) {
-            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);
-            ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(MIG_TIMER), 0, 0);
-        }
+        for (unsigned m = 0; m < MODULES; m++)
+            ktest_module_tick(m);
         cairn_simbus_run();
     }
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
@@ -235,7 +202,7 @@ static void test_a_move_whose_messages_cannot_drain_resumes_at_the_source(void *
     assert_false(live_on(1));
     ktest_post_on(0, T, CAIRN_PORT(0), "4", 1);
     cut_all = false;
-    settle();
+    ktest_modules_settle(MODULES);
     assert_log("L:3 L:4");
 }
 

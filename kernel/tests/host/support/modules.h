@@ -5,6 +5,7 @@
 #ifndef KTEST_MODULES_H
 #define KTEST_MODULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cairn/cairn.h"
@@ -15,5 +16,18 @@ void ktest_post_on(unsigned m, cairn_task_id_t task, cairn_port_t port, const vo
 /* The teardown of such a test: the bus filter cleared, every one of the `modules` modules'
  * heap consistent and its interrupts enabled again, module 0 selected. */
 void ktest_modules_check(unsigned modules);
+
+/* Module m's migration statistics; the module selected before stays selected. */
+cairn_migrate_stats_t ktest_migrate_stats(unsigned m);
+
+/* No module of the `modules` has a reliable message pending or a migration under way. */
+bool ktest_modules_quiet(unsigned modules);
+
+/* Module m's bus-manager timers (retransmission, migrator) fire once. */
+void ktest_module_tick(unsigned m);
+
+/* Every module's timers fire, and the bus runs, until ktest_modules_quiet (at most 100
+ * rounds); module 0 is selected after. The rounds it took. */
+unsigned ktest_modules_settle(unsigned modules);
 
 #endif
