@@ -26,24 +26,31 @@ extern struct cairn_kernel cairn_k;
 cairn_ret_t cairn__sem_take_general(cairn_sem_t *s, uint32_t timeout);
 cairn_ret_t cairn__sem_give_general(cairn_sem_t *s);
 
+/* Both sequences start alike: r3 = the calling thread's token, or to `general` when no thread
+ * calls (an interrupt, the message level); then the marker arch_thread_settle looks for
+ * right before the restartable load of the word. */
+#define CAIRN_PORT_MUTEX_CALLER                                                                    \
+    "ldrh  r2, [%[k], %[isr]]\n\t"                                                                \
+    "subs  r2, #255\n\t"                                                                          \
+    "cmp   r2, #1\n\t"                                                                            \
+    "bne   %l[general]\n\t"                                                                       \
+    "ldr   r3, [%[k], %[top]]\n\t"                                                                \
+    "ldr   r3, [r3, %[after_frame]]\n\t"                                                          \
+    "mov   r12, r12\n\t"
+#define CAIRN_PORT_MUTEX_OPERANDS                                                                  \
+    : [m] "l"(m), [k] "l"(&cairn_k), [isr] "i"(CAIRN_PORT_K_ISR_DEPTH),                           \
+      [top] "i"(CAIRN_PORT_K_TOP), [after_frame] "i"(sizeof(struct cairn_frame))                   \
+    : "r2", "r3", "cc", "memory"                                                                   \
+    : general
+
 static inline __attribute__((always_inline)) cairn_ret_t cairn_mutex_lock(cairn_sem_t *m)
 {
-    __asm__ goto("ldrh  r2, [%[k], %[isr]]\n\t"
-                 "subs  r2, #255\n\t"
-                 "cmp   r2, #1\n\t"
-                 "bne   %l[general]\n\t"
-                 "ldr   r3, [%[k], %[top]]\n\t"
-                 "ldr   r3, [r3, %[after_frame]]\n\t"
-                 "mov   r12, r12\n\t"
+    __asm__ goto(CAIRN_PORT_MUTEX_CALLER
                  "ldr   r2, [%[m]]\n\t"
                  "cmp   r2, #0\n\t"
                  "bne   %l[general]\n\t"
                  "str   r3, [%[m]]\n\t"
-                 :
-                 : [m] "l"(m), [k] "l"(&cairn_k), [isr] "i"(CAIRN_PORT_K_ISR_DEPTH),
-                   [top] "i"(CAIRN_PORT_K_TOP), [after_frame] "i"(sizeof(struct cairn_frame))
-                 : "r2", "r3", "cc", "memory"
-                 : general);
+                 : CAIRN_PORT_MUTEX_OPERANDS);
     return CAIRN_OK;
 general:
     __attribute__((cold));
@@ -52,22 +59,12 @@ general:
 
 static inline __attribute__((always_inline)) cairn_ret_t cairn_mutex_unlock(cairn_sem_t *m)
 {
-    __asm__ goto("ldrh  r2, [%[k], %[isr]]\n\t"
-                 "subs  r2, #255\n\t"
-                 "cmp   r2, #1\n\t"
-                 "bne   %l[general]\n\t"
-                 "ldr   r3, [%[k], %[top]]\n\t"
-                 "ldr   r3, [r3, %[after_frame]]\n\t"
-                 "mov   r12, r12\n\t"
+    __asm__ goto(CAIRN_PORT_MUTEX_CALLER
                  "ldr   r2, [%[m]]\n\t"
                  "subs  r2, r2, r3\n\t"
                  "bne   %l[general]\n\t"
                  "str   r2, [%[m]]\n\t"
-                 :
-                 : [m] "l"(m), [k] "l"(&cairn_k), [isr] "i"(CAIRN_PORT_K_ISR_DEPTH),
-                   [top] "i"(CAIRN_PORT_K_TOP), [after_frame] "i"(sizeof(struct cairn_frame))
-                 : "r2", "r3", "cc", "memory"
-                 : general);
+                 : CAIRN_PORT_MUTEX_OPERANDS);
     return CAIRN_OK;
 general:
     __attribute__((cold));
