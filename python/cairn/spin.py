@@ -16,9 +16,9 @@ why they may stand in the docs; the times are printed, never written there.
 from __future__ import annotations
 
 import argparse
-import os
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
