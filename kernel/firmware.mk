@@ -313,7 +313,8 @@ FW_NET_SRCS := $(sort $(wildcard $(FW_MK_DIR)/core/net/*.c $(FW_MK_DIR)/arch/arm
 	$(FW_BOARD_DIR)/bus_driver.c
 FW_NET_OBJS := $(call fw_obj,$(FW_NET_SRCS))
 # What every networked application links besides its own object: its start-up failure
-# report (kernel/apps/support/), the kernel, the distributed services, the board.
+# report (kernel/apps/support/; their start-up, app_boot.h, is inline and links nothing),
+# the kernel, the distributed services, the board.
 FW_APP_SUPPORT_OBJS := $(FW_OBJ)/apps/support/app_fail.o
 FW_NET_LINK := $(FW_APP_SUPPORT_OBJS) $(FW_KERNEL_OBJS) $(FW_NET_OBJS) $(FW_BSP_OBJS) $(FW_LDSCRIPT)
 FW_PIPE_SRC := $(FW_MK_DIR)/apps/pipeline/pipeline.c
@@ -764,7 +765,8 @@ firmware-clean:
 -include $(FW_NT_OBJS:.o=.d) $(FW_PS_OBJS:.o=.d) $(FW_TM_OBJS:.o=.d) $(FW_TM_PS_OBJS:.o=.d) $(FW_POLICY_OBJS:.o=.d) $(FW_ALL_OBJS:.o=.d) $(FW_KERNEL_OBJS:.o=.d) $(FW_KBENCH_OBJS:.o=.d) $(FW_HELLO_OBJ:.o=.d) $(FW_HELLO8_OBJ:.o=.d) $(FW_KTEST_OBJS:.o=.d) \
 	$(FW_DEV_OBJS:.o=.d) $(FW_DEV_SUPPORT_OBJS:.o=.d) $(FW_DEV_BUSY_OBJS:.o=.d) \
 	$(FW_NET_OBJS:.o=.d) $(FW_APP_SUPPORT_OBJS:.o=.d) $(FW_PIPE_OBJ:.o=.d) $(FW_PIPE_SPREAD_OBJ:.o=.d) $(FW_PIPE_LOAD_OBJ:.o=.d) $(FW_MCAST_OBJ:.o=.d) \
-	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) \
+	$(FW_TSYNC_OBJ:.o=.d) $(FW_TSYNC_FREE_OBJ:.o=.d) $(FW_PIPE_UART_OBJ:.o=.d) $(FW_NBENCH_OBJ:.o=.d) $(FW_MIGR_OBJ:.o=.d) \
+	$(FW_FLAGSHIP_OBJ:.o=.d) $(FW_MIGB_OBJS:.o=.d) $(FW_CKPT_OVH_OBJ:.o=.d) \
 	$(FW_CKPT_OBJS:.o=.d) $(FW_MODEL_OBJS:.o=.d) $(FW_METRIC_BARE_OBJS:.o=.d) $(FW_METRIC_KERNEL_OBJS:.o=.d) $(FW_NBENCH_NT_OBJS:.o=.d) $(FW_MANTIS_OBJS:.o=.d) \
 	$(FW_SSL_OBJS:.o=.d) $(FW_SSL_NT_OBJS:.o=.d) $(FW_ASSIGN_OBJ:.o=.d) $(wildcard $(FW_OBJ)/ssl/apps/ssl/*.d $(FW_OBJ)/ssl-notrace/apps/ssl/*.d) \
 	$(FW_TREE_BARE_OBJS:.o=.d) $(FW_TREE_KERNEL_OBJS:.o=.d) $(FW_RTOS_OBJS:.o=.d) $(FW_RTOS_KERNEL_OBJS:.o=.d)

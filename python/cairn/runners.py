@@ -1,5 +1,7 @@
 """Start cairn-sim or QEMU and capture what they printed: the one place in the package that
-starts a simulator process (cairn.run builds experiments on top of run_cairn_sim)."""
+starts a simulator process (cairn.run builds experiments on top of run_cairn_sim; the
+command-line tests set up the process's streams, environment and limits with a Launch).
+python/tests/test_one_launcher.py fails when other code starts cairn-sim itself."""
 
 from __future__ import annotations
 
@@ -8,8 +10,10 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from contextlib import ExitStack
 from typing import IO
 
+from .launch import Launch
 from .paths import sim_binary
 
 #: Exit status reported when the wall-clock timeout of run_sim/run_qemu ends a run
@@ -36,9 +40,18 @@ class Result:
         return f"{head}\n--- stdout (tail)\n{out}\n--- stderr (tail)\n{err}"
 
 
-def _run(cmd: Sequence[str], timeout: float | None, cwd: str | os.PathLike[str] | None = None) -> Result:
+_PLAIN = Launch()
+
+
+def _run(
+    cmd: Sequence[str],
+    timeout: float | None,
+    cwd: str | os.PathLike[str] | None = None,
+    launch: Launch = _PLAIN,
+) -> Result:
     try:
-        p = subprocess.run(list(cmd), stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout, cwd=cwd)
+        with ExitStack() as files:
+            p = subprocess.run(list(cmd), timeout=timeout, cwd=cwd, **launch.popen_args(files))
     except subprocess.TimeoutExpired as e:
         return Result(
             stdout=_bytes(e.stdout),
@@ -47,7 +60,7 @@ def _run(cmd: Sequence[str], timeout: float | None, cwd: str | os.PathLike[str] 
             timed_out=True,
             command=tuple(cmd),
         )
-    return Result(stdout=p.stdout, stderr=p.stderr, status=p.returncode, command=tuple(cmd))
+    return Result(stdout=_bytes(p.stdout), stderr=_bytes(p.stderr), status=p.returncode, command=tuple(cmd))
 
 
 def _bytes(v: bytes | str | None) -> bytes:
@@ -56,10 +69,15 @@ def _bytes(v: bytes | str | None) -> bytes:
     return v.encode() if isinstance(v, str) else v
 
 
-def run_command(cmd: Sequence[str], timeout: float | None = 60.0, cwd: str | os.PathLike[str] | None = None) -> Result:
-    """Any command, stdin closed, both streams captured; for tools that wrap a simulator run
-    (valgrind, a timing harness) and for QEMU."""
-    return _run(cmd, timeout, cwd)
+def run_command(
+    cmd: Sequence[str],
+    timeout: float | None = 60.0,
+    cwd: str | os.PathLike[str] | None = None,
+    launch: Launch = _PLAIN,
+) -> Result:
+    """Any command, stdin from /dev/null and both streams captured unless `launch` says
+    otherwise; for tools that wrap a simulator run (valgrind, a timing harness) and for QEMU."""
+    return _run(cmd, timeout, cwd, launch)
 
 
 def start_process(cmd: Sequence[str], stderr: IO[bytes]) -> subprocess.Popen[bytes]:
@@ -73,11 +91,15 @@ def run_cairn_sim(
     timeout: float | None = 60.0,
     cwd: str | os.PathLike[str] | None = None,
     sim: str | os.PathLike[str] | None = None,
+    launch: Launch = _PLAIN,
 ) -> Result:
     """`cairn-sim ARGS...` (build/bin/cairn-sim, or $CAIRN_SIM, or `sim`). A relative `sim`
-    is from the caller's working directory, not from `cwd`."""
+    is from the caller's working directory, not from `cwd`. `launch`: the process's stdin,
+    stdout and stderr (a stream not captured is empty in the Result), extra environment
+    variables and resource limits (cairn.launch). A run longer than `timeout` seconds is
+    killed and gets status 124 with `timed_out` set."""
     exe = Path(sim).absolute() if sim is not None else sim_binary()
-    return _run([str(exe), *args], timeout, cwd)
+    return _run([str(exe), *args], timeout, cwd, launch)
 
 
 def run_sim(elf: str | os.PathLike[str], *args: str, timeout: float = 60.0, sim: str | os.PathLike[str] | None = None) -> Result:

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import pytest
 
+from cairn.launch import Launch, Stream
+from cairn.runners import Result
 from test_cli_errors import (
     DEMO,
     EXIT_LIMIT,
     EXIT_LOCKUP,
     EXIT_USAGE,
-    SIM,
     asm_program,
     assemble,
     assert_no_panic,
@@ -41,12 +42,9 @@ TEXT_LIMIT = 4 << 20
 QUICK = 20.0  # seconds: a refused input is refused at once
 
 
-def run_quick(args: list[str | os.PathLike[str]]) -> subprocess.CompletedProcess[bytes]:
-    """Like run_sim, but a hang (reading a FIFO or /dev/zero forever) is a failure."""
-    try:
-        return run_sim(args, timeout=QUICK)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"cairn-sim {' '.join(map(str, args))} hung (no answer in {QUICK} s)")
+def run_quick(args: list[str | os.PathLike[str]]) -> Result:
+    """run_sim with a short timeout: a hang (reading a FIFO or /dev/zero forever) fails soon."""
+    return run_sim(args, timeout=QUICK)
 
 
 @pytest.fixture
@@ -149,7 +147,7 @@ def test_scenario_numbers_equal_their_options(tmp_path: Path, toml: str, option:
     for i, args in enumerate([["--device", str(scenario)], option]):
         out = tmp_path / f"stats{i}.json"
         p = run_sim(["run", *args, "--max-instructions", "20000", "--stats", out, DEMO])
-        assert p.returncode == EXIT_LIMIT, describe(p)
+        assert p.status == EXIT_LIMIT, describe(p)
         doc = json.loads(out.read_text())
         stats.append((doc["clock_hz"], doc["cycles"], doc["instructions"]))
     assert stats[0] == stats[1]
@@ -225,7 +223,7 @@ def test_svc_in_hardfault_reports_the_svc(tmp_path: Path) -> None:
     elf = assemble(tmp_path, "svc_lockup", SVC_LOCKUP_ASM)
     p = run_quick(["run", elf])
     assert_no_panic(p)
-    assert p.returncode == EXIT_LOCKUP, describe(p)
+    assert p.status == EXIT_LOCKUP, describe(p)
     first = p.stderr.decode().splitlines()[0]
     assert "SVC executed where it cannot be taken" in first, describe(p)
     assert "(hardfault_handler+0x2) in HardFault" in first, describe(p)
@@ -237,7 +235,7 @@ def test_asleep_forever_is_125_with_or_without_limits(tmp_path: Path, limits: li
     elf = assemble(tmp_path, "sleep", SLEEP_FOREVER_ASM)
     p = run_quick(["run", *limits, elf])
     assert_no_panic(p)
-    assert p.returncode == EXIT_LOCKUP, describe(p)
+    assert p.status == EXIT_LOCKUP, describe(p)
     lines = p.stderr.decode().splitlines()
     assert len(lines) == 1 and "no enabled event that could wake it" in lines[0], describe(p)
 
@@ -248,34 +246,17 @@ def test_asleep_forever_is_125_with_or_without_limits(tmp_path: Path, limits: li
 def run_with(
     args: list[str | os.PathLike[str]],
     *,
-    stdout: int | None = None,
-    stderr: int | None = None,
+    stdout: Stream = "capture",
+    stderr: Stream = "capture",
     fsize: int | None = None,
-    shell_prefix: str = "",
-) -> subprocess.CompletedProcess[bytes]:
-    """Run cairn-sim with its stdout/stderr on given descriptors (None: captured), a file
-    size limit (RLIMIT_FSIZE, with SIGXFSZ ignored so a write past it fails with EFBIG as on
-    a full disk), or through `sh -c 'PREFIX cairn-sim ARGS'` (e.g. `exec 2>&-;`)."""
-
-    def limit() -> None:
-        if fsize is not None:
-            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-
-    cmd: list[str] = [str(SIM), *map(str, args)]
-    if shell_prefix:
-        cmd = ["sh", "-c", shell_prefix + ' exec "$@"', "sh", *cmd]
-    try:
-        return subprocess.run(
-            cmd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE if stdout is None else stdout,
-            stderr=subprocess.PIPE if stderr is None else stderr,
-            timeout=120,
-            preexec_fn=limit,
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{' '.join(cmd)} hung")
+) -> Result:
+    """Run cairn-sim with its stdout/stderr on given descriptors, or closed, and a file size
+    limit (RLIMIT_FSIZE, with SIGXFSZ ignored so a write past it fails with EFBIG as on a
+    full disk)."""
+    if fsize is None:
+        return run_sim(args, timeout=120, launch=Launch(stdout=stdout, stderr=stderr))
+    disk = {resource.RLIMIT_FSIZE: fsize}
+    return run_sim(args, timeout=120, launch=Launch(stdout=stdout, stderr=stderr, limits=disk, ignore_signals=(signal.SIGXFSZ,)))
 
 
 def test_full_stdout_ends_the_run() -> None:
@@ -283,7 +264,7 @@ def test_full_stdout_ends_the_run() -> None:
     with open("/dev/full", "wb") as full:
         p = run_with(["run", DEMO], stdout=full.fileno())
     assert_no_panic(p)
-    assert p.returncode == EXIT_USAGE, describe(p)
+    assert p.status == EXIT_USAGE, describe(p)
     lines = p.stderr.decode().splitlines()
     assert len(lines) == 1 and "standard output" in lines[0] and "No space left" in lines[0], describe(p)
 
@@ -297,7 +278,7 @@ def test_closed_pipe_on_stdout_keeps_the_status(tmp_path: Path) -> None:
     finally:
         os.close(w)
     assert_no_panic(p)
-    assert p.returncode == 0, describe(p)
+    assert p.status == 0, describe(p)
 
 
 @pytest.mark.parametrize("how", ["full", "closed"])
@@ -311,8 +292,8 @@ def test_unwritable_stderr_keeps_the_status(tmp_path: Path, how: str) -> None:
         with open("/dev/full", "wb") as full:
             p = run_with(args, stderr=full.fileno())
     else:
-        p = run_with(args, shell_prefix="exec 2>&-;")
-    assert p.returncode == EXIT_LIMIT, describe(p)
+        p = run_with(args, stderr="closed")
+    assert p.status == EXIT_LIMIT, describe(p)
     json.loads(trace.read_text())
 
 
@@ -324,10 +305,10 @@ def test_output_to_a_full_device(tmp_path: Path, option: str) -> None:
     assert_usage_error_after_output(p, "cannot write /dev/full", "No space left")
 
 
-def assert_usage_error_after_output(p: subprocess.CompletedProcess[bytes], *expect: str) -> None:
+def assert_usage_error_after_output(p: Result, *expect: str) -> None:
     """Exit 2 and, last on stderr, one line with every string in `expect`."""
     assert_no_panic(p)
-    assert p.returncode == EXIT_USAGE, describe(p)
+    assert p.status == EXIT_USAGE, describe(p)
     last = p.stderr.decode().splitlines()[-1]
     assert last.startswith("cairn-sim: ") and all(e in last for e in expect), describe(p)
 
@@ -355,7 +336,7 @@ def test_output_file_on_a_full_disk_is_absent(tmp_path: Path, option: str) -> No
     assert list(out.parent.iterdir()) == [], describe(p)
     out.write_text("earlier\n")
     p = run_with(args, fsize=fsize)
-    assert p.returncode == EXIT_USAGE, describe(p)
+    assert p.status == EXIT_USAGE, describe(p)
     assert [f.name for f in out.parent.iterdir()] == ["file"] and out.read_text() == "earlier\n", describe(p)
 
 
@@ -372,7 +353,7 @@ def test_output_files_are_complete_on_success(tmp_path: Path) -> None:
     for option, name in names.items():
         args[1:1] = [option, out / name]
     p = run_with(args)
-    assert p.returncode == EXIT_LIMIT, describe(p)
+    assert p.status == EXIT_LIMIT, describe(p)
     assert sorted(f.name for f in out.iterdir()) == sorted(names.values())
     json.loads((out / "s.json").read_text())
     json.loads((out / "t.json").read_text())
@@ -383,10 +364,10 @@ def test_rejected_run_leaves_no_output(tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     p = run_with(["run", "--stats", out / "s.json", "--trace", out / "t.json", "--gdb", "-1", DEMO])
-    assert p.returncode == EXIT_USAGE, describe(p)
+    assert p.status == EXIT_USAGE, describe(p)
     with open("/dev/full", "wb") as full:
         p = run_with(["run", "--stats", out / "s.json", "--trace", out / "t.json", DEMO], stdout=full.fileno())
-    assert p.returncode == EXIT_USAGE, describe(p)
+    assert p.status == EXIT_USAGE, describe(p)
     assert list(out.iterdir()) == [], describe(p)
 
 

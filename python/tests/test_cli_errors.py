@@ -5,10 +5,11 @@ errors with one clear line on stderr; 124 when --max-time/--max-instructions end
 125 on a lockup (stderr: fault kind, PC, symbol+offset, registers, stacked frame); never a
 Rust panic message; runs are deterministic.
 
-Standard library only. The simulator is build/bin/cairn-sim under the repository root
-(found from this file's path; $CAIRN_SIM overrides it) and firmware comes from build/fw/
-(`make build`). Hand-made ELF files are written by the helpers below; the lockup firmware is
-assembled with arm-none-eabi-gcc in a temporary directory.
+The simulator is started through cairn.runners (build/bin/cairn-sim under the repository
+root, or $CAIRN_SIM), with the process set-up a test needs (limits, streams) as a
+cairn.launch.Launch; firmware comes from build/fw/ (`make build`). Hand-made ELF files are
+written by the helpers below; the lockup firmware is assembled with arm-none-eabi-gcc in a
+temporary directory.
 """
 
 from __future__ import annotations
@@ -19,13 +20,17 @@ import resource
 import shutil
 import struct
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from cairn.launch import Launch
+from cairn.paths import sim_binary
+from cairn.runners import Result, run_cairn_sim
+
 ROOT = Path(__file__).resolve().parents[2]
-SIM = Path(os.environ.get("CAIRN_SIM") or ROOT / "build" / "bin" / "cairn-sim")
+SIM = sim_binary()
 FW = ROOT / "build" / "fw"
 DEMO = FW / "demo.elf"
 BENCH_WFI = FW / "bench_wfi.elf"
@@ -42,41 +47,34 @@ PT_LOAD = 1
 PT_NOTE = 4
 
 
-def run_sim(
-    args: Sequence[str | os.PathLike[str]],
-    timeout: float = 60,
-    preexec_fn: Callable[[], None] | None = None,
-) -> subprocess.CompletedProcess[bytes]:
+def run_sim(args: Sequence[str | os.PathLike[str]], timeout: float = 60, launch: Launch = Launch()) -> Result:
+    """`cairn-sim ARGS`; a run that outlives `timeout` seconds is a failure (a hang)."""
     assert SIM.is_file(), f"{SIM} is missing: `make build` builds it"
-    return subprocess.run(
-        [str(SIM), *map(str, args)],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=timeout,
-        preexec_fn=preexec_fn,
-    )
+    p = run_cairn_sim([*map(str, args)], timeout=timeout, launch=launch)
+    assert not p.timed_out, f"hung: no answer in {timeout} s\n{describe(p)}"
+    return p
 
 
-def describe(p: subprocess.CompletedProcess[bytes]) -> str:
+def describe(p: Result) -> str:
     return (
-        f"$ {' '.join(map(str, p.args))}\nexit {p.returncode}\n"
+        f"$ {' '.join(p.command)}\nexit {p.status}\n"
         f"--- stdout ({len(p.stdout)} bytes)\n{p.stdout[:2000].decode(errors='replace')}"
         f"--- stderr\n{p.stderr[:4000].decode(errors='replace')}"
     )
 
 
-def assert_no_panic(p: subprocess.CompletedProcess[bytes]) -> None:
+def assert_no_panic(p: Result) -> None:
     err = p.stderr.decode(errors="replace")
     for text in ("panicked", "RUST_BACKTRACE", "stack backtrace", "internal error", "memory allocation of"):
         assert text not in err, f"Rust panic/abort text {text!r} on stderr\n{describe(p)}"
-    assert p.returncode >= 0, f"killed by signal {-p.returncode}\n{describe(p)}"
+    assert p.status >= 0, f"killed by signal {-p.status}\n{describe(p)}"
 
 
-def assert_usage_error(p: subprocess.CompletedProcess[bytes], *expect: str) -> str:
+def assert_usage_error(p: Result, *expect: str) -> str:
     """Exit 2, exactly one stderr line starting with `cairn-sim: `, nothing on stdout, no
     panic; the line contains every string in `expect` (case-insensitive). Returns the line."""
     assert_no_panic(p)
-    assert p.returncode == EXIT_USAGE, f"want exit {EXIT_USAGE}\n{describe(p)}"
+    assert p.status == EXIT_USAGE, f"want exit {EXIT_USAGE}\n{describe(p)}"
     assert p.stdout == b"", f"want nothing on stdout\n{describe(p)}"
     err = p.stderr.decode(errors="replace")
     lines = err.splitlines()
@@ -182,7 +180,7 @@ def test_crafted_elf_is_accepted(tmp_path: Path) -> None:
     f = write(tmp_path, "tiny.elf", tiny_elf())
     p = run_sim(["run", "--max-instructions", "100", f])
     assert_no_panic(p)
-    assert p.returncode == EXIT_LIMIT, describe(p)
+    assert p.status == EXIT_LIMIT, describe(p)
 
 
 def test_64bit_elf(tmp_path: Path) -> None:
@@ -242,16 +240,15 @@ def test_segment_larger_than_flash_option(tmp_path: Path) -> None:
     assert_usage_error(run_sim(["run", "--flash-size", "1K", DEMO]), "flash or SRAM")
 
 
-def _limit_address_space() -> None:
-    # 1 GiB: plenty for the simulator, far less than the segment below claims.
-    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+# 1 GiB: plenty for the simulator, far less than the segment below claims.
+SMALL_ADDRESS_SPACE = Launch(limits={resource.RLIMIT_AS: 1 << 30})
 
 
 def test_huge_zero_filled_segment(tmp_path: Path) -> None:
     """p_memsz of 3.75 GiB with 8 file bytes: refused as not fitting, without first
     allocating the zero fill (under a 1 GiB address-space limit, as in a small container)."""
     f = write(tmp_path, "bss.elf", elf32([(PT_LOAD, 0, TINY_IMAGE[:8], 0xF000_0000)]))
-    assert_usage_error(run_sim(["run", f], preexec_fn=_limit_address_space), "flash or SRAM")
+    assert_usage_error(run_sim(["run", f], launch=SMALL_ADDRESS_SPACE), "flash or SRAM")
 
 
 def test_no_loadable_segments(tmp_path: Path) -> None:
@@ -403,7 +400,7 @@ def exit_elf(asm_dir: Path) -> Path:
 def test_semihosting_exit_firmware(exit_elf: Path) -> None:
     p = run_sim(["run", exit_elf])
     assert_no_panic(p)
-    assert (p.returncode, p.stdout, p.stderr) == (0, b"", b""), describe(p)
+    assert (p.status, p.stdout, p.stderr) == (0, b"", b""), describe(p)
 
 
 def test_unwritable_stats_file(tmp_path: Path, exit_elf: Path) -> None:
@@ -419,9 +416,9 @@ def test_unwritable_trace_file(tmp_path: Path, exit_elf: Path) -> None:
 # ---------------------------------------------------------------- exit 124 and 125
 
 
-def assert_limit(p: subprocess.CompletedProcess[bytes]) -> None:
+def assert_limit(p: Result) -> None:
     assert_no_panic(p)
-    assert p.returncode == EXIT_LIMIT, f"want exit {EXIT_LIMIT}\n{describe(p)}"
+    assert p.status == EXIT_LIMIT, f"want exit {EXIT_LIMIT}\n{describe(p)}"
     lines = p.stderr.decode(errors="replace").splitlines()
     assert lines and lines[-1].startswith("cairn-sim: ") and "limit" in lines[-1], describe(p)
 
@@ -448,13 +445,13 @@ def test_huge_max_time_is_no_limit() -> None:
     wraps = -(-(2**128) // 25_000_000)
     p = run_sim(["run", "--max-time", f"{wraps}ps", BENCH_WFI])
     assert_no_panic(p)
-    assert p.returncode == 0, describe(p)
+    assert p.status == 0, describe(p)
 
 
 def test_lockup_in_hardfault_handler(lockup_elf: Path) -> None:
     p = run_sim(["run", lockup_elf])
     assert_no_panic(p)
-    assert p.returncode == EXIT_LOCKUP, f"want exit {EXIT_LOCKUP}\n{describe(p)}"
+    assert p.status == EXIT_LOCKUP, f"want exit {EXIT_LOCKUP}\n{describe(p)}"
     assert p.stdout == b"", describe(p)
     err = p.stderr.decode(errors="replace")
     assert err.startswith("cairn-sim: "), describe(p)
@@ -482,7 +479,7 @@ def test_runs_are_deterministic(tmp_path: Path) -> None:
         stats = tmp_path / f"stats{i}.json"
         p = run_sim(["run", "--stats", stats, DEMO], timeout=300)
         assert_no_panic(p)
-        assert p.returncode == 0, describe(p)
+        assert p.status == 0, describe(p)
         doc = json.loads(stats.read_text())
         for key in ("instructions", "cycles", "simulated_seconds", "sleep_cycles", "host_seconds", "mips"):
             assert key in doc, f"stats JSON lacks {key!r}: {sorted(doc)}"

@@ -27,6 +27,7 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_boot.h"
 #include "../support/app_fail.h"
 
 #ifndef CKPT_ITERATIONS
@@ -173,12 +174,8 @@ static uint64_t heap[2048]; /* 16 KiB: the chunks waiting for the bus */
 
 int main(void)
 {
-    cairn_port_init();
-    cairn_heap_init(heap, sizeof heap);
-    cairn_timer_init();
-    cairn_sched_init();
     clock_hz = (uint32_t)sh_tickfreq();
-    cairn_ret_t net = cairn_net_init();
+    cairn_ret_t net = app_boot(heap, sizeof heap);
     if (net != CAIRN_OK && net != CAIRN_ENOROUTE)
         return app_fail("cairn_net_init", net);
     cairn_ckpt_config_t cfg = {

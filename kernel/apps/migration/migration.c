@@ -29,6 +29,7 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_boot.h"
 #include "../support/app_fail.h"
 
 #ifndef MIGRATION_SAMPLES
@@ -200,11 +201,7 @@ static uint64_t heap[2048]; /* 16 KiB, 8-byte aligned */
 
 int main(void)
 {
-    cairn_port_init();
-    cairn_heap_init(heap, sizeof heap);
-    cairn_timer_init();
-    cairn_sched_init();
-    cairn_ret_t r = cairn_net_init();
+    cairn_ret_t r = app_boot(heap, sizeof heap);
     if (r != CAIRN_OK)
         return app_fail("cairn_net_init", r);
     if ((r = cairn_app_start(&migration_app, 0)) != CAIRN_OK)

@@ -27,6 +27,7 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_boot.h"
 #include "../support/app_fail.h"
 
 #ifndef MIGBENCH_STATE_BYTES
@@ -139,11 +140,7 @@ static uint64_t heap[(4u * MIGBENCH_STATE_BYTES + 8192u) / 8u];
 
 int main(void)
 {
-    cairn_port_init();
-    cairn_heap_init(heap, sizeof heap);
-    cairn_timer_init();
-    cairn_sched_init();
-    cairn_ret_t r = cairn_net_init();
+    cairn_ret_t r = app_boot(heap, sizeof heap);
     if (r != CAIRN_OK)
         return app_fail("cairn_net_init", r);
     if ((r = cairn_app_start(&bench_app, 0)) != CAIRN_OK)

@@ -26,6 +26,7 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_boot.h"
 #include "../support/app_fail.h"
 
 #ifndef MULTICAST_ROUNDS
@@ -118,11 +119,7 @@ static uint64_t heap[1024];
 
 int main(void)
 {
-    cairn_port_init();
-    cairn_heap_init(heap, sizeof heap);
-    cairn_timer_init();
-    cairn_sched_init();
-    cairn_ret_t r = cairn_net_init();
+    cairn_ret_t r = app_boot(heap, sizeof heap);
     if (r != CAIRN_OK)
         return app_fail("cairn_net_init", r);
     if ((r = cairn_app_start(&multicast_app, 0)) != CAIRN_OK)

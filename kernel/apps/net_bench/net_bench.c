@@ -42,6 +42,7 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_boot.h"
 #include "../support/app_fail.h"
 
 #define TRACE_PORT 0x41000000u
@@ -145,11 +146,7 @@ static uint64_t heap[512];
 
 int main(void)
 {
-    cairn_port_init();
-    cairn_heap_init(heap, sizeof heap);
-    cairn_timer_init();
-    cairn_sched_init();
-    TRY("cairn_net_init", cairn_net_init());
+    TRY("cairn_net_init", app_boot(heap, sizeof heap));
     uint8_t me = cairn_net_address();
     for (unsigned g = 0; g < PROBES; g++)
         groups[g] = cairn_group_alloc();

@@ -48,6 +48,7 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_boot.h"
 #include "../support/app_fail.h"
 
 #if PIPELINE_UART
@@ -330,11 +331,7 @@ static cairn_ret_t loader_task(void *state, cairn_msg_t *msg)
 
 int main(void)
 {
-    cairn_port_init();
-    cairn_heap_init(heap, sizeof heap);
-    cairn_timer_init();
-    cairn_sched_init();
-    cairn_ret_t r = cairn_net_init();
+    cairn_ret_t r = app_boot(heap, sizeof heap);
     if (r != CAIRN_OK)
         return app_fail("cairn_net_init", r);
     r = cairn_appmgr_start(programs, (uint8_t)CAIRN_COUNT(programs), RETRY_TICKS, TRIES);
@@ -357,12 +354,8 @@ int main(void)
 #else
 int main(void)
 {
-    cairn_port_init();
-    cairn_heap_init(heap, sizeof heap);
-    cairn_timer_init();
-    cairn_sched_init();
     /* Alone (no bus) every task must be here: the description says so or app_start fails. */
-    cairn_ret_t net = cairn_net_init();
+    cairn_ret_t net = app_boot(heap, sizeof heap);
     if (net != CAIRN_OK && net != CAIRN_ENOROUTE)
         return app_fail("cairn_net_init", net);
     cairn_ret_t r = cairn_app_start(&pipeline_app, 0);

@@ -28,6 +28,7 @@
 #include "nvic.h"
 #include "uart.h"
 
+#include "../support/app_boot.h"
 #include "../support/app_fail.h"
 #include "ssl.h"
 
@@ -116,11 +117,7 @@ static uint64_t heap[SSL_HEAP_BYTES / 8u];
 
 int main(void)
 {
-    cairn_port_init();
-    cairn_heap_init(heap, sizeof heap);
-    cairn_timer_init();
-    cairn_sched_init();
-    cairn_ret_t net = cairn_net_init();
+    cairn_ret_t net = app_boot(heap, sizeof heap);
     if (net != CAIRN_OK && net != CAIRN_ENOROUTE)
         return app_fail("cairn_net_init", net);
     uint8_t self = net == CAIRN_OK ? cairn_net_address() : 0u;

@@ -35,6 +35,7 @@
 #include "semihost.h"
 #include "uart.h"
 
+#include "../support/app_boot.h"
 #include "../support/app_fail.h"
 
 #ifndef TIMESYNC_FREE
@@ -157,11 +158,7 @@ static uint64_t heap[512];
 
 int main(void)
 {
-    cairn_port_init();
-    cairn_heap_init(heap, sizeof heap);
-    cairn_timer_init();
-    cairn_sched_init();
-    cairn_ret_t r = cairn_net_init();
+    cairn_ret_t r = app_boot(heap, sizeof heap);
     if (r != CAIRN_OK)
         return app_fail("cairn_net_init", r);
     const struct cairn_sleep_table *sleep = arch_sleep_table();
