@@ -1,6 +1,6 @@
-"""SimBed's UP, DOWN, ADPCM and G721 jobs (kernel/models/rtos/) checked bit for bit against
-their Python references (cairn.workloads.signal, ima_adpcm, g721): what each task wrote to
-its output port, in order, over a short run of two tasks (each keeps its own state)."""
+"""SimBed's P-IPC, FIR, UP, DOWN, ADPCM and G721 jobs (kernel/models/rtos/) checked bit for bit
+against their Python references (cairn.workloads.fir, signal, ima_adpcm, g721): what each task
+wrote to its output port, in order, over a short run of two tasks (each keeps its own state)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,13 @@ import pytest
 
 from cairn.paths import firmware_dir
 from cairn.runners import run_sim
-from cairn.workloads import TaskSet, g721, ima_adpcm, run_task_set, signal
+from cairn.workloads import TaskSet, fir, g721, ima_adpcm, run_task_set, signal
 
 RUN_MS = 300  # about 300 outputs per task: the test signal's envelope rises and falls once
 
 REFERENCES: dict[str, Callable[[int, int], list[int]]] = {
+    "pipc": lambda n, _r: fir.pipc(n),
+    "fir": lambda n, _r: fir.fir(n),
     "adpcm": lambda n, _r: ima_adpcm.encode(signal.signal(i) for i in range(n)),
     "g721": lambda n, _r: g721.decode(signal.g721_code(i) for i in range(n)),
     "up": lambda n, r: signal.up(n, r),
@@ -26,7 +28,7 @@ REFERENCES: dict[str, Callable[[int, int], list[int]]] = {
 
 
 MODELS = ("limit", "cairn", "tinyos", "coop", "nos", "mantis")
-CASES = [("adpcm", 1), ("g721", 1), ("up", 4), ("down", 8), ("up", 2)]
+CASES = [("pipc", 1), ("fir", 1), ("adpcm", 1), ("g721", 1), ("up", 4), ("down", 8), ("up", 2)]
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -110,7 +112,7 @@ def test_firmware_refuses_a_bad_kind(tmp_path: Path, kind_value: int, why: str) 
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize(("kind", "ratio"), [("up", 2), ("adpcm", 1)])
+@pytest.mark.parametrize(("kind", "ratio"), [("up", 2), ("adpcm", 1), ("pipc", 1)])
 def test_eight_tasks_keep_every_job(tmp_path: Path, model: str, kind: str, ratio: int) -> None:
     """Eight tasks' sixteen jobs due at once fit each model's queue (Cairn's message pool,
     TinyOS's eight posts): every output comes, right."""

@@ -3,7 +3,8 @@
  * one periodic virtual timer posts to every task of the set (all share the period), the
  * control loop is a task with its own timer, and the AP-IPC interrupt is bound to a
  * message to the answering task one priority above the others, so it preempts them on
- * the same stack. A two-job task gets a message per job (port 0 input, port 1 output). The idle loop sleeps until the next timer or interrupt.
+ * the same stack. A task gets a message per job (port 0 input, port 1 output). The idle
+ * loop sleeps until the next timer or interrupt.
  */
 #include <stdint.h>
 
@@ -31,9 +32,7 @@ static cairn_ret_t task(void *state, cairn_msg_t *msg)
 {
     (void)state;
     unsigned k = (unsigned)(msg->dst - FIRST_TASK);
-    if (msg->port == CAIRN_PORT(0) && !rtos_two_jobs())
-        rtos_task(k);
-    else if (msg->port == CAIRN_PORT(0))
+    if (msg->port == CAIRN_PORT(0))
         rtos_job(k, RTOS_JOB_INPUT);
     else if (msg->port == CAIRN_PORT(1))
         rtos_job(k, RTOS_JOB_OUTPUT);
@@ -55,11 +54,8 @@ static cairn_ret_t release(void *state, cairn_msg_t *msg)
     (void)state;
     if (msg->port == CAIRN_PORT_INIT)
         return cairn_timer_start(0, rtos_params.period * rtos_params.tick_cycles, true);
-    if (msg->port == CAIRN_PORT_TIMEOUT0 && rtos_two_jobs())
+    if (msg->port == CAIRN_PORT_TIMEOUT0)
         post_jobs(releases++);
-    else if (msg->port == CAIRN_PORT_TIMEOUT0)
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            (void)cairn_post((cairn_task_id_t)(FIRST_TASK + k), CAIRN_PORT(0), 0, 0);
     return CAIRN_OK;
 }
 

@@ -2,8 +2,8 @@
  * SimBed's set-up on the Echidna-style executive, as section 2.4.2 describes it: every
  * task and the control loop are periodic objects; the AP-IPC interrupt only signals a
  * port that a 1 ms object polls (so several interrupts can pile up before one is
- * answered). The idle loop polls the clock: Echidna cannot doze (section 4). A two-job
- * task is two objects, one per job, each at the job's own period.
+ * answered). The idle loop polls the clock: Echidna cannot doze (section 4). A task is two
+ * objects, one per job, each at the job's own period.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +14,7 @@
 #include "uart.h"
 
 static struct coop_exec exec;
-static struct coop_object task_obj[RTOS_MAX_TASKS], output_obj[RTOS_MAX_TASKS], cl_obj, apipc_obj;
+static struct coop_object input_obj[RTOS_MAX_TASKS], output_obj[RTOS_MAX_TASKS], cl_obj, apipc_obj;
 static struct coop_port apipc;
 
 static uint32_t now_ticks(void *ctx)
@@ -27,11 +27,6 @@ void irq20_handler(void)
 {
     for (uint32_t n = rtos_apipc_take(); n > 0; n--)
         coop_port_signal(&apipc);
-}
-
-static void task(void *arg)
-{
-    rtos_task((unsigned)(uintptr_t)arg);
 }
 
 static void input_job(void *arg)
@@ -61,7 +56,7 @@ void rtos_model_report(void)
 {
     uint32_t late = 0;
     for (unsigned k = 0; k < rtos_params.tasks; k++)
-        late += task_obj[k].late + output_obj[k].late;
+        late += input_obj[k].late + output_obj[k].late;
     uart_puts("coop dispatched=");
     uart_put_udec(exec.dispatched);
     uart_puts(" late=");
@@ -76,20 +71,14 @@ int main(void)
     rtos_boot("coop");
     coop_init(&exec, now_ticks, NULL);
     coop_add(&exec, &apipc_obj, 1, 1, poll_apipc, NULL);
-    if (rtos_two_jobs()) {
-        /* Added before the output objects: of two due with the same deadline the executive
-         * runs the first added, so a codec's input job precedes its output job. */
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            coop_add(&exec, &task_obj[k], rtos_job_period_ticks(RTOS_JOB_INPUT),
-                     rtos_job_first_ticks(RTOS_JOB_INPUT), input_job, (void *)(uintptr_t)k);
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            coop_add(&exec, &output_obj[k], rtos_job_period_ticks(RTOS_JOB_OUTPUT),
-                     rtos_job_first_ticks(RTOS_JOB_OUTPUT), output_job, (void *)(uintptr_t)k);
-    } else {
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            coop_add(&exec, &task_obj[k], rtos_params.period, rtos_params.period, task,
-                     (void *)(uintptr_t)k);
-    }
+    /* Added before the output objects: of two due with the same deadline the executive runs
+     * the first added, so an input job precedes its release's output job. */
+    for (unsigned k = 0; k < rtos_params.tasks; k++)
+        coop_add(&exec, &input_obj[k], rtos_job_period_ticks(RTOS_JOB_INPUT),
+                 rtos_job_first_ticks(RTOS_JOB_INPUT), input_job, (void *)(uintptr_t)k);
+    for (unsigned k = 0; k < rtos_params.tasks; k++)
+        coop_add(&exec, &output_obj[k], rtos_job_period_ticks(RTOS_JOB_OUTPUT),
+                 rtos_job_first_ticks(RTOS_JOB_OUTPUT), output_job, (void *)(uintptr_t)k);
     if (rtos_params.cl_period > 0u)
         coop_add(&exec, &cl_obj, rtos_params.cl_period, rtos_params.cl_period, control_loop, NULL);
     rtos_apipc_enable(NVIC_PRIO_LOW);

@@ -1,8 +1,8 @@
 /*
  * SimBed's set-up with no OS (LIMIT, section 2.2): timer0 interrupts every tick and its
  * handler runs the tasks and the control loop that are due; the AP-IPC interrupt, at a
- * higher NVIC priority, answers at once; main() only sleeps. A two-job task's input and
- * output jobs are two calls, each at its own rate.
+ * higher NVIC priority, answers at once; main() only sleeps. A task's input and output jobs
+ * are two calls, each at its own rate.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,11 +13,6 @@
 #include "nvic.h"
 #include "rtos.h"
 #include "uart.h"
-
-static void task(void *arg)
-{
-    rtos_task((unsigned)(uintptr_t)arg);
-}
 
 static void input_job(void *arg)
 {
@@ -41,7 +36,7 @@ static void respond(void *arg)
     rtos_apipc_respond();
 }
 
-static struct limit_work task_work[RTOS_MAX_TASKS], output_work[RTOS_MAX_TASKS];
+static struct limit_work input_work[RTOS_MAX_TASKS], output_work[RTOS_MAX_TASKS];
 static struct limit_work cl_work = {.fn = control_loop};
 static struct limit_work apipc_work = {.fn = respond};
 static uint32_t ticks, releases;
@@ -53,7 +48,7 @@ static void run_jobs(uint32_t n)
 {
     if (rtos_job_due(RTOS_JOB_INPUT, n))
         for (unsigned k = 0; k < rtos_params.tasks; k++)
-            limit_call(&task_work[k]);
+            limit_call(&input_work[k]);
     if (rtos_job_due(RTOS_JOB_OUTPUT, n))
         for (unsigned k = 0; k < rtos_params.tasks; k++)
             limit_call(&output_work[k]);
@@ -63,11 +58,8 @@ void irq8_handler(void) /* timer0, every tick */
 {
     CMSDK_TIMER0->intstatus = CMSDK_TIMER_INT;
     ticks++;
-    if (ticks % rtos_params.period == 0u && rtos_two_jobs())
+    if (ticks % rtos_params.period == 0u)
         run_jobs(releases++);
-    else if (ticks % rtos_params.period == 0u)
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            limit_call(&task_work[k]);
     if (rtos_params.cl_period > 0u && ticks % rtos_params.cl_period == 0u)
         limit_call(&cl_work);
 }
@@ -89,8 +81,7 @@ int main(void)
 {
     rtos_boot("limit");
     for (unsigned k = 0; k < rtos_params.tasks; k++) {
-        task_work[k] = (struct limit_work){.fn = rtos_two_jobs() ? input_job : task,
-                                           .arg = (void *)(uintptr_t)k};
+        input_work[k] = (struct limit_work){.fn = input_job, .arg = (void *)(uintptr_t)k};
         output_work[k] = (struct limit_work){.fn = output_job, .arg = (void *)(uintptr_t)k};
     }
     nvic_set_priority(RTOS_IRQ_ALARM, NVIC_PRIO_LOW);

@@ -3,8 +3,8 @@
  * period by a release thread at the top level that sleeps on the period's grid (one timer
  * for the whole set, as the tasks share the period); the control loop a low-level thread
  * with its own periodic sleep; the AP-IPC interrupt resumes an answering thread a level
- * above the tasks, so it preempts them. A two-job task's thread runs its jobs as separate
- * turns of the round robin.
+ * above the tasks, so it preempts them. A task's thread runs its jobs as separate turns of
+ * the round robin.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,7 +46,7 @@ void irq20_handler(void)
     cairn_isr_exit();
 }
 
-/* A two-job task's thread counts its wake-ups as releases (resumes coalesce: a thread behind
+/* A task's thread counts its wake-ups as releases (resumes coalesce: a thread behind
  * misses releases, and its jobs' outputs stay those of the releases it ran) and runs the
  * jobs due at each. Thread IDs run out before a thread per job would fit (8 tasks, 16 jobs),
  * so between the input job and an output job due with it the thread yields: every thread
@@ -69,12 +69,8 @@ static void run_jobs(unsigned k)
 static void task_main(void *arg)
 {
     unsigned k = (unsigned)(uintptr_t)arg;
-    while (mos_thread_suspend() == CAIRN_OK) {
-        if (rtos_two_jobs())
-            run_jobs(k);
-        else
-            rtos_task(k);
-    }
+    while (mos_thread_suspend() == CAIRN_OK)
+        run_jobs(k);
 }
 
 static void release_main(void *arg)

@@ -1,7 +1,7 @@
 /*
  * SimBed's set-up on NOS (section 2.4.3): the tasks are HARD jobs and the control loop a
  * SOFT job, each putting its own event back with its period counted from the pass that
- * ran it (a two-job task: an event per job, each with the job's own period); AP-IPC is a
+ * ran it (an event per job of a task, each with the job's own period); AP-IPC is a
  * LOW interrupt line, polled with interrupts masked. The loop sleeps
  * (WFI with PRIMASK set) until timer0's alarm at the first job or a pending AP-IPC line,
  * or, without doze (IN[6] = 0), polls the clock and the line until then.
@@ -17,7 +17,7 @@
 #include "uart.h"
 
 static struct nos_exec x;
-static struct nos_event task_ev[RTOS_MAX_TASKS], output_ev[RTOS_MAX_TASKS], cl_ev;
+static struct nos_event input_ev[RTOS_MAX_TASKS], output_ev[RTOS_MAX_TASKS], cl_ev;
 
 static uint32_t now(void *ctx)
 {
@@ -59,12 +59,6 @@ static void nap(void *ctx, int32_t delta)
 
 static const struct nos_ops ops = {now, status, handle, nap};
 
-static void task(struct nos_exec *q, struct nos_event *ev)
-{
-    rtos_task((unsigned)(uintptr_t)ev->data);
-    nos_insert(q, ev, (int32_t)rtos_params.period, task, ev->data, NOS_HARD);
-}
-
 static void input_job(struct nos_exec *q, struct nos_event *ev)
 {
     rtos_job((unsigned)(uintptr_t)ev->data, RTOS_JOB_INPUT);
@@ -103,21 +97,15 @@ int main(void)
     rtos_boot("nos");
     cpu_irq_disable();
     nos_init(&x, &ops, NULL, 0u, 1u << RTOS_LINE_APIPC);
-    if (rtos_two_jobs()) {
-        /* The callout queue keeps events due together in the order they went in, and an
-         * input job puts itself back before its release's output job does: a codec's input
-         * job keeps preceding its output job. */
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            nos_insert(&x, &task_ev[k], (int32_t)rtos_job_first_ticks(RTOS_JOB_INPUT), input_job,
-                       (void *)(uintptr_t)k, NOS_HARD);
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            nos_insert(&x, &output_ev[k], (int32_t)rtos_job_first_ticks(RTOS_JOB_OUTPUT),
-                       output_job, (void *)(uintptr_t)k, NOS_HARD);
-    } else {
-        for (unsigned k = 0; k < rtos_params.tasks; k++)
-            nos_insert(&x, &task_ev[k], (int32_t)rtos_params.period, task, (void *)(uintptr_t)k,
-                       NOS_HARD);
-    }
+    /* The callout queue keeps events due together in the order they went in, and an input
+     * job puts itself back before its release's output job does: an input job keeps
+     * preceding its release's output job. */
+    for (unsigned k = 0; k < rtos_params.tasks; k++)
+        nos_insert(&x, &input_ev[k], (int32_t)rtos_job_first_ticks(RTOS_JOB_INPUT), input_job,
+                   (void *)(uintptr_t)k, NOS_HARD);
+    for (unsigned k = 0; k < rtos_params.tasks; k++)
+        nos_insert(&x, &output_ev[k], (int32_t)rtos_job_first_ticks(RTOS_JOB_OUTPUT), output_job,
+                   (void *)(uintptr_t)k, NOS_HARD);
     if (rtos_params.cl_period > 0u)
         nos_insert(&x, &cl_ev, (int32_t)rtos_params.cl_period, control_loop, NULL, NOS_SOFT);
     rtos_apipc_enable(NVIC_PRIO_LOW); /* pends (and wakes WFI), never taken */

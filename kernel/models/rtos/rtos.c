@@ -28,10 +28,9 @@ struct rtos_params rtos_params;
 static const char *model_name;
 static uint32_t shared[RTOS_MAX_TASKS]; /* the IPC between a task's two jobs */
 static uint32_t hist_at[RTOS_MAX_TASKS];
-static uint32_t releases[RTOS_MAX_TASKS]; /* two-job kinds: output jobs */
-static uint32_t inputs[RTOS_MAX_TASKS];   /* two-job kinds: input jobs */
-/* A task's state for its kind. All tasks run one kind, so the kinds share the memory (and
- * P-IPC's and FIR's start-up and timing stay what they were before the others came). */
+static uint32_t releases[RTOS_MAX_TASKS]; /* output jobs run */
+static uint32_t inputs[RTOS_MAX_TASKS];   /* input jobs run */
+/* A task's state for its kind. All tasks run one kind, so the kinds share the memory. */
 static union task_state {
     int16_t history[FIR_TAPS];
     struct sampling {
@@ -200,12 +199,31 @@ int16_t rtos_signal(uint32_t n)
     return (int16_t)(CAIRN_PORT_IN(7) + (uint32_t)((noise * envelope) >> 7));
 }
 
-/* UP's input job reads a sample, DOWN's adds it to the sum, the codecs' passes it on. */
+/* P-IPC's and FIR's jobs, apart so that the energy of their own work is the user's (the
+ * scenario's categories name them): the input job reads the task's input plus its count, the
+ * output job writes it, FIR's filtered. */
+__attribute__((noinline)) static void ipc_input_job(unsigned k, uint32_t i)
+{
+    shared[k] = CAIRN_PORT_IN(7) + i;
+}
+
+__attribute__((noinline)) static void ipc_output_job(unsigned k)
+{
+    uint32_t v = shared[k];
+    if (rtos_params.kind == RTOS_FIR)
+        v = fir(k, (int16_t)v);
+    CAIRN_PORT_OUT(k) = v;
+}
+
+/* P-IPC's and FIR's input job reads a value, UP's a sample, DOWN's adds it to the sum, the
+ * codecs' passes it on. */
 static void input_job(unsigned k)
 {
     uint32_t i = inputs[k]++;
     struct sampling *s = &state[k].sampling;
-    if (rtos_params.kind == RTOS_UP) {
+    if (rtos_params.kind <= RTOS_FIR) {
+        ipc_input_job(k, i);
+    } else if (rtos_params.kind == RTOS_UP) {
         s->held[0] = s->held[1];
         s->held[1] = rtos_signal(i);
     } else if (rtos_params.kind == RTOS_DOWN) {
@@ -227,20 +245,12 @@ static void up_output(struct sampling *s, unsigned k, uint32_t n)
     CAIRN_PORT_OUT(k) = (uint32_t)(from + (step >> s->shift));
 }
 
-/* Inlined in both callers: P-IPC's and FIR's release stays one function, as it was. */
-__attribute__((always_inline)) static inline void rtos_task_done(unsigned k)
-{
-    releases[k]++;
-    if (k == 0u && !ended && rtos_now_ticks() >= rtos_params.run_ticks) {
-        ended = true;
-        finish();
-    }
-}
-
 static void output_job(unsigned k)
 {
     struct sampling *s = &state[k].sampling;
-    if (rtos_params.kind == RTOS_UP) {
+    if (rtos_params.kind <= RTOS_FIR) {
+        ipc_output_job(k);
+    } else if (rtos_params.kind == RTOS_UP) {
         up_output(s, k, releases[k]);
     } else if (rtos_params.kind == RTOS_DOWN) {
         int32_t *sum = &s->held[releases[k] & 1u];
@@ -251,12 +261,11 @@ static void output_job(unsigned k)
     } else {
         CAIRN_PORT_OUT(k) = (uint32_t)g721_decode(&state[k].g721, (shared[k] >> 12) & 0xFu);
     }
-    rtos_task_done(k);
-}
-
-bool rtos_two_jobs(void)
-{
-    return rtos_params.kind > RTOS_FIR;
+    releases[k]++;
+    if (k == 0u && !ended && rtos_now_ticks() >= rtos_params.run_ticks) {
+        ended = true;
+        finish();
+    }
 }
 
 uint32_t rtos_job_every(enum rtos_job j)
@@ -294,30 +303,6 @@ void rtos_job(unsigned k, enum rtos_job j)
         input_job(k);
     else
         output_job(k);
-}
-
-/* A two-job kind's release run back to back (no model calls rtos_task for them: this keeps
- * rtos_task's code, and so P-IPC's and FIR's cycles, what they were). */
-__attribute__((noinline)) static void sample_jobs(unsigned k)
-{
-    input_job(k);
-    output_job(k);
-}
-
-void rtos_task(unsigned k)
-{
-    if (rtos_params.kind > RTOS_FIR) {
-        sample_jobs(k);
-        return;
-    }
-    /* The input job: a value from the task's input. */
-    shared[k] = CAIRN_PORT_IN(7) + releases[k];
-    /* The output job. */
-    uint32_t v = shared[k];
-    if (rtos_params.kind == RTOS_FIR)
-        v = fir(k, (int16_t)v);
-    CAIRN_PORT_OUT(k) = v;
-    rtos_task_done(k);
 }
 
 void rtos_control_loop(void)

@@ -29,11 +29,9 @@
  * writes OUT[k] at each output (jitter against the period), the AP-IPC job toggles GPIO
  * pin 0 once per interrupt it answers (stimulus -> response delay).
  *
- * UP, DOWN, ADPCM and G721 tasks are two jobs each, as in SimBed: an input job and an
- * output job that every model schedules separately, its own way (rtos_job_due), UP's and
- * DOWN's at their own rates, the codecs' one after the other in each release; the value
- * passes through shared memory. P-IPC's and FIR's two jobs still run back to back in one
- * release (rtos_task), so their figures stay those of the original runs.
+ * Every task is two jobs, as in SimBed: an input job and an output job that every model
+ * schedules separately, its own way (rtos_job_due), UP's and DOWN's at their own rates, the
+ * others' one after the other in each release; the value passes through shared memory.
  */
 #ifndef CAIRN_MODEL_RTOS_H
 #define CAIRN_MODEL_RTOS_H
@@ -77,26 +75,20 @@ void rtos_alarm_at(uint32_t tick);
 void rtos_alarm_every(uint32_t ticks);
 void rtos_alarm_stop(void); /* also clears a pending alarm */
 
-/* One release of task k: its input job, then its output job (OUT[k]). After the first
- * release at or past the run length the node reports and the run ends (status 0). For
- * P-IPC and FIR only (rtos_two_jobs false). */
-void rtos_task(unsigned k);
-
 enum rtos_job { RTOS_JOB_INPUT = 0, RTOS_JOB_OUTPUT = 1 };
-/* Whether the kind's two jobs are scheduled separately (UP, DOWN, ADPCM, G721). */
-bool rtos_two_jobs(void);
 /* Releases are counted from 0, release n at tick (n + 1) * period. A job runs on the
  * releases first, first + every, ...: UP's input every ratio-th from 0; DOWN's output
  * every ratio-th from ratio, each the mean of the window of ratio reads before it; the
  * rest every release. UP's and DOWN's jobs may run in either order where both are due;
- * the codecs' output job must run after its release's input job. */
+ * the other kinds' output job must run after its release's input job. */
 uint32_t rtos_job_every(enum rtos_job j);
 uint32_t rtos_job_first(enum rtos_job j);
 bool rtos_job_due(enum rtos_job j, uint32_t release);
 /* Timer-driven models: the job's first release and its period, in ticks. */
 uint32_t rtos_job_first_ticks(enum rtos_job j);
 uint32_t rtos_job_period_ticks(enum rtos_job j);
-/* One run of task k's job j; the output job writes OUT[k] and ends the run as rtos_task. */
+/* One run of task k's job j. The output job writes OUT[k]; after task 0's first output at or
+ * past the run length the node reports and the run ends (status 0). */
 void rtos_job(unsigned k, enum rtos_job j);
 /* The control loop: memory lookups at pseudo-random indices. */
 void rtos_control_loop(void);

@@ -2,8 +2,8 @@
  * SimBed's set-up on the TinyOS-like model: a periodic virtual timer per task and for the
  * control loop posts its task; the AP-IPC interrupt posts one answering task per
  * interrupt; the FIFO scheduler runs them to completion and sleeps when the queue is
- * empty. The timer service runs on timer0. A two-job task's output job is a post of its
- * own where it follows the input job.
+ * empty. The timer service runs on timer0. A task's output job is a post of its own where
+ * it follows the input job.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,12 +35,7 @@ void irq8_handler(void) /* timer0: the timer service's hardware timer */
     tos_timers_fired(&timers, rtos_now_ticks());
 }
 
-static void task(void *arg)
-{
-    rtos_task((unsigned)(uintptr_t)arg);
-}
-
-/* A two-job task's timer fires every period (each expiry a post); the input job posts the
+/* A task's timer fires every period (each expiry a post); the input job posts the
  * output job where both are due. So at most one post per task waits for the queue, whose 8
  * entries (TinyOS 1.x's) a post per job of 8 tasks would overflow. */
 static uint32_t releases[RTOS_MAX_TASKS], output_lost;
@@ -110,7 +105,7 @@ int main(void)
     uint32_t now = rtos_now_ticks();
     for (unsigned k = 0; k < rtos_params.tasks; k++)
         tos_timer_start(&timers, &task_timer[k], now, rtos_params.period, rtos_params.period,
-                        rtos_two_jobs() ? release_job : task, (void *)(uintptr_t)k);
+                        release_job, (void *)(uintptr_t)k);
     if (rtos_params.cl_period > 0u)
         tos_timer_start(&timers, &cl_timer, now, rtos_params.cl_period, rtos_params.cl_period,
                         control_loop, NULL);

@@ -125,9 +125,9 @@ def add(r: StudyResult, paper: Paper, size: str) -> None:
     cost = _cost_verdict(r, runs, g)
     _energy_comparisons(r, paper, runs, g)
     r.differences += (
-        " UP's, DOWN's and the codecs' input and output jobs are scheduled separately by each model (a message, "
-        "object, event or thread wake-up per job; LIMIT calls both from its tick), UP's and DOWN's at their own "
-        "rates; P-IPC's and FIR's still run back to back in one release. DOWN puts out a window's mean one "
+        " Every task's input and output jobs are scheduled separately by each model (a message, post, object, "
+        "event or turn of the round robin per job; LIMIT calls both from its tick), UP's and DOWN's at their own "
+        "rates, the other kinds' output job after its release's input job. DOWN puts out a window's mean one "
         "period after its last read; ADPCM and G721 encode or decode one sample per job (an IMA ADPCM encoder and a "
         "G.721 decoder core without the A-/u-law output stage, both written from the algorithms). One release "
         "costs " + ", ".join(f"{k.upper()} {v:.2f} uJ" for k, v in cost.items()) + " of user energy on LIMIT, "

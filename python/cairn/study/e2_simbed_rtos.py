@@ -224,8 +224,8 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         "descriptions on another instruction set, and uC/OS-II's place is taken by the MANTIS-like "
         "preemptive threads, so absolute energies and breaking points differ while the mechanisms "
         "(preemption, cooperative polling, a multirate executive with masked, polled interrupts) are the "
-        "paper's. Each of SimBed's tasks is two separately scheduled jobs; here a task's two jobs run back "
-        "to back in one release. "
+        "paper's. Each of SimBed's tasks is two separately scheduled jobs, and so they are here under every "
+        "model (LIMIT calls both from its tick). "
         + (f"{len(failed)} runs did not finish ({', '.join(sorted({LABEL[k[0]] for k in failed}))}): the "
            f"model collapsed under overload (message pool or mailboxes full), counted as missing its "
            f"deadlines. " if failed else "").rstrip())

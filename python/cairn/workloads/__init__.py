@@ -14,7 +14,7 @@ paper's metrics from what the simulator measured. The firmware is the same for e
 
 from __future__ import annotations
 
-from . import g721, ima_adpcm, signal
+from . import fir, g721, ima_adpcm, signal
 from .common import MODELS, RunError
 from .tasksets import TaskSet, TaskSetResult, run_task_set
 from .tree import TreeNode, TreeResult, run_tree
@@ -23,4 +23,4 @@ from .tree import TreeNode, TreeResult, run_tree
 RTOS_MODELS = MODELS
 
 __all__ = ["MODELS", "RTOS_MODELS", "RunError", "TaskSet", "TaskSetResult", "TreeNode", "TreeResult",
-           "g721", "ima_adpcm", "run_task_set", "run_tree", "signal"]  # fmt: skip
+           "fir", "g721", "ima_adpcm", "run_task_set", "run_tree", "signal"]  # fmt: skip

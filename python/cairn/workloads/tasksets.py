@@ -118,7 +118,7 @@ profile = "stm32l053"
 
 [categories]
 handler = ["*_handler"]
-user = ["rtos_task*", "fir", "rtos_control_loop", "rtos_apipc_respond", "rtos_signal", "sample_*", "ima_*", "g721_*"]
+user = ["ipc_*_job", "fir", "rtos_control_loop", "rtos_apipc_respond", "rtos_signal", "ima_*", "g721_*"]
 kernel = ["file:*/models/*"]
 """ if self.energy else ""
         return f"""# SimBed's task set (sections 2.2 and 3) for build/fw/rtos-<model>.elf: {self.tasks}
