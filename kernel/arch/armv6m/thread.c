@@ -23,9 +23,15 @@
  *    or 0xFFFFFFFD (a thread).
  * 3. Returning to the message level (a switch to it, or no switch over it) goes
  *    through a fabricated frame to cairn__armv6m_thread_trampoline, as irq.c does:
- *    cairn_dispatch runs what outranks the resumed code, cairn__thread_resched
- *    gives the processor back to a thread that outranks it, then SVC returns
- *    through the resumed code's own frame (irq.c's svc_handler).
+ *    cairn_dispatch runs what outranks the resumed code, then SVC #1 returns
+ *    through the resumed code's own frame. The copy's SVC entry
+ *    (cairn__armv6m_svc_threads) drops the trampoline's frame as irq.c's svc_handler
+ *    does and only then asks whether a thread outranks the resumed code: a switch it
+ *    pends tail-chains after the SVC, over the resumed code's own frame. Asked from
+ *    the trampoline instead, the switch left the trampoline's frame on the main stack
+ *    under the thread, and the next return to the message level fabricated another
+ *    above it: under a load that kept a thread ready at every return, the main stack
+ *    grew a frame per round until it overran .bss.
  */
 #include <stdint.h>
 
@@ -39,10 +45,12 @@
 #define CAIRN_STR(x) CAIRN_STR_(x)
 
 #define VECTORS 48u /* the initial SP, 15 exceptions, 32 interrupts */
+#define VECTOR_SVC 11u
 #define VECTOR_PENDSV 14u
 #define VTOR_ALIGN 128u
 
 void cairn__armv6m_pendsv_threads(void);
+void cairn__armv6m_svc_threads(void);
 void cairn__armv6m_thread_trampoline(void);
 
 static uint32_t *vectors;
@@ -59,6 +67,7 @@ cairn_ret_t arch_thread_setup(void)
     const uint32_t *old = (const uint32_t *)(uintptr_t)SCB_VTOR;
     for (unsigned i = 0; i < VECTORS; i++)
         v[i] = old[i];
+    v[VECTOR_SVC] = (uint32_t)(uintptr_t)cairn__armv6m_svc_threads;
     v[VECTOR_PENDSV] = (uint32_t)(uintptr_t)cairn__armv6m_pendsv_threads;
     __asm__ volatile("dsb" ::: "memory");
     SCB_VTOR = (uint32_t)(uintptr_t)v;
@@ -115,9 +124,28 @@ void arch_thread_overflow(const char *name)
 __attribute__((naked, noreturn, used)) void cairn__armv6m_thread_trampoline(void)
 {
     __asm__ volatile("bl   cairn_dispatch\n\t"
-                     "bl   cairn__thread_resched\n\t"
-                     "svc  #0\n\t"
+                     "svc  #1\n\t"
                      "b    .\n\t");
+}
+
+/* SVC with threads: every SVC drops its own frame and returns through the frame below
+ * it (irq.c's svc_handler); the thread trampoline's (#1) then asks for a switch, the
+ * message level's frame the only one left on its stack. The other SVCs (the fast
+ * paths' ends) return to a message level that no thread outranked before. */
+__attribute__((naked)) void cairn__armv6m_svc_threads(void)
+{
+    __asm__ volatile("ldr   r0, [sp, #24]\n\t" /* the stacked pc, after the SVC */
+                     "subs  r0, #2\n\t"
+                     "ldrb  r0, [r0]\n\t"     /* its immediate */
+                     "add   sp, #32\n\t"
+                     "cmp   r0, #1\n\t"
+                     "beq   1f\n\t"
+                     "bx    lr\n\t"
+                     "1:\n\t"
+                     "push  {r0, lr}\n\t"
+                     "bl    cairn__thread_resched\n\t"
+                     "pop   {r0, r1}\n\t"
+                     "bx    r1\n\t");
 }
 
 _Static_assert(CAIRN_TS_NEXT == CAIRN_TS_CUR + 4, "PendSV's fast path stores cur and next with one STM");
