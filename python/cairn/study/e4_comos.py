@@ -12,7 +12,7 @@ from __future__ import annotations
 from cairn.bench import migration
 from cairn.bench.linefit import fit
 
-from . import e4_assign, e4_overhead, plots
+from . import e4_assign, e4_overhead, e4_overhead_five, plots
 from .e4_measure import clocks_hz, fbd_during_fft, heap_bytes, heap_high_water, memory, message_latencies, remote_latencies
 from .e4_measure import run as measure
 from .paper import Paper
@@ -22,6 +22,7 @@ NAME = "e4-comos"
 ROUNDS = {"reduced": 2, "full": 4}
 MIGRATION_SIZES = {"reduced": (0, 1024, 2048), "full": (0, 256, 512, 1024, 2048, 4096)}
 MIGRATION_MODULES = {"reduced": (2, 3), "full": (2, 3, 5)}
+FIVE_SPLIT_CASES = {"reduced": ("sound",), "full": ("sound", "noise")}
 ASSIGN_LOOPS = {"reduced": (100, 5000, 2_000_000), "full": (100, 1000, 5000, 100_000, 2_000_000)}
 DIRS = 256
 # Task IDs of kernel/apps/ssl/ssl.h (index + 1), as cairn-sim's attribution names them.
@@ -102,6 +103,8 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
                                          f"{one[('ssl-one', 'sound')].sc_ms - one[('ssl-standalone', 'sound')].sc_ms:.3f} ms"))
 
     split_ms = _split(result, brk)
+    five_split = _split_five(result, FIVE_SPLIT_CASES[size], five_ht - five_bare_ht,
+                             float(t5["CoMOS"][1]) - float(t5["Standalone"][1]))
     msg_fft = _messages(result, paper)
 
     mem_os, mem_bare = memory("ssl-one"), memory("ssl-standalone")
@@ -194,6 +197,11 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         f"table gives the split with the log compiled out too). On five modules the overhead is "
         f"{overheads5[0]:.2f} % (sound) and {overheads5[1]:.2f} % "
         f"(noise), the paper's {p_over5['sound source']} % and {p_over5['noise']} %. "
+        f"The five modules' round (sound, from its last sample to HT done, {five_split.window_ms:.2f} ms) is a "
+        f"critical path across two modules: {five_split.crossing}. Along it the kernel's messaging and bus "
+        f"take {_on_path(five_split, 'messaging') + _on_path(five_split, 'bus'):.3f} ms, memory management "
+        f"{_on_path(five_split, 'memory'):.3f} ms, {_on_path(five_split, 'messaging', five_split.path[:1]):.3f} ms "
+        f"of the messaging on the 8 MHz sensing module; the compute module's share is small at 48 MHz. "
         f"HT found directions {sorted(set(dirs))} of {DIRS} (the source is at "
         f"{SOURCE_DEG / 360 * DIRS:.1f}). On five modules HT runs on the 48 MHz module, so the sound case is "
         f"shorter than on one module ({five_ht:.1f} against {ht_one:.1f} ms), where the paper's was longer. "
@@ -245,6 +253,28 @@ def _split(result: StudyResult, brk: list[float]) -> dict[str, float]:
                                          f"{1e3 * off['messaging'] / hz:.3f} / {1e3 * off['memory'] / hz:.3f} ms "
                                          f"(log out), {ms['messaging']:.3f} / {ms['memory']:.3f} ms (log in)"))
     return ms
+
+
+def _on_path(s: e4_overhead_five.FiveSplit, part: str,
+             stretches: tuple[e4_overhead_five.Stretch, ...] | None = None) -> float:
+    """A part's ms along the critical path (or some of its stretches), each at its module's clock."""
+    return sum(st.ms(st.parts[part]) for st in (s.path if stretches is None else stretches))
+
+
+def _split_five(result: StudyResult, cases: tuple[str, ...], overhead_ms: float,
+                paper_ms: float) -> e4_overhead_five.FiveSplit:
+    """The five-module split (Table V's device) by module and along the round's critical path,
+    beside the one-module split; returns the sound case's."""
+    splits = {case: e4_overhead_five.split(case) for case in cases}
+    result.tables.append(e4_overhead_five.module_table(splits))
+    result.tables.append(e4_overhead_five.path_table(splits))
+    s = splits["sound"]
+    result.comparisons.append(Comparison(
+        "Table V", "five modules, sound: the kernel on the round's critical path, messaging + bus / memory / "
+        "other kernel (event log in)", f"{paper_ms:.1f} ms of overhead in all, not split",
+        f"{_on_path(s, 'messaging'):.3f} + {_on_path(s, 'bus'):.3f} / {_on_path(s, 'memory'):.3f} / "
+        f"{_on_path(s, 'other_kernel'):.3f} ms; measured overhead {overhead_ms:.3f} ms"))
+    return s
 
 
 def _assignment(result: StudyResult, loops: tuple[int, ...]) -> Verdict:

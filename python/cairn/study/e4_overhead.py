@@ -24,6 +24,10 @@ SAMPLES = 512  # kernel/apps/ssl/dsp.h DSP_N: samples per channel and round
 
 MESSAGING = ("send.c", "msgq.c", "sched.c", "mcast.c", "route.c")
 MEMORY = ("heap.c", "slab.c", "payload.c")
+# The distributed services (bus manager, remote, reliable, multicast, time sync, their armv6m
+# fast paths): the messaging the paper's device does over its bus. The board's bus driver is
+# a hardware driver, as in Table IV: the standalone images drive the bus with it too.
+BUS_DIRS = ("kernel/core/net/", "kernel/arch/armv6m/net/")
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,8 @@ class Split:
 
 
 def classes(elf: Path) -> dict[str, str]:
-    """Each function symbol's class from the source file nm's debug line names."""
+    """Each function symbol's class from the source file nm's debug line names: messaging,
+    memory, bus, other_kernel or rest."""
     out = subprocess.run(["arm-none-eabi-nm", "-l", "--defined-only", str(elf)],
                          capture_output=True, text=True, check=True).stdout
     found: dict[str, str] = {}
@@ -53,7 +58,9 @@ def classes(elf: Path) -> dict[str, str]:
             continue
         name, src = parts[2], parts[3].rsplit(":", 1)[0]
         base = src.rsplit("/", 1)[-1]
-        if "kernel/core/" in src or "kernel/arch/" in src:
+        if any(d in src for d in BUS_DIRS):
+            found[name] = "bus"
+        elif "kernel/core/" in src or "kernel/arch/" in src:
             found[name] = "messaging" if base in MESSAGING else "memory" if base in MEMORY else "other_kernel"
         else:
             found[name] = "rest"
@@ -85,5 +92,8 @@ def split(sc_ms: float, elf: str = "ssl-one", scenario: str = "one-sound") -> Sp
     kinds = classes(path)
     sums = {"messaging": 0, "memory": 0, "other_kernel": 0, "rest": 0}
     for sym, cycles in after.items():
-        sums[kinds.get(sym, "rest")] += cycles - before.get(sym, 0)
+        kind = kinds.get(sym, "rest")
+        # One module sends nothing over the bus: its distributed services' few cycles (the bus
+        # manager's start) count with the rest of the kernel, as they always have here.
+        sums["other_kernel" if kind == "bus" else kind] += cycles - before.get(sym, 0)
     return Split(clock_hz=hz, **sums)
