@@ -184,6 +184,16 @@ def test_the_critical_path_crosses_from_a_sensing_module_to_the_compute_module(r
     assert all(stretches[0][f"{p}_ms"] > 0 for p in ("messaging", "memory", "bus"))
 
 
+def test_the_critical_path_starts_with_the_longest_sensing_chain(result: StudyResult) -> None:
+    chains = _rows(result, "Each sensing module's chain")
+    first = next(r for r in _rows(result, "The five-module round's critical path") if r["stretch"] == "1")
+    assert {r["module"] for r in chains} == {"mic0", "mic1", "mic2", "mic3"}
+    longest = max(chains, key=lambda r: r["length_ms"])
+    assert longest["module"] == first["module"] and longest["length_ms"] == first["length_ms"]
+    for r in chains:
+        assert r["messaging_ms"] > 0 and r["bus_ms"] > 0, r
+
+
 def test_a_five_module_split_of_no_known_case_is_one_error() -> None:
     with pytest.raises(E4Error, match="no case"):
         e4_overhead_five.split("silence")

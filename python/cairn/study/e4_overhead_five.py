@@ -65,12 +65,14 @@ class Stretch:
 
 @dataclass(frozen=True)
 class FiveSplit:
-    """The window (device time, ns), every module's parts over it, the critical path's
-    stretches in order and how it crosses modules."""
+    """The window (device time, ns), every module's parts over it, each sensing module's
+    chain (from the window's start to its verdict's frame written; with noise, to its SC
+    done), the critical path's stretches in order and how it crosses modules."""
 
     start_ns: int
     end_ns: int
     modules: dict[str, Stretch]
+    chains: dict[str, Stretch]
     path: tuple[Stretch, ...]
     crossing: str
 
@@ -155,14 +157,14 @@ def _io(log: str, round_s: float) -> _Io:
     return _Io(conversions, rises)
 
 
-def _crossing(words: dict[str, list[tuple[float, int, int, int]]], end_module: str,
-              start_us: float, end_us: float) -> tuple[str, float, float]:
-    """The verdict that reached Vote last on `end_module` before `end_us`: its sender, the
-    instant its frame was written to the sender's controller and the instant it was received.
-    A module's bus address is its index in the device file."""
+def _verdicts(words: dict[str, list[tuple[float, int, int, int]]], end_module: str,
+              start_us: float, end_us: float) -> list[tuple[str, float, float]]:
+    """The verdicts that reached Vote on `end_module` in the window, in the order they came:
+    each one's sender, the instant its frame was written to the sender's controller and the
+    instant it was received. A module's bus address is its index in the device file."""
     address = {n: i for i, n in enumerate(words)}
     ws = words[end_module]
-    last: tuple[str, float, float] | None = None
+    found: list[tuple[str, float, float]] = []
     for i, (ts, code, src, seq) in enumerate(ws):
         if code != EV_NET_RECV or not start_us <= ts <= end_us:
             continue
@@ -173,10 +175,10 @@ def _crossing(words: dict[str, list[tuple[float, int, int, int]]], end_module: s
         sent = [t for t, c, dest, s in words[sender]
                 if c == EV_NET_SEND and dest == address[end_module] and s == seq and t <= ts]
         if sent:
-            last = (sender, sent[-1], ts)
-    if last is None:
+            found.append((sender, sent[-1], ts))
+    if not found:
         raise E4Error(f"no verdict reached Vote on {end_module} in the window")
-    return last
+    return found
 
 
 def _ns(us: float) -> int:
@@ -224,20 +226,24 @@ def split(case: str = "sound") -> FiveSplit:
     if end_module in io.conversions:
         crossing_ns: int | None = None
         crossing = f"none: the round ends on {end_module}, which ran its own chain from the last sample"
+        chain_ends = {m: t for m, t in done.items() if m in io.conversions}
     else:
-        sender, sent_us, recv_us = _crossing(_words(res.trace_json, names), end_module, start_ns / 1e3, end_ns / 1e3)
+        verdicts = _verdicts(_words(res.trace_json, names), end_module, start_ns / 1e3, end_ns / 1e3)
+        sender, sent_us, recv_us = verdicts[-1]
         crossing_ns = _ns(sent_us)
-        crossing = (f"{sender}'s verdict, the last to reach Vote: its frame written to the controller at "
+        crossing = (f"{sender}'s verdict, the last to reach Vote: its frame written to the controller "
                     f"{sent_us / 1e3 - start_ns / 1e6:.3f} ms into the window, handed to the scheduler on "
                     f"{end_module} {recv_us - sent_us:.3f} us later")
-    at = {t: _snapshots(scenario, t) for t in {start_ns, end_ns} | ({crossing_ns} if crossing_ns else set())}
+        chain_ends = {m: _ns(sent) for m, sent, _ in verdicts}
+    at = {t: _snapshots(scenario, t) for t in {start_ns, end_ns, *chain_ends.values()}}
     modules = {n: _stretch(n, kinds, at[start_ns], at[end_ns], start_ns, end_ns) for n in names}
+    chains = {m: _stretch(m, kinds, at[start_ns], at[t], start_ns, t) for m, t in sorted(chain_ends.items())}
     if crossing_ns is None:
-        path: tuple[Stretch, ...] = (modules[end_module],)
+        path: tuple[Stretch, ...] = (chains[end_module],)
     else:
-        path = (_stretch(sender, kinds, at[start_ns], at[crossing_ns], start_ns, crossing_ns),
-                _stretch(end_module, kinds, at[crossing_ns], at[end_ns], crossing_ns, end_ns))
-    return FiveSplit(start_ns=start_ns, end_ns=end_ns, modules=modules, path=path, crossing=crossing)
+        path = (chains[sender], _stretch(end_module, kinds, at[crossing_ns], at[end_ns], crossing_ns, end_ns))
+    return FiveSplit(start_ns=start_ns, end_ns=end_ns, modules=modules, chains=chains, path=path,
+                     crossing=crossing)
 
 
 LABELS = {"messaging": "messaging", "memory": "memory", "bus": "bus", "other_kernel": "other_kernel",
@@ -281,3 +287,14 @@ def path_table(splits: dict[str, FiveSplit]) -> OurTable:
         "Vote, HT); with noise the last sensing module alone",
         ("case", "stretch", "module", "from_ms", "to_ms", *(f"{LABELS[k]}_ms" for k in PARTS), "asleep_ms",
          "length_ms"), tuple(rows))
+
+
+def chain_table(splits: dict[str, FiveSplit]) -> OurTable:
+    """Each sensing module's chain in ms: the critical path starts with the longest."""
+    rows = tuple((case, st.module, *(round(st.ms(st.parts[k]), 4) for k in PARTS), round(st.ms(st.waiting), 4),
+                  round(st.ms(st.cycles), 4))
+                 for case, s in splits.items() for st in s.chains.values())
+    return OurTable(
+        "Each sensing module's chain (ms) from the round's last sample to its verdict's frame written to the "
+        "controller (noise: to its SC done); the last one is the critical path's first stretch",
+        ("case", "module", *(f"{LABELS[k]}_ms" for k in PARTS), "asleep_ms", "length_ms"), rows)
