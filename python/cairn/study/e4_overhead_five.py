@@ -191,6 +191,21 @@ def _cycle_ns(cycle: int, clock_hz: float) -> int:
     return -(-cycle * 10**9 // round(clock_hz))
 
 
+def _done_ns(doc: dict[str, Any], io: _Io, hz: dict[str, float], pins: tuple[str, ...]) -> dict[str, int]:
+    """When each module's done pin (of `pins`, by the device file's names) first rose in
+    the round, in ns; the latest of a module's pins."""
+    done: dict[str, int] = {}
+    for p in doc["processor"]:
+        module = str(p["name"])
+        for pin in pins:
+            rise = io.rises.get((module, int(p.get("pin", {}).get(pin, {}).get("index", -1))))
+            if rise is not None:
+                done[module] = max(done.get(module, 0), _cycle_ns(rise, hz[module]))
+    if not done:
+        raise E4Error(f"{doc.get('name', 'device')}: the round never ended (no {'/'.join(pins)} pin rose)")
+    return done
+
+
 def split(case: str = "sound") -> FiveSplit:
     """The first round's split on five modules, `case` sound (to HT done) or noise (to the
     last SC done)."""
@@ -206,16 +221,7 @@ def split(case: str = "sound") -> FiveSplit:
     round_ms = next(_ms(s["start"]) for p in doc["processor"] for s in p.get("stimulus", []) if s["name"] == "round")
     res = _run(SCENARIOS / f"{scenario}.toml", ("io_log", "trace"), 1, None, scenario)
     io = _io(res.files["io_log"].read_text(), round_ms / 1e3)
-    ends = ("ht",) if case == "sound" else tuple(f"sc{c}" for c in range(CHANNELS))
-    done: dict[str, int] = {}
-    for p in doc["processor"]:
-        module = str(p["name"])
-        for pin in ends:
-            rise = io.rises.get((module, int(p.get("pin", {}).get(pin, {}).get("index", -1))))
-            if rise is not None:
-                done[module] = max(done.get(module, 0), _cycle_ns(rise, hz[module]))
-    if not done:
-        raise E4Error(f"{scenario}: the round never ended (no {'/'.join(ends)} done pin rose)")
+    done = _done_ns(doc, io, hz, ("ht",) if case == "sound" else tuple(f"sc{c}" for c in range(CHANNELS)))
     end_module = max(done, key=lambda n: done[n])
     end_ns = done[end_module]
     sampled = [t for m, cs in io.conversions.items() for c in cs if (t := _cycle_ns(c, hz[m])) < end_ns]
@@ -268,7 +274,8 @@ def module_table(splits: dict[str, FiveSplit]) -> OurTable:
 
 def path_table(splits: dict[str, FiveSplit]) -> OurTable:
     """The critical path's stretches, each module's parts over its stretch in ms and the time
-    it slept (waiting for the frame), from the window's start; the total is the window."""
+    it slept (waiting for the frame), from the window's start; the total is the window, and
+    each part's share of it in percent."""
     rows: list[tuple[Any, ...]] = []
     for case, s in splits.items():
         totals = dict.fromkeys((*PARTS, "asleep"), 0.0)
@@ -281,6 +288,8 @@ def path_table(splits: dict[str, FiveSplit]) -> OurTable:
                          round(st.ms(st.cycles), 4)))
         rows.append((case, "critical path", " -> ".join(st.module for st in s.path), 0.0, round(s.window_ms, 4),
                      *(round(v, 4) for v in totals.values()), round(sum(totals.values()), 4)))
+        rows.append((case, "share %", "", None, None, *(round(100 * v / s.window_ms, 3) for v in totals.values()),
+                     round(100 * sum(totals.values()) / s.window_ms, 3)))
     return OurTable(
         "The five-module round's critical path (ms): the sensing module whose verdict reaches Vote last, to its "
         "frame written to the controller, then the compute module (the frame's wire time asleep, its reception, "
