@@ -256,23 +256,25 @@ def _split(result: StudyResult, brk: list[float]) -> dict[str, float]:
     return ms
 
 
-def _on_path(s: e4_overhead_five.FiveSplit, part: str,
-             stretches: tuple[e4_overhead_five.Stretch, ...] | None = None) -> float:
-    """A part's ms along the critical path (or some of its stretches), each at its module's clock."""
-    return sum(st.ms(st.parts[part]) for st in (s.path if stretches is None else stretches))
+def _on_path(s: e4_overhead_five.FiveSplit, part: str) -> float:
+    """A part's ms along the critical path, each stretch at its module's clock."""
+    return sum(st.ms(st.parts[part]) for st in s.path)
 
 
 def _late_chain(s: e4_overhead_five.FiveSplit) -> str:
-    """How much longer the critical sensing module's chain is than the quickest one's, and
-    how much of that is the kernel's."""
+    """How much longer the critical sensing module's chain is than the quickest one's, how
+    much of that is the kernel's, and why when it is the module of the temperature chain."""
     first = s.path[0]
     quickest = min(s.chains.values(), key=lambda c: c.cycles)
     kernel = ("messaging", "memory", "bus", "other_kernel", "wakeup")
     extra = sum(first.ms(first.parts[k]) - quickest.ms(quickest.parts[k]) for k in kernel)
-    return (f"{first.module}'s chain is {first.ms(first.cycles) - quickest.ms(quickest.cycles):.3f} ms longer than "
-            f"{quickest.module}'s, {extra:.3f} ms of it in the kernel: {first.module} also runs the temperature "
-            f"chain (FBD), whose messages come during its FFT, and the standalone images leave FBD out, so about "
-            f"that much of Table V's overhead is FBD's messaging rather than SSL's.")
+    text = (f"{first.module}'s chain is {first.ms(first.cycles) - quickest.ms(quickest.cycles):.3f} ms longer than "
+            f"{quickest.module}'s, {extra:.3f} ms of it in the kernel")
+    if first.module != e4_overhead_five.temperature_module("five-sound"):
+        return text + "."
+    return (text + f": {first.module} also runs the temperature chain (FBD), whose messages come during its FFT, "
+            f"and the standalone images leave FBD out, so about that much of Table V's overhead is FBD's "
+            f"messaging rather than SSL's.")
 
 
 def _split_five(result: StudyResult, cases: tuple[str, ...], overhead_ms: float,

@@ -252,6 +252,12 @@ def split(case: str = "sound") -> FiveSplit:
                      crossing=crossing)
 
 
+def temperature_module(scenario: str) -> str | None:
+    """The module with the temperature sensor (FBD's Temp task's input port), if any."""
+    doc = tomllib.loads((SCENARIOS / f"{scenario}.toml").read_text())
+    return next((str(p["name"]) for p in doc["processor"] if "temperature" in p.get("port", {})), None)
+
+
 LABELS = {"messaging": "messaging", "memory": "memory", "bus": "bus", "other_kernel": "other_kernel",
           "rest": "app_drivers_libgcc", "wakeup": "wake_up"}
 
