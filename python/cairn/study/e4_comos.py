@@ -230,14 +230,15 @@ def _split(result: StudyResult, brk: list[float]) -> dict[str, float]:
         os_run = measure("one-sound", 1, fw)
         sp = e4_overhead.split(os_run.sc_ms, fw)
         parts[fw] = {"messaging": sp.messaging, "memory": sp.memory, "other_kernel": sp.other_kernel,
-                     "application": sp.rest - bare.rest}
+                     "application": sp.rest - bare.rest, "wakeup": sp.wakeup - bare.wakeup}
         overhead[fw] = os_run.sc_ms - bare_run.sc_ms
     hz = bare.clock_hz
     ms = {k: 1e3 * v / hz for k, v in parts["ssl-one"].items()}
     labels = {"messaging": "messaging (send.c, msgq.c, sched.c, mcast.c, route.c)",
               "memory": "memory management (heap.c, slab.c, payload.c)",
               "other_kernel": "other kernel code (timer, interrupts, idle, threads)",
-              "application": "application, drivers and libgcc beyond the standalone image's"}
+              "application": "application, drivers and libgcc beyond the standalone image's",
+              "wakeup": "waking from the last sample's sleep beyond the standalone image's (deep sleep, no code)"}
     on, off = parts["ssl-one"], parts["ssl-one-notrace"]
     result.tables.append(OurTable(
         "The one-module overhead (sound) split by cairn-sim's per-function cycles, first round, from its "
