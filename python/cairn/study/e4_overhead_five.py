@@ -294,7 +294,7 @@ def path_table(splits: dict[str, FiveSplit]) -> OurTable:
                          round(st.ms(st.cycles), 4)))
         rows.append((case, "critical path", " -> ".join(st.module for st in s.path), 0.0, round(s.window_ms, 4),
                      *(round(v, 4) for v in totals.values()), round(sum(totals.values()), 4)))
-        rows.append((case, "share %", "", None, None, *(round(100 * v / s.window_ms, 3) for v in totals.values()),
+        rows.append((case, "share %", "", "", "", *(round(100 * v / s.window_ms, 3) for v in totals.values()),
                      round(100 * sum(totals.values()) / s.window_ms, 3)))
     return OurTable(
         "The five-module round's critical path (ms): the sensing module whose verdict reaches Vote last, to its "
