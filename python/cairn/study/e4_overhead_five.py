@@ -19,8 +19,10 @@ sensing module whose verdict reaches Vote last runs from the window's start to t
 its frame is written to its bus controller (NET_SEND in the kernel's trace words); from
 then the compute module's work (the frame's reception, Vote, HT) and its waiting (the
 frame's slot and wire time, asleep) lead to HT done. Each stretch's parts are that module's
-cycles over it, and busy plus waiting sum to the window's length. With noise the round ends
-on the last sensing module, so the path stays there."""
+cycles over it, and busy plus waiting sum to the window's length. Every sensing module's
+chain (to its own verdict's frame) is split too: the path starts with the longest, and what
+makes it longer is what delays the round. With noise the round ends on the last sensing
+module, so the path stays there."""
 
 from __future__ import annotations
 
