@@ -12,7 +12,7 @@ from __future__ import annotations
 from cairn.bench import migration
 from cairn.bench.linefit import fit
 
-from . import e4_assign, e4_overhead, plots
+from . import e4_assign, e4_overhead, e4_overhead_five, plots
 from .e4_measure import clocks_hz, fbd_during_fft, heap_bytes, heap_high_water, memory, message_latencies, remote_latencies
 from .e4_measure import run as measure
 from .paper import Paper
@@ -22,6 +22,7 @@ NAME = "e4-comos"
 ROUNDS = {"reduced": 2, "full": 4}
 MIGRATION_SIZES = {"reduced": (0, 1024, 2048), "full": (0, 256, 512, 1024, 2048, 4096)}
 MIGRATION_MODULES = {"reduced": (2, 3), "full": (2, 3, 5)}
+FIVE_SPLIT_CASES = {"reduced": ("sound",), "full": ("sound", "noise")}
 ASSIGN_LOOPS = {"reduced": (100, 5000, 2_000_000), "full": (100, 1000, 5000, 100_000, 2_000_000)}
 DIRS = 256
 # Task IDs of kernel/apps/ssl/ssl.h (index + 1), as cairn-sim's attribution names them.
@@ -102,6 +103,8 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
                                          f"{one[('ssl-one', 'sound')].sc_ms - one[('ssl-standalone', 'sound')].sc_ms:.3f} ms"))
 
     split_ms = _split(result, brk)
+    five_split = _split_five(result, FIVE_SPLIT_CASES[size], five_ht - five_bare_ht,
+                             float(t5["CoMOS"][1]) - float(t5["Standalone"][1]))
     msg_fft = _messages(result, paper)
 
     mem_os, mem_bare = memory("ssl-one"), memory("ssl-standalone")
@@ -194,6 +197,12 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
         f"table gives the split with the log compiled out too). On five modules the overhead is "
         f"{overheads5[0]:.2f} % (sound) and {overheads5[1]:.2f} % "
         f"(noise), the paper's {p_over5['sound source']} % and {p_over5['noise']} %. "
+        f"There the round (sound, from its last sample to HT done, {five_split.window_ms:.2f} ms) is a "
+        f"critical path across two modules: {five_split.crossing}. Along it messaging takes "
+        f"{_on_path(five_split, 'messaging'):.3f} ms, the bus {_on_path(five_split, 'bus'):.3f} ms, memory "
+        f"management {_on_path(five_split, 'memory'):.3f} ms and the rest of the kernel "
+        f"{_on_path(five_split, 'other_kernel'):.3f} ms (event log in), against Table V's measured overhead of "
+        f"{five_ht - five_bare_ht:.3f} ms. {_late_chain(five_split)} "
         f"HT found directions {sorted(set(dirs))} of {DIRS} (the source is at "
         f"{SOURCE_DEG / 360 * DIRS:.1f}). On five modules HT runs on the 48 MHz module, so the sound case is "
         f"shorter than on one module ({five_ht:.1f} against {ht_one:.1f} ms), where the paper's was longer. "
@@ -221,14 +230,15 @@ def _split(result: StudyResult, brk: list[float]) -> dict[str, float]:
         os_run = measure("one-sound", 1, fw)
         sp = e4_overhead.split(os_run.sc_ms, fw)
         parts[fw] = {"messaging": sp.messaging, "memory": sp.memory, "other_kernel": sp.other_kernel,
-                     "application": sp.rest - bare.rest}
+                     "application": sp.rest - bare.rest, "wakeup": sp.wakeup - bare.wakeup}
         overhead[fw] = os_run.sc_ms - bare_run.sc_ms
     hz = bare.clock_hz
     ms = {k: 1e3 * v / hz for k, v in parts["ssl-one"].items()}
     labels = {"messaging": "messaging (send.c, msgq.c, sched.c, mcast.c, route.c)",
               "memory": "memory management (heap.c, slab.c, payload.c)",
               "other_kernel": "other kernel code (timer, interrupts, idle, threads)",
-              "application": "application, drivers and libgcc beyond the standalone image's"}
+              "application": "application, drivers and libgcc beyond the standalone image's",
+              "wakeup": "waking from the last sample's sleep beyond the standalone image's (deep sleep, no code)"}
     on, off = parts["ssl-one"], parts["ssl-one-notrace"]
     result.tables.append(OurTable(
         "The one-module overhead (sound) split by cairn-sim's per-function cycles, first round, from its "
@@ -245,6 +255,44 @@ def _split(result: StudyResult, brk: list[float]) -> dict[str, float]:
                                          f"{1e3 * off['messaging'] / hz:.3f} / {1e3 * off['memory'] / hz:.3f} ms "
                                          f"(log out), {ms['messaging']:.3f} / {ms['memory']:.3f} ms (log in)"))
     return ms
+
+
+def _on_path(s: e4_overhead_five.FiveSplit, part: str) -> float:
+    """A part's ms along the critical path, each stretch at its module's clock."""
+    return sum(st.ms(st.parts[part]) for st in s.path)
+
+
+def _late_chain(s: e4_overhead_five.FiveSplit) -> str:
+    """How much longer the critical sensing module's chain is than the quickest one's, how
+    much of that is the kernel's, and why when it is the module of the temperature chain."""
+    first = s.path[0]
+    quickest = min(s.chains.values(), key=lambda c: c.cycles)
+    kernel = ("messaging", "memory", "bus", "other_kernel", "wakeup")
+    extra = sum(first.ms(first.parts[k]) - quickest.ms(quickest.parts[k]) for k in kernel)
+    text = (f"{first.module}'s chain is {first.ms(first.cycles) - quickest.ms(quickest.cycles):.3f} ms longer than "
+            f"{quickest.module}'s, {extra:.3f} ms of it in the kernel")
+    if first.module != e4_overhead_five.temperature_module("five-sound"):
+        return text + "."
+    return (text + f": {first.module} also runs the temperature chain (FBD), whose messages come during its FFT, "
+            f"and the standalone images leave FBD out, so about that much of Table V's overhead is FBD's "
+            f"messaging rather than SSL's.")
+
+
+def _split_five(result: StudyResult, cases: tuple[str, ...], overhead_ms: float,
+                paper_ms: float) -> e4_overhead_five.FiveSplit:
+    """The five-module split (Table V's device) by module and along the round's critical path,
+    beside the one-module split; returns the sound case's."""
+    splits = {case: e4_overhead_five.split(case) for case in cases}
+    result.tables.append(e4_overhead_five.module_table(splits))
+    result.tables.append(e4_overhead_five.chain_table(splits))
+    result.tables.append(e4_overhead_five.path_table(splits))
+    s = splits["sound"]
+    result.comparisons.append(Comparison(
+        "Table V", "five modules, sound: the kernel on the round's critical path, messaging + bus / memory / "
+        "other kernel (event log in)", f"{paper_ms:.1f} ms of overhead in all, not split",
+        f"{_on_path(s, 'messaging'):.3f} + {_on_path(s, 'bus'):.3f} / {_on_path(s, 'memory'):.3f} / "
+        f"{_on_path(s, 'other_kernel'):.3f} ms; measured overhead {overhead_ms:.3f} ms"))
+    return s
 
 
 def _assignment(result: StudyResult, loops: tuple[int, ...]) -> Verdict:
