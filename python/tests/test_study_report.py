@@ -3,6 +3,7 @@ generated report opens in headless Chromium with no console error and every imag
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from cairn.paths import repo_root
 from cairn.study import e5_mpsoc_migration
 from cairn.study.browser import check_page
 from cairn.study.paper import load_all
+from cairn.study.registry import STUDIES
 from cairn.study.report import write_report
 from cairn.study.result import Figure, StudyResult, Verdict
 
@@ -108,3 +110,15 @@ def test_a_study_bar_follows_the_time_and_ends_full() -> None:
     assert 0 < held < TICK  # held short of the end while the study runs on
     assert bar.n == TICK
     assert "e9-made-up" in out.getvalue() and "100%" in out.getvalue()
+
+
+def test_every_study_links_its_own_page(papers: dict[str, object], tmp_path: Path) -> None:
+    """Each study the checkout knows has a page under docs/studies/, and the report links it
+    by a path that resolves from wherever the report is written."""
+    assert set(STUDIES) <= {p.stem for p in (repo_root() / "docs" / "studies").glob("*.md")}
+    stub = StudyResult(study=e5_mpsoc_migration.NAME, size="reduced", setup="x")
+    out = tmp_path / "deep" / "report"
+    index = write_report([stub], papers, out)  # type: ignore[arg-type]
+    hrefs = re.findall(r'href="([^"#]+\.md)"', index.read_text())
+    assert len(hrefs) == 1 and (out / hrefs[0]).resolve() == (
+        repo_root() / "docs" / "studies" / f"{e5_mpsoc_migration.NAME}.md").resolve(), hrefs

@@ -10,9 +10,12 @@ from __future__ import annotations
 import base64
 import datetime as _dt
 import html
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from cairn.paths import repo_root
 
 from .paper import Paper
 from .result import StudyResult
@@ -48,7 +51,7 @@ def write_report(results: Sequence[StudyResult], papers: dict[str, Paper], out: 
     if results:
         parts.append(_contents(results, papers))
     for r in results:
-        parts.append(_study(r, papers[r.study], img))
+        parts.append(_study(r, papers[r.study], img, _doc_link(r.study, out)))
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_e(title)}</title><style>{_STYLE}</style></head><body>\n"
             + "\n".join(parts) + "\n</body></html>\n")
@@ -89,10 +92,21 @@ def _tables_and_figures(r: StudyResult, img: Path) -> list[str]:
     return parts
 
 
-def _study(r: StudyResult, paper: Paper, img: Path) -> str:
+def _doc_link(study: str, out: Path) -> str:
+    """The study's page in the checkout's docs/studies/, relative to the report, as a
+    paragraph; empty when the page does not exist."""
+    page = repo_root() / "docs" / "studies" / f"{study}.md"
+    if not page.exists():
+        return ""
+    href = Path(os.path.relpath(page, out.resolve())).as_posix()
+    return (f'<p class="meta">The study\'s page: <a href="{_e(href)}">docs/studies/{_e(study)}.md</a> '
+            "(what the paper did, our set-up, where and why the figures differ).</p>")
+
+
+def _study(r: StudyResult, paper: Paper, img: Path, doc_link: str = "") -> str:
     parts = [f'<h2 id="{_e(r.study)}">{_e(paper.title)}</h2>',
              f'<p class="meta">{_e(paper.citation)}. Platform: {_e(paper.platform)}. '
-             f"Run size: {_e(r.size)}.</p>",
+             f"Run size: {_e(r.size)}.</p>", doc_link,
              "<h3>Our set-up</h3>", f"<p>{_e(r.setup)}</p>"]
     if paper.tables or paper.values:
         parts.append("<h3>The paper's figures</h3>")
