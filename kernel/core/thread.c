@@ -19,8 +19,10 @@
  * (cairn__thread_resched), once; a thread-to-thread switch decided there is left to the
  * port as ts.next, which any later change withdraws.
  *
- * The ports switch contexts (arch_thread_reschedule: on armv6m in PendSV, whose fast path
- * makes the decided switch without calling back).
+ * The ports switch contexts: a switch thread to thread that the running thread's own kernel
+ * call decided is made at once, as a call (arch_thread_switch, when the other thread can be
+ * resumed so); every other goes through arch_thread_reschedule (on armv6m PendSV, whose fast
+ * path makes the decided switch without calling back).
  */
 #include "thread.h"
 

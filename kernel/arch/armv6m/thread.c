@@ -1,9 +1,14 @@
 /*
  * Cairn OS armv6m port: thread contexts (docs/kernel.md, "Threads").
  *
- * PendSV, at the lowest exception priority, is the one place a context switch
- * happens. The message level runs in Thread mode on MSP, a thread in Thread mode
- * on PSP; interrupts always use MSP, below the message level's saved context.
+ * A switch a thread's own kernel call decides (a give that readies a higher thread, a
+ * block, a yield) is a call in Thread mode, arch_thread_switch, with no exception. PendSV,
+ * at the lowest exception priority, makes every other switch: one an interrupt decides, one
+ * to or from the message level, one to a thread an interrupt preempted (a full exception
+ * frame, which the call switch does not unwind). Both lay out a saved context the same way,
+ * so that either can resume what the other saved. The message level runs in Thread mode on
+ * MSP, a thread in Thread mode on PSP; interrupts always use MSP, below the message level's
+ * saved context.
  *
  * The board's PendSV (irq.c: the deferred dispatch through a fabricated frame)
  * stays exactly as it is while no thread exists: the first cairn_thread_create
