@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cairn.bench import thread_metric
+from cairn.bench import kernel, thread_metric
 from cairn.paths import firmware_dir, sim_binary
 from cairn.runners import run_qemu, run_sim
 
@@ -97,9 +97,9 @@ def _row(calls: int, cycles: int, instructions: int) -> dict[str, Any]:
 def test_the_call_switch_figure_needs_one_path() -> None:
     """Cycles per call only mean the window when every call ran the same path."""
     assert thread_metric.call_switch_cycles([_row(4, 248, 132)]) == 62 + thread_metric.CALL_CYCLES
-    with pytest.raises(thread_metric.kernel.BenchError, match="more than one path"):
+    with pytest.raises(kernel.BenchError, match="more than one path"):
         thread_metric.call_switch_cycles([_row(4, 250, 132)])
-    with pytest.raises(thread_metric.kernel.BenchError, match="never called"):
+    with pytest.raises(kernel.BenchError, match="never called"):
         thread_metric.call_switch_cycles([_row(0, 0, 0)])
 
 
