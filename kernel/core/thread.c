@@ -19,8 +19,10 @@
  * (cairn__thread_resched), once; a thread-to-thread switch decided there is left to the
  * port as ts.next, which any later change withdraws.
  *
- * The ports switch contexts (arch_thread_reschedule: on armv6m in PendSV, whose fast path
- * makes the decided switch without calling back).
+ * The ports switch contexts: a switch thread to thread that the running thread's own kernel
+ * call decided is made at once, as a call (arch_thread_switch, when the other thread can be
+ * resumed so); every other goes through arch_thread_reschedule (on armv6m PendSV, whose fast
+ * path makes the decided switch without calling back).
  */
 #include "thread.h"
 
@@ -455,27 +457,41 @@ bool cairn__thread_pick(cairn_ctx_t **from, cairn_ctx_t **to)
 /* Called where the choice may have changed (a send, a wake-up, a block, an
  * interrupt's exit, the idle loop). */
 /* With interrupts off, over a running thread or the message level (cur): requests the
- * switch when another context should run. */
-HOT void decide(cairn_thread_t *cur)
+ * switch when another context should run. by_call: cur's own kernel call asks, with
+ * interrupts enabled before it, so a switch thread to thread can be made now, as a call. */
+HOT void decide(cairn_thread_t *cur, bool by_call)
 {
     cairn_thread_t *next = choose();
     if (next == cur)
         return;
-    arch_thread_reschedule();
     /* Thread to thread with nothing else to do on the way (the guard word, the slices):
      * decided now, the port need not choose again. */
     if (cur && next && *cur->guard == CAIRN_THREAD_GUARD && !cur->slice_armed &&
         (!slice || next->slice_armed || !peer_ready(next))) {
+        if (by_call && arch_thread_resumes_by_call(next->ctx.sp)) {
+            cairn__thread_forget_next();
+            ts.stats.switches++;
+            arch_thread_switch(cur, next); /* returns when cur runs again */
+            return;
+        }
+        arch_thread_reschedule();
         ts.next = next;
         ts.stats.switches++;
+    } else {
+        arch_thread_reschedule();
     }
+    if (by_call && cur)
+        arch_thread_switch_pended(); /* so that the call switch can resume cur later */
 }
 
 void cairn__thread_resched(void)
 {
     uint32_t s = arch_irq_save();
+    /* Where interrupts were enabled, a pended PendSV would take over as they are restored:
+     * the call switch takes over here instead. Where the caller masked them, the switch
+     * waits for its unmasking, as before. */
     if (!cairn_k.isr_depth && on())
-        decide(ts.cur);
+        decide(ts.cur, s == 0);
     arch_irq_restore(s);
 }
 
@@ -484,7 +500,7 @@ void cairn__thread_resched_isr(void)
     uint32_t s = arch_irq_save();
     if (on() && ts.cur) {
         arch_thread_settle(); /* the fast path's switch does not call back */
-        decide(ts.cur); /* the interrupted thread: the message level's top is ts.msg_top */
+        decide(ts.cur, false); /* the interrupted thread: the message level's top is ts.msg_top */
     } else {
         arch_thread_reschedule();
     }

@@ -167,8 +167,22 @@ cairn_ret_t arch_thread_init(cairn_ctx_t *c, void *lo, void *hi);
 /* c will never run again (joined). */
 void arch_thread_release(cairn_ctx_t *c);
 /* Runs cairn__thread_pick and switches as soon as no interrupt handler is active
- * and interrupts are enabled (armv6m: pends PendSV). */
+ * and interrupts are enabled (armv6m: pends PendSV): the switch an interrupt decided, or
+ * one to or from the message level, or to a thread an interrupt preempted. */
 void arch_thread_reschedule(void);
+/* The switch a thread's own kernel call decided (a give that readies a higher thread, a block,
+ * a yield): with interrupts masked by that call (they were enabled before it), outside any
+ * interrupt handler, cur the running thread, next a thread whose saved context the port's
+ * arch_thread_resumes_by_call(next->ctx.sp) (cairn_port.h) accepts, the guard word and the
+ * slices settled by the caller. Makes next current (ts.cur, cairn_k.top = &next->frame) and
+ * switches to it now, as a call, without an exception; returns when cur runs again, with
+ * interrupts still masked (whichever switch resumes it, the caller's own restore unmasks). */
+void arch_thread_switch(cairn_thread_t *cur, cairn_thread_t *next);
+/* The running thread's own kernel call (interrupts masked by it, enabled before it) pended a
+ * switch (arch_thread_reschedule) that arch_thread_switch does not make: lets it happen now, at
+ * a point from which either switch can resume the thread. Returns when the thread runs again,
+ * with interrupts enabled or masked (the caller's own restore decides). */
+void arch_thread_switch_pended(void);
 /* From an interrupt (or PendSV) over the running thread, before any other context may run:
  * a kernel sequence the thread was interrupted in is restarted or completed (armv6m: the
  * uncontended mutex's fast path, which does not mask interrupts). The host has none. */

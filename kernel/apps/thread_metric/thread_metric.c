@@ -18,7 +18,9 @@
  *  2 preemptive    L, interrupts masked, gives `wake` (H ready, the switch decided and PendSV
  *                  pending), marks, unmasks: the figure ends at H's first instruction, the end
  *                  of PendSV's exception return (trace) plus the 13 exit cycles
- *                  (thread_switch_cycles)
+ *                  (preemptive_switch_pendsv). A give with interrupts enabled (phases 3, 10-13)
+ *                  switches as a call instead, arch_thread_switch, whose cycles per call
+ *                  cairn-sim's profile gives (thread_switch_cycles)
  *  3 signal        L marks and gives `wake`; H marks: the give, the switch, H's return from its
  *                  take (sem_signal_to_waiter_cycles)
  *  4 mutex         L locks and unlocks a free mutex, cairn_mutex_lock and cairn_mutex_unlock

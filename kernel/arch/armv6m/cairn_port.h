@@ -48,6 +48,17 @@ static inline void arch_irq_unmask(unsigned irq)
     *(volatile uint32_t *)0xE000E100u = 1u << irq; /* NVIC_ISER */
 }
 
+/* Whether a thread's saved context (its saved SP) can be resumed by arch_thread_switch, the
+ * switch a thread's own kernel call makes (kernel/arch/armv6m/thread.c): it switched itself out
+ * by a call, so its fabricated exception frame's pc is cairn__armv6m_resume_pc. One that an
+ * interrupt preempted has a full frame (r0-r3, r12, lr, flags, perhaps an alignment word):
+ * PendSV resumes it. */
+extern const uint16_t cairn__armv6m_resume_pc[];
+static inline int arch_thread_resumes_by_call(uintptr_t saved_sp)
+{
+    return ((const uint32_t *)saved_sp)[8 + 6] == (uint32_t)(uintptr_t)cairn__armv6m_resume_pc;
+}
+
 /* The send fast path is assembly (kernel/arch/armv6m/fast.c), for fixed priority only:
  * it hard-codes that policy's test (docs/policies.md), so send.c looks at the policy too. */
 #define CAIRN_PORT_FAST_SEND 1

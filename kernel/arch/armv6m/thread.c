@@ -1,9 +1,14 @@
 /*
  * Cairn OS armv6m port: thread contexts (docs/kernel.md, "Threads").
  *
- * PendSV, at the lowest exception priority, is the one place a context switch
- * happens. The message level runs in Thread mode on MSP, a thread in Thread mode
- * on PSP; interrupts always use MSP, below the message level's saved context.
+ * A switch a thread's own kernel call decides (a give that readies a higher thread, a
+ * block, a yield) is a call in Thread mode, arch_thread_switch, with no exception. PendSV,
+ * at the lowest exception priority, makes every other switch: one an interrupt decides, one
+ * to or from the message level, one to a thread an interrupt preempted (a full exception
+ * frame, which the call switch does not unwind). Both lay out a saved context the same way,
+ * so that either can resume what the other saved. The message level runs in Thread mode on
+ * MSP, a thread in Thread mode on PSP; interrupts always use MSP, below the message level's
+ * saved context.
  *
  * The board's PendSV (irq.c: the deferred dispatch through a fabricated frame)
  * stays exactly as it is while no thread exists: the first cairn_thread_create
@@ -76,14 +81,25 @@ cairn_ret_t arch_thread_setup(void)
     return CAIRN_OK;
 }
 
+/* A new thread starts as if it had switched itself out by a call whose caller is
+ * thread_start, so that either switch can be the first to run it. */
+__attribute__((naked, used)) static void thread_start(void)
+{
+    __asm__ volatile("cpsie i\n\t" /* a call switch comes with interrupts masked */
+                     "ldr   r0, =cairn__thread_entry\n\t"
+                     "bx    r0\n\t"
+                     ".ltorg\n\t");
+}
+
 cairn_ret_t arch_thread_init(cairn_ctx_t *c, void *lo, void *hi)
 {
     (void)lo;
     uint32_t *sp = (uint32_t *)hi - 16; /* r8-r11 and r4-r7 (zero), then the exception frame */
     for (unsigned i = 0; i < 16; i++)
         sp[i] = 0;
-    sp[8 + 6] = (uint32_t)(uintptr_t)cairn__thread_entry & ~1u; /* pc */
-    sp[8 + 7] = 0x01000000u;                                    /* xPSR: Thumb */
+    sp[8 + 5] = (uint32_t)(uintptr_t)thread_start;               /* lr: where it resumes */
+    sp[8 + 6] = (uint32_t)(uintptr_t)cairn__armv6m_resume_pc;    /* pc */
+    sp[8 + 7] = 0x01000000u;                                     /* xPSR: Thumb */
     c->sp = (uintptr_t)sp;
     c->port = 0;
     return CAIRN_OK;
@@ -146,6 +162,75 @@ __attribute__((naked)) void cairn__armv6m_svc_threads(void)
                      "bl    cairn__thread_resched\n\t"
                      "pop   {r0, r1}\n\t"
                      "bx    r1\n\t");
+}
+
+/* A thread's own kernel call whose switch is left to PendSV (to or from the message level, to a
+ * thread an interrupt preempted, or with the guard word or a slice to see to) unmasks here, so
+ * that PendSV is taken at cairn__armv6m_resume_pc with lr the call's return address: the frame
+ * it saves is then one arch_thread_switch can resume too (r0-r3, r12 and the flags are not kept
+ * across a call, and the SP of a call site needs no alignment word). The same label is where
+ * PendSV's exception return enters a context that arch_thread_switch saved: its fabricated
+ * frame's pc (without the Thumb bit, which a frame's pc has not). A function of its own, so that
+ * cairn-sim's profile counts these cycles apart from the call switch's. */
+__asm__(".text\n\t"
+        ".balign 2\n\t"
+        ".global arch_thread_switch_pended\n\t"
+        ".global cairn__armv6m_resume_pc\n\t"
+        ".type arch_thread_switch_pended, %function\n\t"
+        ".thumb_func\n"
+        "arch_thread_switch_pended:\n\t"
+        "cpsie i\n"
+        "cairn__armv6m_resume_pc:\n\t"
+        "bx    lr\n\t"
+        ".size arch_thread_switch_pended, . - arch_thread_switch_pended\n\t");
+
+_Static_assert(CAIRN_TH_FRAME <= 255, "the call switch adds the frame's offset with one ADDS");
+
+/* The switch a thread's own kernel call decided (r0 = cur, the running thread; r1 = next),
+ * interrupts masked, Thread mode on cur's PSP: cur's context is saved as PendSV saves one, with
+ * a fabricated exception frame (pc cairn__armv6m_resume_pc, lr the return address, xPSR
+ * Thumb) so that PendSV can resume it unchanged (as if it had unmasked in
+ * arch_thread_switch_pended); next, saved the same way (the core checked:
+ * arch_thread_resumes_by_call), is current, its registers restored, and this returns into it
+ * with interrupts still masked: its own arch_irq_restore unmasks them. */
+__attribute__((naked)) void arch_thread_switch(__attribute__((unused)) cairn_thread_t *cur,
+                                              __attribute__((unused)) cairn_thread_t *next)
+{
+    __asm__ volatile(
+        "mov   r12, r1\n\t"
+        "mov   r1, lr\n\t"
+        "ldr   r2, =cairn__armv6m_resume_pc\n\t"
+        "ldr   r3, =0x01000000\n\t"
+        "push  {r1, r2, r3}\n\t" /* the frame's lr, pc and xPSR */
+        "sub   sp, #20\n\t"       /* its r0-r3 and r12: not kept across a call */
+        "push  {r4-r7}\n\t"
+        "mov   r4, r8\n\t"
+        "mov   r5, r9\n\t"
+        "mov   r6, r10\n\t"
+        "mov   r7, r11\n\t"
+        "push  {r4-r7}\n\t"       /* r8-r11 at the saved SP, as PendSV lays them */
+        "mov   r2, sp\n\t"
+        "str   r2, [r0]\n\t"      /* cur->ctx.sp */
+        "mov   r1, r12\n\t"
+        "ldr   r3, =cairn_k\n\t"
+        "movs  r0, #" CAIRN_STR(CAIRN_K_THREADS) "\n\t"
+        "ldr   r0, [r3, r0]\n\t"
+        "str   r1, [r0, #" CAIRN_STR(CAIRN_TS_CUR) "]\n\t"
+        "movs  r2, r1\n\t"
+        "adds  r2, #" CAIRN_STR(CAIRN_TH_FRAME) "\n\t"
+        "str   r2, [r3, #" CAIRN_STR(CAIRN_K_TOP) "]\n\t" /* its frame the execution stack's top */
+        "ldr   r0, [r1]\n\t"      /* next->ctx.sp */
+        "ldmia r0!, {r4-r7}\n\t"
+        "mov   r8, r4\n\t"
+        "mov   r9, r5\n\t"
+        "mov   r10, r6\n\t"
+        "mov   r11, r7\n\t"
+        "ldmia r0!, {r4-r7}\n\t"
+        "ldr   r1, [r0, #20]\n\t" /* the frame's lr: where next resumes */
+        "adds  r0, #32\n\t"
+        "mov   sp, r0\n\t"
+        "bx    r1\n\t"
+        ".ltorg\n\t");
 }
 
 _Static_assert(CAIRN_TS_NEXT == CAIRN_TS_CUR + 4, "PendSV's fast path stores cur and next with one STM");

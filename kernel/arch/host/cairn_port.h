@@ -16,6 +16,16 @@ void arch_irq_restore(uint32_t state);
 void cairn_host_irq_window(void);
 #define ARCH_IRQ_WINDOW() cairn_host_irq_window()
 
+/* Whether a thread's saved context can be resumed by arch_thread_switch, the switch a thread's
+ * own kernel call makes: any can (swapcontext), but not while the simulated timer interrupt
+ * runs (kernel/arch/host/hwtimer.c), whose switch waits for its end as a pended PendSV does. */
+int cairn_host_thread_switch_now(void);
+static inline int arch_thread_resumes_by_call(uintptr_t saved_sp)
+{
+    (void)saved_sp;
+    return cairn_host_thread_switch_now();
+}
+
 /* Interrupt line masking, recorded for tests (cairn_host_irq_masked). */
 void arch_irq_mask(unsigned irq);
 void arch_irq_unmask(unsigned irq);

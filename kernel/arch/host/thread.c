@@ -132,6 +132,26 @@ static void swap(cairn_ctx_t *from, cairn_ctx_t *to)
     finish(f);
 }
 
+int cairn_host_thread_switch_now(void)
+{
+    return !host_timer_in_isr();
+}
+
+/* The switch a thread's own kernel call decided: the same swap as run()'s, without choosing
+ * again (the core did). A context left by either resumes by either. */
+void arch_thread_switch(cairn_thread_t *cur, cairn_thread_t *next)
+{
+    cairn_k.threads->cur = next;
+    cairn_k.top = &next->frame;
+    swap(&cur->ctx, &next->ctx);
+}
+
+void arch_thread_switch_pended(void)
+{
+    /* arch_thread_reschedule switched already, or the switch waits for the end of the
+     * simulated interrupt: any context resumes by either switch. */
+}
+
 static void run(void)
 {
     for (;;) {

@@ -10,7 +10,8 @@
  * and no yields A and B still interleave: A, which never yields, works until it sees
  * B's work, which only a slice's end can let in (how often slices end depends on the
  * clock, QEMU's being the host's, so only that they do is printed); the registers of
- * a preempted thread survive (a checksum computed across interrupts and slices).
+ * a preempted thread survive (a checksum computed across interrupts and slices), and r4-r11
+ * survive every yield, whichever switch (a call, or PendSV) made it, which returns unmasked.
  */
 #include <stdint.h>
 
@@ -73,6 +74,75 @@ static void h_main(void *arg)
     }
 }
 
+/* Yields with r4-r11 set from seed (seed + 1 to seed + 8); 1 when all eight came back. The
+ * yields switch as calls (arch_thread_switch) or, to a thread an interrupt preempted,
+ * through PendSV: either must give the registers back. */
+static volatile uint32_t yields_lost_registers, yields_left_masked;
+__attribute__((naked)) static uint32_t yield_keeping_registers(__attribute__((unused)) uint32_t seed)
+{
+    __asm__ volatile("push  {r4-r7, lr}\n\t"
+                     "mov   r4, r8\n\t"
+                     "mov   r5, r9\n\t"
+                     "mov   r6, r10\n\t"
+                     "mov   r7, r11\n\t"
+                     "push  {r4-r7}\n\t"
+                     "push  {r0}\n\t" /* ten words: SP stays 8-byte aligned for the call */
+                     "adds  r1, r0, #5\n\t"
+                     "mov   r8, r1\n\t"
+                     "adds  r1, r0, #6\n\t"
+                     "mov   r9, r1\n\t"
+                     "adds  r1, r0, #7\n\t"
+                     "mov   r10, r1\n\t"
+                     "adds  r1, #1\n\t"
+                     "mov   r11, r1\n\t"
+                     "adds  r4, r0, #1\n\t"
+                     "adds  r5, r0, #2\n\t"
+                     "adds  r6, r0, #3\n\t"
+                     "adds  r7, r0, #4\n\t"
+                     "bl    cairn_thread_yield\n\t"
+                     "ldr   r0, [sp]\n\t"
+                     "adds  r1, r0, #1\n\t"
+                     "cmp   r4, r1\n\t"
+                     "bne   1f\n\t"
+                     "adds  r1, r0, #2\n\t"
+                     "cmp   r5, r1\n\t"
+                     "bne   1f\n\t"
+                     "adds  r1, r0, #3\n\t"
+                     "cmp   r6, r1\n\t"
+                     "bne   1f\n\t"
+                     "adds  r1, r0, #4\n\t"
+                     "cmp   r7, r1\n\t"
+                     "bne   1f\n\t"
+                     "mov   r2, r8\n\t"
+                     "adds  r1, r0, #5\n\t"
+                     "cmp   r2, r1\n\t"
+                     "bne   1f\n\t"
+                     "mov   r2, r9\n\t"
+                     "adds  r1, r0, #6\n\t"
+                     "cmp   r2, r1\n\t"
+                     "bne   1f\n\t"
+                     "mov   r2, r10\n\t"
+                     "adds  r1, r0, #7\n\t"
+                     "cmp   r2, r1\n\t"
+                     "bne   1f\n\t"
+                     "mov   r2, r11\n\t"
+                     "adds  r1, #1\n\t"
+                     "cmp   r2, r1\n\t"
+                     "bne   1f\n\t"
+                     "movs  r0, #1\n\t"
+                     "b     2f\n\t"
+                     "1:\n\t"
+                     "movs  r0, #0\n\t"
+                     "2:\n\t"
+                     "add   sp, #4\n\t"
+                     "pop   {r4-r7}\n\t"
+                     "mov   r8, r4\n\t"
+                     "mov   r9, r5\n\t"
+                     "mov   r10, r6\n\t"
+                     "mov   r11, r7\n\t"
+                     "pop   {r4-r7, pc}\n\t");
+}
+
 static void worker(void *arg)
 {
     unsigned me = (unsigned)(uintptr_t)arg;
@@ -85,7 +155,10 @@ static void worker(void *arg)
             nvic_set_pending(IRQ_SOFT0);
             cpu_sync();
         }
-        cairn_thread_yield();
+        if (!yield_keeping_registers(0xC0DE0000u + me * 0x100u))
+            yields_lost_registers++;
+        if (cpu_get_primask())
+            yields_left_masked++;
     }
     /* Slices: no yields. */
     (void)cairn_thread_receive(&m, CAIRN_THREAD_FOREVER);
@@ -135,6 +208,8 @@ int main(void)
     check_str("yields alternate; the interrupt wakes H; M when H blocks; A keeps its turn",
               seq_get(), "A1 B1 A2 H M B2 A3 B3");
     check_yes("H ran in Thread mode on PSP", h_psp_ok);
+    check_eq("yields that lost r4-r11", yields_lost_registers, 0);
+    check_eq("yields that came back masked", yields_left_masked, 0);
 
     /* Slices: A and B share the processor without a yield. */
     cairn_thread_set_slice(2500); /* 100 us at 25 MHz */

@@ -641,6 +641,40 @@ static void test_an_uncontended_mutex_is_one_word(void **state)
     assert_int_equal(cairn_thread_join(TL, 0), CAIRN_OK);
 }
 
+/* ---- where the switch a thread's own give decides happens ------------------------------------- */
+
+static void twice_waiter(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 0; i < 2; i++) {
+        assert_int_equal(cairn_sem_take(&cs, CAIRN_THREAD_FOREVER), CAIRN_OK);
+        klog("H:took");
+    }
+}
+
+static void giver(void *arg)
+{
+    (void)arg;
+    assert_int_equal(cairn_sem_give(&cs), CAIRN_OK); /* interrupts enabled: H runs inside it */
+    klog("L:gave");
+    uint32_t s = arch_irq_save();
+    assert_int_equal(cairn_sem_give(&cs), CAIRN_OK); /* masked: H waits for the unmasking */
+    klog("L:gave masked");
+    arch_irq_restore(s);
+    klog("L:unmasked");
+}
+
+static void test_a_give_switches_at_once_unless_masked(void **state)
+{
+    (void)state;
+    assert_int_equal(cairn_sem_init(&cs, 0, 1), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TH, "H", twice_waiter, 0, stacks[0], STACK, 5, 0, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_create(TL, "L", giver, 0, stacks[1], STACK, 2, 0, 0), CAIRN_OK);
+    assert_log("H:took L:gave L:gave masked H:took L:unmasked");
+    assert_int_equal(cairn_thread_join(TH, 0), CAIRN_OK);
+    assert_int_equal(cairn_thread_join(TL, 0), CAIRN_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -658,6 +692,7 @@ int main(void)
         KTEST(test_a_waiter_times_out_while_the_holder_holds_its_place),
         KTEST(test_nothing_moves_when_the_holder_runs_as_high),
         KTEST(test_an_uncontended_mutex_is_one_word),
+        KTEST(test_a_give_switches_at_once_unless_masked),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -539,9 +539,12 @@ def main(argv: list[str] | None = None) -> int:
           f"(a message: send -> handler {f['send_preempt_cycles']}, send -> handler -> back "
           f"{f['send_preempt_roundtrip_cycles']})")
     tm = threads["thread_metric"]
-    print(f"  thread to thread: preemptive (the pended switch unmasked -> the higher thread's first "
-          f"instruction) {f['thread_switch_cycles']} (target <= {tm['targets']['thread_switch_cycles_max']}: "
-          f"{'met' if tm['targets']['thread_switch_met'] else 'NOT met'}); cairn_thread_yield -> the other "
+    print(f"  thread to thread: preemptive, decided by the thread's own call (the call switch's BL -> "
+          f"the higher thread's first instruction) {f['thread_switch_cycles']} (target <= "
+          f"{tm['targets']['thread_switch_cycles_max']}: "
+          f"{'met' if tm['targets']['thread_switch_met'] else 'NOT met'}); through PendSV (the pended "
+          f"switch unmasked -> the higher thread's first instruction) {tm['preemptive_switch_pendsv']}; "
+          f"cairn_thread_yield -> the other "
           f"thread {f['thread_yield_cycles']} [{tf['thread_yield_cycles']}]; semaphore given -> the waiter "
           f"{f['sem_signal_to_waiter_cycles']}")
     print(f"  mutex lock + unlock, free {f['mutex_lock_unlock_cycles']} (target <= "

@@ -89,7 +89,8 @@ def render_threads(d: dict[str, Any]) -> list[str]:
 
     return [
         f"  - threads (`thread-metric.elf`, docs/kernel.md): preemptive thread-to-thread switch "
-        f"**{tm['preemptive_switch']}** (target ≤ {t['thread_switch_cycles_max']}: {met(t['thread_switch_met'])}); "
+        f"**{tm['preemptive_switch']}** (target ≤ {t['thread_switch_cycles_max']}: {met(t['thread_switch_met'])}; "
+        f"a call in Thread mode; through PendSV {tm['preemptive_switch_pendsv']}); "
         f"uncontended mutex lock + unlock **{tm['mutex_lock_unlock']}** (target ≤ "
         f"{t['mutex_lock_unlock_cycles_max']}: {met(t['mutex_lock_unlock_met'])}); cooperative switch "
         f"{tm['cooperative_switch']}; semaphore give → waiter {tm['signal_to_waiter']}; counting semaphore "

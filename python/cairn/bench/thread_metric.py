@@ -16,9 +16,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import cairn
 from cairn.bench import kernel
 
 REPS = 3
+#: the port's switch for a thread's own kernel call (kernel/arch/armv6m/thread.c)
+CALL_SWITCH_SYMBOL = "arch_thread_switch"
+#: the BL that enters it (Cortex-M0+ TRM: 3 cycles), inside the window as the unmasking
+#: instruction was inside the window of the switch PendSV makes
+CALL_CYCLES = 3
 #: cairn-sim's exception return: the cycles after the returning BX, which the trace's
 #: exception-return stamp precedes (docs/board-mps2-an385.md, "Exceptions")
 EXC_EXIT_CYCLES = 13
@@ -36,11 +42,21 @@ METHOD = {
               "before - the two stores alone; 3 repetitions, repetitions 2 and 3 must agree",
     "cooperative_switch": "thread A marks and calls cairn_thread_yield; thread B (same priority, "
                           "slice 0) marks when its own yield returns (thread_yield_cycles)",
-    "preemptive_switch": "thread L (priority 1), interrupts masked, gives a semaphore thread H "
-                         "(priority 3) waits on (H ready, the switch decided, PendSV pending), "
-                         "marks, unmasks: from the unmasking instruction to H's first "
-                         "instruction (PendSV's exception-return stamp + 13 exit cycles) "
+    "preemptive_switch": "a switch a thread's own kernel call decided (L's give readies H, of "
+                         "higher priority, waiting in its take; a block; a yield), made as a "
+                         "call in Thread mode: from the BL into arch_thread_switch (3 cycles), "
+                         "where the decided switch begins (the old code unmasked there and "
+                         "PendSV took over), to H's first instruction after it (the return "
+                         "into H's own switch call): cairn-sim's exact per-address profile "
+                         "(--energy stm32l053 --flash-wait-states 0 --stats) of "
+                         "arch_thread_switch, one straight path, its cycles / calls + 3 "
                          "(thread_switch_cycles)",
+    "preemptive_switch_pendsv": "thread L (priority 1), interrupts masked, gives a semaphore "
+                                "thread H (priority 3) waits on (H ready, the switch decided, "
+                                "PendSV pending), marks, unmasks: from the unmasking instruction "
+                                "to H's first instruction (PendSV's exception-return stamp + 13 "
+                                "exit cycles): the switch an interrupt's give decides, made by "
+                                "PendSV's fast path when the interrupt returns",
     "signal_to_waiter": "L marks and gives the semaphore H waits on; H marks when its take "
                         "returns (sem_signal_to_waiter_cycles)",
     "mutex_lock_unlock": "L locks and unlocks a free mutex with cairn_mutex_lock and "
@@ -95,7 +111,7 @@ def figures_from_trace(tr: kernel.Trace) -> dict[str, Any]:
     return {
         "marker_overhead_cycles": empty,
         "cooperative_switch": _steady(spans(PH_COOP), "cooperative"),
-        "preemptive_switch": _steady(preempt, "preemptive"),
+        "preemptive_switch_pendsv": _steady(preempt, "preemptive (PendSV)"),
         "signal_to_waiter": _steady(spans(PH_SIGNAL), "signal"),
         "mutex_lock_unlock": _steady(spans(PH_MUTEX), "mutex"),
         "synchronisation": _steady(spans(PH_SEM), "semaphore"),
@@ -107,9 +123,35 @@ def figures_from_trace(tr: kernel.Trace) -> dict[str, Any]:
     }
 
 
+def call_switch_cycles(profile: list[dict[str, Any]]) -> int:
+    """The call switch's window from a --stats profile: every call runs the one straight path
+    of CALL_SWITCH_SYMBOL, so its cycles and instructions divide by its calls."""
+    rows = [p for p in profile if p.get("symbol") == CALL_SWITCH_SYMBOL]
+    if len(rows) != 1 or not rows[0]["calls"]:
+        raise kernel.BenchError(f"thread_metric: {CALL_SWITCH_SYMBOL} never called (the profile has {rows})")
+    row = rows[0]
+    calls, cycles, instructions = int(row["calls"]), int(row["cycles"]), int(row["instructions"])
+    if cycles % calls or instructions % calls:
+        raise kernel.BenchError(f"thread_metric: {CALL_SWITCH_SYMBOL} took more than one path: {row}")
+    return cycles // calls + CALL_CYCLES
+
+
+def profile_firmware(sim: str, elf: Path, clock_hz: int) -> list[dict[str, Any]]:
+    """cairn-sim's per-function profile of one run (exact per address; zero wait states as the
+    trace runs: the energy profile would otherwise bring its part's)."""
+    r = cairn.run(elf, ["stats"], options=("--clock", str(clock_hz), "--energy", "stm32l053",
+                                           "--flash-wait-states", "0"), timeout=60, sim=sim)
+    if r.status != 0 or not r.console.rstrip().endswith("PASS"):
+        raise kernel.BenchError(f"{' '.join(r.command)} ({elf}) exited {r.status}:\n{r.console[-2000:]}")
+    profile: list[dict[str, Any]] = json.loads(r.files["stats"].read_text())["profile"]
+    return profile
+
+
 def measure_one(sim: str, elf: Path, clock_hz: int = kernel.DEFAULT_CLOCK_HZ) -> dict[str, Any]:
     _, trace = kernel.run_firmware(sim, elf, clock_hz)
-    return figures_from_trace(kernel.parse_trace(trace, clock_hz))
+    figures = figures_from_trace(kernel.parse_trace(trace, clock_hz))
+    figures["preemptive_switch"] = call_switch_cycles(profile_firmware(sim, elf, clock_hz))
+    return figures
 
 
 def measure(sim: str, elf: Path, elf_plain: Path, clock_hz: int = kernel.DEFAULT_CLOCK_HZ) -> dict[str, Any]:
