@@ -49,6 +49,22 @@
 #define CAIRN_STR_(x) #x
 #define CAIRN_STR(x) CAIRN_STR_(x)
 
+/* A context's r8-r11 lie at its saved SP, its r4-r7 above them (ARMv6-M moves high registers
+ * only through low ones): the restore from the pointer in `reg`, which ends at the frame. */
+#define RESTORE_R8_R11_THEN_R4_R7(reg)                                                            \
+    "ldmia " reg "!, {r4-r7}\n\t"                                                               \
+    "mov   r8, r4\n\t"                                                                          \
+    "mov   r9, r5\n\t"                                                                          \
+    "mov   r10, r6\n\t"                                                                         \
+    "mov   r11, r7\n\t"                                                                         \
+    "ldmia " reg "!, {r4-r7}\n\t"
+/* r8-r11 into r4-r7, to be stored (after r4-r7 themselves were). */
+#define HIGH_TO_R4_R7                                                                             \
+    "mov   r4, r8\n\t"                                                                          \
+    "mov   r5, r9\n\t"                                                                          \
+    "mov   r6, r10\n\t"                                                                         \
+    "mov   r7, r11\n\t"
+
 #define VECTORS 48u /* the initial SP, 15 exceptions, 32 interrupts */
 #define VECTOR_SVC 11u
 #define VECTOR_PENDSV 14u
@@ -204,10 +220,7 @@ __attribute__((naked)) void arch_thread_switch(__attribute__((unused)) cairn_thr
         "push  {r1, r2, r3}\n\t" /* the frame's lr, pc and xPSR */
         "sub   sp, #20\n\t"       /* its r0-r3 and r12: not kept across a call */
         "push  {r4-r7}\n\t"
-        "mov   r4, r8\n\t"
-        "mov   r5, r9\n\t"
-        "mov   r6, r10\n\t"
-        "mov   r7, r11\n\t"
+        HIGH_TO_R4_R7
         "push  {r4-r7}\n\t"       /* r8-r11 at the saved SP, as PendSV lays them */
         "mov   r2, sp\n\t"
         "str   r2, [r0]\n\t"      /* cur->ctx.sp */
@@ -220,12 +233,7 @@ __attribute__((naked)) void arch_thread_switch(__attribute__((unused)) cairn_thr
         "adds  r2, #" CAIRN_STR(CAIRN_TH_FRAME) "\n\t"
         "str   r2, [r3, #" CAIRN_STR(CAIRN_K_TOP) "]\n\t" /* its frame the execution stack's top */
         "ldr   r0, [r1]\n\t"      /* next->ctx.sp */
-        "ldmia r0!, {r4-r7}\n\t"
-        "mov   r8, r4\n\t"
-        "mov   r9, r5\n\t"
-        "mov   r10, r6\n\t"
-        "mov   r11, r7\n\t"
-        "ldmia r0!, {r4-r7}\n\t"
+        RESTORE_R8_R11_THEN_R4_R7("r0")
         "ldr   r1, [r0, #20]\n\t" /* the frame's lr: where next resumes */
         "adds  r0, #32\n\t"
         "mov   sp, r0\n\t"
@@ -259,18 +267,10 @@ __attribute__((naked)) void cairn__armv6m_pendsv_threads(void)
         "stmia r2!, {r4-r7}\n\t" /* r4-r7 right below the exception frame */
         "subs  r2, #32\n\t"
         "str   r2, [r0]\n\t"
-        "mov   r4, r8\n\t"
-        "mov   r5, r9\n\t"
-        "mov   r6, r10\n\t"
-        "mov   r7, r11\n\t"
+        HIGH_TO_R4_R7
         "stmia r2!, {r4-r7}\n\t" /* r8-r11 below them */
         "ldr   r0, [r1]\n\t"
-        "ldmia r0!, {r4-r7}\n\t"
-        "mov   r8, r4\n\t"
-        "mov   r9, r5\n\t"
-        "mov   r10, r6\n\t"
-        "mov   r11, r7\n\t"
-        "ldmia r0!, {r4-r7}\n\t"
+        RESTORE_R8_R11_THEN_R4_R7("r0")
         "msr   psp, r0\n\t" /* its exception frame, above r4-r7 */
         "cpsie i\n\t"
         "bx    lr\n\t" /* EXC_RETURN: Thread mode, PSP, as it came */
@@ -303,18 +303,10 @@ __attribute__((naked)) void cairn__armv6m_pendsv_threads(void)
         "adds  r1, #16\n\t"
         "stmia r1!, {r4-r7}\n\t"
         "subs  r1, #32\n\t"
-        "mov   r4, r8\n\t"
-        "mov   r5, r9\n\t"
-        "mov   r6, r10\n\t"
-        "mov   r7, r11\n\t"
+        HIGH_TO_R4_R7
         "stmia r1!, {r4-r7}\n\t"
         "ldr   r1, [r3]\n\t"
-        "ldmia r1!, {r4-r7}\n\t"
-        "mov   r8, r4\n\t"
-        "mov   r9, r5\n\t"
-        "mov   r10, r6\n\t"
-        "mov   r11, r7\n\t"
-        "ldmia r1!, {r4-r7}\n\t" /* r1: the exception frame */
+        RESTORE_R8_R11_THEN_R4_R7("r1") /* r1: the exception frame */
         "cmp   r3, r0\n\t"
         "beq   3f\n\t"
         "msr   psp, r1\n\t"
