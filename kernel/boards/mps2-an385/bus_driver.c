@@ -27,7 +27,16 @@ __attribute__((naked, section(".text.cairn_fast.irq24_handler"))) void irq24_han
 {
     __asm__ volatile("b    cairn__net_rx_vector\n\t");
 }
-CAIRN_IRQ_MESSAGE(irq25_handler, CAIRN_IRQ_BUS_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
+/* TX done goes to the bus manager's fast path too, which clears the latch when nothing is
+ * buffered and otherwise goes on as this binding's vector. */
+cairn_irq_binding_t cairn_bus_txdone_binding __attribute__((used, section("cairn_irq_bindings"))) =
+    CAIRN_IRQ_BINDING_INIT(CAIRN_IRQ_BUS_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE, 1);
+void irq25_handler(void);
+void cairn__net_txdone_vector(void);
+__attribute__((naked, section(".text.cairn_fast.irq25_handler"))) void irq25_handler(void)
+{
+    __asm__ volatile("b    cairn__net_txdone_vector\n\t");
+}
 CAIRN_IRQ_MESSAGE(irq26_handler, CAIRN_IRQ_BUS_ERR, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
 
 #define LINES                                                                                     \

@@ -80,5 +80,8 @@ void cairn_bus_power(uint8_t module, bool on);
  * path reaches the controller's registers itself (the board's register map, cairn_bus.h). */
 struct cairn_irq_binding;
 extern struct cairn_irq_binding cairn_bus_rx_binding;
+/* The same for TX done: cairn__net_txdone_vector clears the latch when the bus manager has
+ * nothing to send next, and otherwise goes on as this binding's vector. */
+extern struct cairn_irq_binding cairn_bus_txdone_binding;
 
 #endif /* CAIRN_BUS_H */
