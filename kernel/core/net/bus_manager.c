@@ -473,6 +473,50 @@ void cairn__net_service(void)
     cairn_bus_serviced();
 }
 
+/* ---- a migrator frame without the service ----------------------------------------------
+ * The RX interrupt's fast path takes plain messages only; for any other frame its binding
+ * starts the bus manager, whose service serves the whole controller. A migration frame at the
+ * head of the RX FIFO needs none of the rest: TX done and errors come through lines of their
+ * own (TX done as a message only when something is buffered). So it is read and handed to the
+ * migrator at once, after the checks take_frame makes of it, and the service runs only when
+ * other frames wait behind it. A migration's frames are sequential (an empty task's move is
+ * three, one after another, each waiting for this path at one end). False, with the header
+ * kept in rx_peek if it was read, when the head frame is anything else: the service takes it
+ * as before. */
+static bool mig_frame_first(void)
+{
+    uint8_t src;
+    bool corrupt;
+    int len = cairn_bus_rx_head(&src, &corrupt);
+    if (!cairn_net.mig || len < (int)CAIRN_NET_HEADER || corrupt)
+        return false;
+    if (!cairn_net.rx_peeked) {
+        cairn_bus_rx_read(cairn_net.rx_peek, CAIRN_NET_HEADER);
+        cairn_net.rx_peeked = true;
+    }
+    const uint8_t *h = (const uint8_t *)cairn_net.rx_peek;
+    unsigned plen = (unsigned)len - CAIRN_NET_HEADER;
+    if (h[0] != CAIRN_NET_KIND_MIG || h[1] != src || (uint16_t)cairn_net.rx_peek[2] != plen ||
+        !plen || plen > CAIRN_MIG_FRAME_MAX)
+        return false;
+    uint32_t tw[CAIRN_MIG_HEAD_MAX / 4u];
+    unsigned head = plen < CAIRN_MIG_HEAD_MAX ? plen : CAIRN_MIG_HEAD_MAX;
+    cairn_bus_rx_read(tw, head);
+    if (plen > head) {
+        uint8_t *rest = cairn__mig_rx_place(src, (const uint8_t *)tw, plen);
+        if (rest)
+            cairn_bus_rx_read(rest, plen - head);
+    }
+    cairn_bus_rx_pop();
+    cairn_net.rx_peeked = false;
+    cairn_net.ts.service_fresh = false;
+    cairn_net.stats.rx_frames++;
+    CAIRN_TRACE(CAIRN_EV_NET_RECV, src, h[6] | (unsigned)h[7] << 8);
+    CAIRN_TRACE(CAIRN_EV_NET_RECV_TO, h[2], h[3]);
+    cairn__mig_rx(src, (const uint8_t *)tw, plen);
+    return true;
+}
+
 /* INIT (cairn_net_start) serves what came before: frames wait in the controller until
  * the applications exist. */
 static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
@@ -482,7 +526,9 @@ static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
      * head frame's header and left the frame here. */
     if (!cairn_net.rx_peeked)
         cairn__timesync_entry();
-    if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
+    if (msg->port == CAIRN_NET_PORT_SERVICE && mig_frame_first() && !cairn_bus_rx_count())
+        cairn_bus_serviced(); /* migrator hook: its frame alone */
+    else if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
         cairn__net_service();
     else if (msg->port == CAIRN_PORT_TIMEOUT0)
         cairn__timesync_period_timer();
