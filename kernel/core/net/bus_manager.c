@@ -485,14 +485,23 @@ void cairn__net_service(void)
  * as before. */
 static bool mig_frame_first(void)
 {
-    uint8_t src;
-    bool corrupt;
-    int len = cairn_bus_rx_head(&src, &corrupt);
-    if (!cairn_net.mig || len < (int)CAIRN_NET_HEADER || corrupt)
+    if (!cairn_net.mig)
         return false;
-    if (!cairn_net.rx_peeked) {
-        cairn_bus_rx_read(cairn_net.rx_peek, CAIRN_NET_HEADER);
+    uint8_t src;
+    int len;
+    if (cairn_net.rx_peeked) {
+        bool corrupt;
+        len = cairn_bus_rx_head(&src, &corrupt);
+        if (len < (int)CAIRN_NET_HEADER || corrupt)
+            return false;
+    } else {
+        /* One call for the usual case, a frame alone; frames behind it go to the service. */
+        int got = cairn_bus_rx_single(cairn_net.rx_peek, CAIRN_NET_HEADER + CAIRN_MIG_FRAME_MAX);
+        if (got < 0)
+            return false;
         cairn_net.rx_peeked = true;
+        len = got & 0xFFFF;
+        src = (uint8_t)(got >> 16);
     }
     const uint8_t *h = (const uint8_t *)cairn_net.rx_peek;
     unsigned plen = (unsigned)len - CAIRN_NET_HEADER;
@@ -522,9 +531,9 @@ static bool mig_frame_first(void)
 static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
 {
     (void)state;
-    /* First: the RX (or TX done) time stamp; the RX fast path took it when it read the
-     * head frame's header and left the frame here. */
-    if (!cairn_net.rx_peeked)
+    /* First: the RX (or TX done) time stamp, which only the time synchronisation reads; the
+     * RX fast path took it when it read the head frame's header and left the frame here. */
+    if (!cairn_net.rx_peeked && cairn_net.ts.on)
         cairn__timesync_entry();
     if (msg->port == CAIRN_NET_PORT_SERVICE && mig_frame_first() && !cairn_bus_rx_count())
         cairn_bus_serviced(); /* migrator hook: its frame alone */
