@@ -261,10 +261,11 @@ static void send_parts(void)
 
 static void free_blob(void)
 {
-    if (MIG.blob != inline_blob())
-        cairn_free(MIG.blob);
-    MIG.blob = 0;
-    MIG.blob_len = 0;
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (m->blob != inline_blob())
+        cairn_free(m->blob);
+    m->blob = 0;
+    m->blob_len = 0;
 }
 
 static void resulting(uint8_t outcome)
@@ -411,90 +412,93 @@ static void freeze_silent(void)
  * gives up after its tries (source_timer) and T resumes here. */
 static void commit(void)
 {
-    if (!cairn__tcb_inline(MIG.task)) {
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (!cairn__tcb_inline(m->task)) {
         killed_here();
         return;
     }
-    MIG.tries = 0;
-    if (cairn__rel_sent_by(MIG.task)) {
-        MIG.phase = PH_DRAINING;
+    m->tries = 0;
+    if (cairn__rel_sent_by(m->task)) {
+        m->phase = PH_DRAINING;
         cairn_net.rel->draining = true;
         return;
     }
     cairn_net.rel->draining = false;
-    MIG.phase = PH_COMMITTING;
-    MIG.outcome = CAIRN_MIG_MOVED;
-    result_to(MIG.dest); /* the commit */
+    m->phase = PH_COMMITTING;
+    m->outcome = CAIRN_MIG_MOVED;
+    result_to(m->dest); /* the commit */
 }
 
 /* STATE went first: D is staged and frozen; the others are frozen next, then the commit. */
 static void freeze_rest(void)
 {
-    MIG.answered = 1u << MIG.dest;
-    if ((MIG.answered & all_others()) == all_others()) {
+    cairn_mig_state_t *const m = cairn_net.mig;
+    m->answered = 1u << m->dest;
+    if ((m->answered & all_others()) == all_others()) {
         commit();
         return;
     }
-    MIG.phase = PH_FREEZING_REST;
-    MIG.tries = 0;
+    m->phase = PH_FREEZING_REST;
+    m->tries = 0;
     freeze_silent();
 }
 
 static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
+    cairn_mig_state_t *const m = cairn_net.mig;
     uint8_t kind = f[0];
-    if (kind == F_FREEZE_ACK && (MIG.phase == PH_FREEZING || MIG.phase == PH_FREEZING_REST) &&
+    if (kind == F_FREEZE_ACK && (m->phase == PH_FREEZING || m->phase == PH_FREEZING_REST) &&
         len >= 4) {
         if (f[3]) {
             resume(); /* the participant is in another migration */
             return;
         }
-        MIG.answered |= 1u << src;
-        if (MIG.phase == PH_FREEZING)
+        m->answered |= 1u << src;
+        if (m->phase == PH_FREEZING)
             try_transfer();
-        else if ((MIG.answered & all_others()) == all_others())
+        else if ((m->answered & all_others()) == all_others())
             commit();
-    } else if (kind == F_STATE_ACK && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4 &&
-               f[3] > MIG.acked && f[3] < MIG.count) {
+    } else if (kind == F_STATE_ACK && m->phase == PH_TRANSFER && src == m->dest && len >= 4 &&
+               f[3] > m->acked && f[3] < m->count) {
         /* Cumulative: the destination has parts 0 .. f[3] - 1. */
-        MIG.acked = f[3];
-        if (MIG.sent < MIG.acked)
-            MIG.sent = MIG.acked;
-        MIG.tries = 0;
+        m->acked = f[3];
+        if (m->sent < m->acked)
+            m->sent = m->acked;
+        m->tries = 0;
         send_parts();
-    } else if (kind == F_DESERIALIZED && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4) {
+    } else if (kind == F_DESERIALIZED && m->phase == PH_TRANSFER && src == m->dest && len >= 4) {
         if (!f[3]) {
-            if (MIG.dest_epoch)
-                MIG.refused_epoch[MIG.dest] = MIG.dest_epoch;
+            if (m->dest_epoch)
+                m->refused_epoch[m->dest] = m->dest_epoch;
             resume();
             return;
         }
-        if (MIG.dest_epoch)
+        if (m->dest_epoch)
             freeze_rest();
         else
             commit();
-    } else if (kind == F_ACTIVATED && MIG.phase == PH_COMMITTING && src == MIG.dest && len >= 4) {
+    } else if (kind == F_ACTIVATED && m->phase == PH_COMMITTING && src == m->dest && len >= 4) {
         free_blob();
-        MIG.answered = 1u << MIG.dest;
+        m->answered = 1u << m->dest;
         if (f[3]) {
-            cairn__mig_detach(MIG.task, MIG.dest, MIG.queued);
-            MIG.stats.moved++;
+            cairn__mig_detach(m->task, m->dest, m->queued);
+            m->stats.moved++;
             trace(CAIRN_EV_MIG_FREED);
             resulting(CAIRN_MIG_MOVED);
         } else {
-            cairn_tcb_t *t = cairn__tcb(MIG.task);
+            cairn_tcb_t *t = cairn__tcb(m->task);
             if (t)
                 cairn__task_remove(t);
-            MIG.stats.killed++;
+            m->stats.killed++;
             trace(CAIRN_EV_MIG_KILLED);
             resulting(CAIRN_MIG_KILLED);
         }
-    } else if (kind == F_RESULT_ACK && MIG.phase == PH_RESULTING) {
-        MIG.answered |= 1u << src;
-        if ((MIG.answered & all_others()) == all_others())
+    } else if (kind == F_RESULT_ACK && m->phase == PH_RESULTING) {
+        m->answered |= 1u << src;
+        if ((m->answered & all_others()) == all_others())
             source_done();
     } else if (kind == F_QUERY) {
-        if (MIG.phase == PH_RESULTING || MIG.phase == PH_DONE)
+        if (m->phase == PH_RESULTING || m->phase == PH_DONE)
             result_to(src); /* nothing before there is an outcome */
     }
 }
@@ -587,22 +591,23 @@ static void apply(uint8_t src, uint8_t outcome)
 static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source,
                  bool arm_now)
 {
+    cairn_mig_state_t *const m = cairn_net.mig;
     free_blob();
-    __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
-    MIG.role = MIG_PARTICIPANT;
-    MIG.phase = PH_FROZEN;
-    MIG.mig_src = mig_src;
-    MIG.mig_ctr = mig_ctr;
-    MIG.task = task;
-    MIG.dest = dest;
-    MIG.source = source;
-    MIG.outcome = 0;
-    MIG.parts = 0;
-    MIG.answer = 0xFF;
-    MIG.staged = false;
-    MIG.stats.frozen++;
+    __builtin_memset(&m->stage, 0, sizeof m->stage);
+    m->role = MIG_PARTICIPANT;
+    m->phase = PH_FROZEN;
+    m->mig_src = mig_src;
+    m->mig_ctr = mig_ctr;
+    m->task = task;
+    m->dest = dest;
+    m->source = source;
+    m->outcome = 0;
+    m->parts = 0;
+    m->answer = 0xFF;
+    m->staged = false;
+    m->stats.frozen++;
     trace(CAIRN_EV_MIG_FROZEN);
-    MIG.query_unarmed = !arm_now;
+    m->query_unarmed = !arm_now;
     if (arm_now)
         arm(query_period());
 }
@@ -613,7 +618,8 @@ static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t
  * reset, or FREEZE went first and was lost. */
 static void join_on_state(uint8_t src, const uint8_t *f)
 {
-    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    cairn_mig_state_t *const m = cairn_net.mig;
+    bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     cairn_task_id_t task = f[6];
     if (this_mig(f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
         task > CAIRN_MAX_TASKS || (cairn__tcb(task) && !cairn__remote_is(task)))
@@ -642,12 +648,13 @@ static void query_as_destination(uint8_t src, const uint8_t *f, bool busy)
 
 static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
+    cairn_mig_state_t *const m = cairn_net.mig;
     uint8_t kind = f[0];
-    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     bool dest_here = false;
     if (kind == F_FREEZE && len >= 5) {
         if (this_mig(f)) {
-            if (MIG.phase != PH_SETTLED)
+            if (m->phase != PH_SETTLED)
                 frame(src, F_FREEZE_ACK, 0, -1, -1);
             return; /* a FREEZE for a migration whose result is known is ignored */
         }
@@ -662,32 +669,32 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         frame(src, F_FREEZE_ACK, 0, -1, -1);
         return;
     }
-    dest_here = MIG.role == MIG_PARTICIPANT && MIG.dest == cairn_net.address;
+    dest_here = m->role == MIG_PARTICIPANT && m->dest == cairn_net.address;
     if (kind == F_STATE && len >= MIG_PART_HEAD) {
-        if (!this_mig(f) || !dest_here || MIG.outcome) {
+        if (!this_mig(f) || !dest_here || m->outcome) {
             /* No FREEZE on record: reset since (or no longer in it). */
             uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], 0};
             send(src, a, 4);
             return;
         }
         uint8_t index = f[3], count = f[4];
-        bool accepted = index == MIG.parts && MIG.answer == 0xFF;
+        bool accepted = index == m->parts && m->answer == 0xFF;
         if (accepted) {
             /* cairn__mig_rx_place put the bytes in the blob, or found no room for them. */
-            if (!MIG.placed) {
-                MIG.answer = 0;
+            if (!m->placed) {
+                m->answer = 0;
             } else {
-                MIG.blob_len = (uint16_t)(MIG.blob_len + (len - MIG_PART_HEAD));
-                MIG.parts++;
+                m->blob_len = (uint16_t)(m->blob_len + (len - MIG_PART_HEAD));
+                m->parts++;
             }
-            if (MIG.answer == 0xFF && MIG.parts == count) {
-                MIG.answer = cairn__mig_stage() ? 1 : 0;
-                if (MIG.answer) {
-                    MIG.phase = PH_STAGED;
-                    MIG.stats.staged++;
+            if (m->answer == 0xFF && m->parts == count) {
+                m->answer = cairn__mig_stage() ? 1 : 0;
+                if (m->answer) {
+                    m->phase = PH_STAGED;
+                    m->stats.staged++;
                     trace(CAIRN_EV_MIG_STAGED);
                 } else {
-                    MIG.stats.stage_failed++;
+                    m->stats.stage_failed++;
                     trace(CAIRN_EV_MIG_STAGE_FAILED);
                 }
             }
@@ -695,38 +702,38 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         /* Every part once the answer is known gets it; a part in order is acknowledged every
          * MIG_ACK_EVERY parts (the source's window is wider), a repeated or out-of-order one
          * at once with what this module has (cumulative), and changes nothing. */
-        if (MIG.answer != 0xFF)
-            frame(src, F_DESERIALIZED, MIG.answer, -1, -1);
-        else if (!accepted || MIG.parts % MIG_ACK_EVERY == 0)
-            frame(src, F_STATE_ACK, MIG.parts, -1, -1);
-        if (MIG.query_unarmed) {
-            MIG.query_unarmed = false;
+        if (m->answer != 0xFF)
+            frame(src, F_DESERIALIZED, m->answer, -1, -1);
+        else if (!accepted || m->parts % MIG_ACK_EVERY == 0)
+            frame(src, F_STATE_ACK, m->parts, -1, -1);
+        if (m->query_unarmed) {
+            m->query_unarmed = false;
             arm(query_period());
         }
         return;
     }
     if (kind == F_RESULT && len >= 6) {
         if (dest_here && this_mig(f) && f[3] == CAIRN_MIG_MOVED) {
-            if (MIG.phase == PH_STAGED) {
+            if (m->phase == PH_STAGED) {
                 bool ok = cairn__mig_commit();
-                MIG.outcome = CAIRN_MIG_MOVED;
+                m->outcome = CAIRN_MIG_MOVED;
                 if (ok) {
-                    MIG.stats.committed++;
+                    m->stats.committed++;
                     trace(CAIRN_EV_MIG_COMMITTED);
                 }
                 free_blob();
-                MIG.phase = PH_SETTLED;
+                m->phase = PH_SETTLED;
                 (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
                 frame(src, F_ACTIVATED, ok, -1, -1);
                 trace(CAIRN_EV_MIG_UNFROZEN);
-                cairn__rel_resume(MIG.task);
-            } else if (MIG.phase == PH_SETTLED && MIG.outcome == CAIRN_MIG_MOVED &&
-                       cairn__tcb(MIG.task)) {
+                cairn__rel_resume(m->task);
+            } else if (m->phase == PH_SETTLED && m->outcome == CAIRN_MIG_MOVED &&
+                       cairn__tcb(m->task)) {
                 frame(src, F_ACTIVATED, 1, -1, -1); /* a repeated commit */
             } else {
                 /* No staged copy: never stages this migration again. */
-                MIG.outcome = CAIRN_MIG_KILLED;
-                if (MIG.phase != PH_SETTLED)
+                m->outcome = CAIRN_MIG_KILLED;
+                if (m->phase != PH_SETTLED)
                     unfreeze();
                 frame(src, F_ACTIVATED, 0, -1, -1);
             }
@@ -743,15 +750,15 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         }
         return;
     }
-    if (kind == F_NOMIG && this_mig(f) && src == MIG.source && dest_here && MIG.phase != PH_SETTLED) {
+    if (kind == F_NOMIG && this_mig(f) && src == m->source && dest_here && m->phase != PH_SETTLED) {
         /* S was reset before it committed: it never will; T, if anywhere, is there. The
          * outcome is recorded so that the others' QUERY gets it from here. */
-        MIG.outcome = CAIRN_MIG_RESUMED;
+        m->outcome = CAIRN_MIG_RESUMED;
         unfreeze();
         return;
     }
     if (kind == F_QUERY && this_mig(f)) {
-        if (MIG.outcome)
+        if (m->outcome)
             result_to(src);
     } else if (kind == F_QUERY && len >= 5 && f[4] == cairn_net.address) {
         query_as_destination(src, f, busy);
@@ -779,26 +786,27 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
 {
     if (!on())
         return 0;
-    MIG.placed = false;
+    cairn_mig_state_t *const m = cairn_net.mig;
+    m->placed = false;
     if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART || f[0] != F_STATE)
         return 0;
     join_on_state(src, f);
-    if (!this_mig(f) || MIG.dest != cairn_net.address || MIG.outcome ||
-        f[3] != MIG.parts || MIG.answer != 0xFF)
+    if (!this_mig(f) || m->dest != cairn_net.address || m->outcome ||
+        f[3] != m->parts || m->answer != 0xFF)
         return 0;
     if (f[3] == 0) {
         free_blob();
         /* Room for every part the source announced, within the longest task. */
         unsigned room = (unsigned)f[4] * MIG_PART;
-        MIG.blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
-        MIG.blob = f[4] == 1 ? inline_blob() : f[4] ? cairn_malloc(MIG.blob_cap) : 0;
-        if (MIG.blob && MIG.blob != inline_blob())
-            cairn_heap_set_owner(MIG.blob, CAIRN_TASK_NONE);
+        m->blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
+        m->blob = f[4] == 1 ? inline_blob() : f[4] ? cairn_malloc(m->blob_cap) : 0;
+        if (m->blob && m->blob != inline_blob())
+            cairn_heap_set_owner(m->blob, CAIRN_TASK_NONE);
     }
-    if (!MIG.blob || MIG.blob_len + (len - MIG_PART_HEAD) > MIG.blob_cap)
+    if (!m->blob || m->blob_len + (len - MIG_PART_HEAD) > m->blob_cap)
         return 0;
-    MIG.placed = true;
-    return MIG.blob + MIG.blob_len;
+    m->placed = true;
+    return m->blob + m->blob_len;
 }
 
 void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
