@@ -426,6 +426,19 @@ void cairn_bus_rx_words_pop(void *buf, unsigned len)
     cairn_bus_rx_pop();
 }
 
+void cairn_bus_tx_sub(uint8_t dst, const uint32_t *head, const uint32_t *sub, unsigned sub_words,
+                      const void *payload, unsigned len)
+{
+    uint8_t b[CAIRN_NET_HEADER + 4u * 4u];
+    if (sub_words > 4u) { /* no frame of the kernel's has more */
+        cur()->err |= ERR_TOO_LONG;
+        return;
+    }
+    __builtin_memcpy(b, head, CAIRN_NET_HEADER);
+    __builtin_memcpy(b + CAIRN_NET_HEADER, sub, 4u * sub_words);
+    cairn_bus_tx(dst, b, CAIRN_NET_HEADER + 4u * sub_words, payload, len);
+}
+
 bool cairn_bus_tx_if_idle(uint8_t dst, const uint32_t *head, const void *payload, unsigned len)
 {
     if (!cairn_bus_tx_idle())

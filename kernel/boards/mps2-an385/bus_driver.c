@@ -177,6 +177,19 @@ void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void 
     CAIRN_BUS_TX_SEND = 1u;
 }
 
+void cairn_bus_tx_sub(uint8_t dst, const uint32_t *head, const uint32_t *sub, unsigned sub_words,
+                      const void *payload, unsigned len)
+{
+    CAIRN_BUS_TX_DEST = dst;
+    CAIRN_BUS_TX_DATA = head[0];
+    CAIRN_BUS_TX_DATA = head[1];
+    *(volatile uint16_t *)&CAIRN_BUS_TX_DATA = (uint16_t)head[2];
+    while (sub_words--)
+        CAIRN_BUS_TX_DATA = *sub++;
+    put(payload, len);
+    CAIRN_BUS_TX_SEND = 1u;
+}
+
 /* The stamp is the last thing computed before TX_SEND: two word stores and the commit
  * follow it, a fixed number of cycles. */
 uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,

@@ -82,17 +82,26 @@ static void transmit(const cairn_msg_t *m, uint8_t module)
 /* ---- reliable layer / migrator hook: a token's frame is built when it goes ---- */
 static void transmit_token(const cairn_msg_t *m, uint8_t module)
 {
-    uint32_t h[3];
-    const void *p;
-    unsigned n;
-    if (!cairn__rel_frame(m, module, h, &p, &n))
-        return;
-    uint32_t seq = cairn_net.seq++;
-    h[1] |= (seq & 0xFFFFu) << 16;
-    cairn_bus_tx(module, (const uint8_t *)h, CAIRN_NET_HEADER, p, n);
+    uint32_t seq = cairn_net.seq;
+    uint32_t port = 0;
+    if (m->port == CAIRN_NET_KIND_MIG && (m->src & MIG_TOKEN_PART)) {
+        /* A STATE part: written from the migrator's blob, without a copy between. */
+        if (!cairn__mig_part_write(m->src & ~MIG_TOKEN_PART, module, seq))
+            return;
+    } else {
+        uint32_t h[3];
+        const void *p;
+        unsigned n;
+        if (!cairn__rel_frame(m, module, h, &p, &n))
+            return;
+        h[1] |= (seq & 0xFFFFu) << 16;
+        cairn_bus_tx(module, (const uint8_t *)h, CAIRN_NET_HEADER, p, n);
+        port = h[0] >> 24;
+    }
+    cairn_net.seq = (uint16_t)(seq + 1u);
     cairn_net.stats.tx_frames++;
     CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, m->dst, h[0] >> 24);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, m->dst, port);
 }
 
 static cairn_ret_t buffer(const cairn_msg_t *m, uint8_t module, uint8_t task, uint32_t s);

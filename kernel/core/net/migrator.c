@@ -115,39 +115,41 @@ static uint8_t *inline_blob(void)
     return (uint8_t *)MIG.part_frame + MIG_PART_HEAD;
 }
 
-/* STATE part `index`, built when the bus takes it (the caller copies it into the controller
- * at once): one copy of the bytes, word by word, and none while the part waits. */
-static bool part_frame(unsigned index, const void **payload, unsigned *len)
+/* STATE part `index` written to the idle controller, interrupts masked (the bus manager's
+ * transmit, or tx_part_now): its head built in the STATE frame buffer's first words, its
+ * bytes read straight from the blob where the serialiser wrote them (word-aligned: the blob
+ * is a heap block or the buffer itself, and a part a multiple of four bytes), so a part is
+ * built when the bus takes it and copied once, into the controller. False for a stale token
+ * (the transfer ended meanwhile). */
+bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq)
 {
-    if (MIG.role != MIG_SOURCE || MIG.phase != PH_TRANSFER || !MIG.blob || index >= MIG.count)
-        return false; /* a stale token: the transfer ended meanwhile */
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (m->role != MIG_SOURCE || m->phase != PH_TRANSFER || !m->blob || index >= m->count)
+        return false;
     unsigned at = index * MIG_PART;
-    unsigned n = MIG.blob_len - at < MIG_PART ? MIG.blob_len - at : MIG_PART;
-    uint8_t *f = (uint8_t *)MIG.part_frame;
-    MIG.part_frame[0] = F_STATE | (uint32_t)MIG.mig_src << 8 | (uint32_t)MIG.mig_ctr << 16 |
-                        (uint32_t)index << 24;
-    MIG.part_frame[1] = MIG.count | (uint32_t)MIG.dest_epoch << 8 | (uint32_t)MIG.task << 16;
-    if (MIG.blob != inline_blob())
-        __builtin_memcpy(f + MIG_PART_HEAD, MIG.blob + at, n);
-    *payload = f;
-    *len = MIG_PART_HEAD + n;
+    unsigned n = m->blob_len - at < MIG_PART ? m->blob_len - at : MIG_PART;
+    m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16 |
+                       (uint32_t)index << 24;
+    m->part_frame[1] = m->count | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
+    const uint32_t h[3] = {
+        CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16,
+        (seq & 0xFFFFu) << 16,
+        MIG_PART_HEAD + n,
+    };
+    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, m->blob + at, n);
     return true;
 }
 
+/* A small frame's slot (a STATE part's token is written by cairn__mig_part_write). */
 bool cairn__mig_frame(const cairn_msg_t *t, uint32_t *h, const void **payload, unsigned *len)
 {
-    if (t->src & MIG_TOKEN_PART) {
-        if (!part_frame(t->src & ~MIG_TOKEN_PART, payload, len))
-            return false;
-    } else {
-        struct cairn_mig_out *o = &MIG.out[t->src % MIG_OUTBOX];
-        if (!o->len)
-            return false;
-        /* The slot is free again once the bytes are in the controller: the caller copies. */
-        *payload = o->data;
-        *len = o->len;
-        o->len = 0;
-    }
+    struct cairn_mig_out *o = &MIG.out[t->src % MIG_OUTBOX];
+    if ((t->src & MIG_TOKEN_PART) || !o->len)
+        return false;
+    /* The slot is free again once the bytes are in the controller: the caller copies. */
+    *payload = o->data;
+    *len = o->len;
+    o->len = 0;
     h[0] = CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16;
     h[1] = 0;
     h[2] = *len;
@@ -244,18 +246,36 @@ static void source_done(void);
 
 /* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token
  * the bus manager cannot queue loses its part, which the timer sends again. */
+/* STATE part `index` to the controller at once when it is idle and nothing is buffered, as
+ * tx_now writes a small frame; false (nothing sent) otherwise. */
+static bool tx_part_now(uint8_t index)
+{
+    uint8_t module = MIG.dest;
+    if ((cairn_net.off[module >> 5] >> (module & 31u)) & 1u)
+        return false; /* powered off: the general path counts it */
+    uint32_t s = arch_irq_save();
+    uint32_t seq = cairn_net.seq;
+    if (cairn_net.txq || !cairn_bus_tx_idle() || !cairn__mig_part_write(index, module, seq)) {
+        arch_irq_restore(s);
+        return false;
+    }
+    cairn_net.seq = (uint16_t)(seq + 1u);
+    cairn_net.stats.tx_frames++;
+    cairn_net.stats.tx_immediate++;
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_NET, 0);
+    return true;
+}
+
 static void send_parts(void)
 {
     while (MIG.sent < MIG.count && MIG.sent < MIG.acked + MIG_WINDOW) {
-        const void *f;
-        unsigned len;
         uint8_t i = MIG.sent++;
         /* The controller takes one frame at a time: the first part may go at once, the
          * others wait as tokens and are built when the bus takes them. */
-        if (!cairn_net.txq && cairn_bus_tx_idle() && part_frame(i, &f, &len) &&
-            tx_now(MIG.dest, f, len))
-            continue;
-        (void)submit(MIG.dest, (uint8_t)(MIG_TOKEN_PART | i));
+        if (!tx_part_now(i))
+            (void)submit(MIG.dest, (uint8_t)(MIG_TOKEN_PART | i));
     }
 }
 
