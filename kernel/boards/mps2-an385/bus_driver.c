@@ -7,7 +7,9 @@
  * The controller's three interrupts (RX: a frame waits, level; TX done: latched until
  * cleared; error: level while ERR is not zero) are bound to the bus manager task as
  * level-sensitive messages (cairn/irq.h): each masks its line, and cairn_bus_serviced()
- * unmasks them once the bus manager has served the controller.
+ * unmasks them once the bus manager has served the controller. RX and TX done first go to
+ * the bus manager's fast paths, which take the common case without the bus manager's message
+ * (kernel/arch/armv6m/net/net_fast.c).
  */
 #include "cairn/bus.h"
 #include "cairn/irq.h"
