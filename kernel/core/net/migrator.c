@@ -102,7 +102,9 @@ static void send(uint8_t module, const uint8_t *data, unsigned len)
 
 static uint8_t parts(void)
 {
-    return (uint8_t)((MIG.blob_len + MIG_PART - 1u) / MIG_PART);
+    unsigned len = MIG.blob_len;
+    /* One part (an empty task's, every small one's) without the division's library call. */
+    return (uint8_t)(len && len <= MIG_PART ? 1u : (len + MIG_PART - 1u) / MIG_PART);
 }
 
 /* A serialised task of one part lives in the STATE frame buffer itself, after the part's
@@ -454,7 +456,8 @@ static void freeze_rest(void)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
     m->answered = 1u << m->dest;
-    if ((m->answered & all_others()) == all_others()) {
+    uint32_t others = all_others();
+    if ((m->answered & others) == others) {
         commit();
         return;
     }
