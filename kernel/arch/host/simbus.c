@@ -26,7 +26,14 @@
 #define ERR_BAD_DEST 4u
 
 CAIRN_IRQ_MESSAGE(cairn_host_bus_rx, IRQ_RX, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
-CAIRN_IRQ_MESSAGE(cairn_host_bus_txdone, IRQ_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
+/* TX done: the bus manager's fast path first (tx_done_fast.c), as armv6m's vector. */
+static cairn_irq_binding_t txdone_binding __attribute__((used, section("cairn_irq_bindings"))) =
+    CAIRN_IRQ_BINDING_INIT(IRQ_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE, 1);
+static void cairn_host_bus_txdone(void)
+{
+    if (!cairn__net_tx_done_fast())
+        cairn_irq_message(&txdone_binding);
+}
 CAIRN_IRQ_MESSAGE(cairn_host_bus_err, IRQ_ERR, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
 
 struct frame {
@@ -417,6 +424,19 @@ void cairn_bus_rx_words_pop(void *buf, unsigned len)
 {
     cairn_bus_rx_read(buf, (len + 3u) & ~3u);
     cairn_bus_rx_pop();
+}
+
+void cairn_bus_tx_sub(uint8_t dst, const uint32_t *head, const uint32_t *sub, unsigned sub_words,
+                      const void *payload, unsigned len)
+{
+    uint8_t b[CAIRN_NET_HEADER + 4u * 4u];
+    if (sub_words > 4u) { /* no frame of the kernel's has more */
+        cur()->err |= ERR_TOO_LONG;
+        return;
+    }
+    __builtin_memcpy(b, head, CAIRN_NET_HEADER);
+    __builtin_memcpy(b + CAIRN_NET_HEADER, sub, 4u * sub_words);
+    cairn_bus_tx(dst, b, CAIRN_NET_HEADER + 4u * sub_words, payload, len);
 }
 
 bool cairn_bus_tx_if_idle(uint8_t dst, const uint32_t *head, const void *payload, unsigned len)

@@ -7,7 +7,9 @@
  * The controller's three interrupts (RX: a frame waits, level; TX done: latched until
  * cleared; error: level while ERR is not zero) are bound to the bus manager task as
  * level-sensitive messages (cairn/irq.h): each masks its line, and cairn_bus_serviced()
- * unmasks them once the bus manager has served the controller.
+ * unmasks them once the bus manager has served the controller. RX and TX done first go to
+ * the bus manager's fast paths, which take the common case without the bus manager's message
+ * (kernel/arch/armv6m/net/net_fast.c).
  */
 #include "cairn/bus.h"
 #include "cairn/irq.h"
@@ -27,7 +29,16 @@ __attribute__((naked, section(".text.cairn_fast.irq24_handler"))) void irq24_han
 {
     __asm__ volatile("b    cairn__net_rx_vector\n\t");
 }
-CAIRN_IRQ_MESSAGE(irq25_handler, CAIRN_IRQ_BUS_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
+/* TX done goes to the bus manager's fast path too, which clears the latch when nothing is
+ * buffered and otherwise goes on as this binding's vector. */
+cairn_irq_binding_t cairn_bus_txdone_binding __attribute__((used, section("cairn_irq_bindings"))) =
+    CAIRN_IRQ_BINDING_INIT(CAIRN_IRQ_BUS_TXDONE, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE, 1);
+void irq25_handler(void);
+void cairn__net_txdone_vector(void);
+__attribute__((naked, section(".text.cairn_fast.irq25_handler"))) void irq25_handler(void)
+{
+    __asm__ volatile("b    cairn__net_txdone_vector\n\t");
+}
 CAIRN_IRQ_MESSAGE(irq26_handler, CAIRN_IRQ_BUS_ERR, CAIRN_TASK_NET, CAIRN_NET_PORT_SERVICE)
 
 #define LINES                                                                                     \
@@ -164,6 +175,19 @@ void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void 
 {
     CAIRN_BUS_TX_DEST = dst;
     put(hdr, hdr_len);
+    put(payload, len);
+    CAIRN_BUS_TX_SEND = 1u;
+}
+
+void cairn_bus_tx_sub(uint8_t dst, const uint32_t *head, const uint32_t *sub, unsigned sub_words,
+                      const void *payload, unsigned len)
+{
+    CAIRN_BUS_TX_DEST = dst;
+    CAIRN_BUS_TX_DATA = head[0];
+    CAIRN_BUS_TX_DATA = head[1];
+    *(volatile uint16_t *)&CAIRN_BUS_TX_DATA = (uint16_t)head[2];
+    while (sub_words--)
+        CAIRN_BUS_TX_DATA = *sub++;
     put(payload, len);
     CAIRN_BUS_TX_SEND = 1u;
 }

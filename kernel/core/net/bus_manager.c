@@ -82,17 +82,26 @@ static void transmit(const cairn_msg_t *m, uint8_t module)
 /* ---- reliable layer / migrator hook: a token's frame is built when it goes ---- */
 static void transmit_token(const cairn_msg_t *m, uint8_t module)
 {
-    uint32_t h[3];
-    const void *p;
-    unsigned n;
-    if (!cairn__rel_frame(m, module, h, &p, &n))
-        return;
-    uint32_t seq = cairn_net.seq++;
-    h[1] |= (seq & 0xFFFFu) << 16;
-    cairn_bus_tx(module, (const uint8_t *)h, CAIRN_NET_HEADER, p, n);
+    uint32_t seq = cairn_net.seq;
+    uint32_t port = 0;
+    if (m->port == CAIRN_NET_KIND_MIG && (m->src & MIG_TOKEN_PART)) {
+        /* A STATE part: written from the migrator's blob, without a copy between. */
+        if (!cairn__mig_part_write(m->src & ~MIG_TOKEN_PART, module, seq))
+            return;
+    } else {
+        uint32_t h[3];
+        const void *p;
+        unsigned n;
+        if (!cairn__rel_frame(m, module, h, &p, &n))
+            return;
+        h[1] |= (seq & 0xFFFFu) << 16;
+        cairn_bus_tx(module, (const uint8_t *)h, CAIRN_NET_HEADER, p, n);
+        port = h[0] >> 24;
+    }
+    cairn_net.seq = (uint16_t)(seq + 1u);
     cairn_net.stats.tx_frames++;
     CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, m->dst, h[0] >> 24);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, m->dst, port);
 }
 
 static cairn_ret_t buffer(const cairn_msg_t *m, uint8_t module, uint8_t task, uint32_t s);
@@ -473,16 +482,70 @@ void cairn__net_service(void)
     cairn_bus_serviced();
 }
 
+/* ---- a migrator frame without the service ----------------------------------------------
+ * The RX interrupt's fast path takes plain messages only; for any other frame its binding
+ * starts the bus manager, whose service serves the whole controller. A migration frame at the
+ * head of the RX FIFO needs none of the rest: TX done and errors come through lines of their
+ * own (TX done as a message only when something is buffered). So it is read and handed to the
+ * migrator at once, after the checks take_frame makes of it, and the service runs only when
+ * other frames wait behind it. A migration's frames are sequential (an empty task's move is
+ * three, one after another, each waiting for this path at one end). With the migrator on (the
+ * caller checks); false, with the header kept in rx_peek if it was read, when the head frame
+ * is anything else: the service takes it as before. */
+static bool mig_frame_first(void)
+{
+    uint8_t src;
+    int len;
+    if (cairn_net.rx_peeked) {
+        bool corrupt;
+        len = cairn_bus_rx_head(&src, &corrupt);
+        if (len < (int)CAIRN_NET_HEADER || corrupt)
+            return false;
+    } else {
+        /* One call for the usual case, a frame alone; frames behind it go to the service. */
+        int got = cairn_bus_rx_single(cairn_net.rx_peek, CAIRN_NET_HEADER + CAIRN_MIG_FRAME_MAX);
+        if (got < 0)
+            return false;
+        cairn_net.rx_peeked = true;
+        len = got & 0xFFFF;
+        src = (uint8_t)(got >> 16);
+    }
+    const uint8_t *h = (const uint8_t *)cairn_net.rx_peek;
+    unsigned plen = (unsigned)len - CAIRN_NET_HEADER;
+    if (h[0] != CAIRN_NET_KIND_MIG || h[1] != src || (uint16_t)cairn_net.rx_peek[2] != plen ||
+        !plen || plen > CAIRN_MIG_FRAME_MAX)
+        return false;
+    uint32_t tw[CAIRN_MIG_HEAD_MAX / 4u];
+    unsigned head = plen < CAIRN_MIG_HEAD_MAX ? plen : CAIRN_MIG_HEAD_MAX;
+    cairn_bus_rx_read(tw, head);
+    if (plen > head) {
+        uint8_t *rest = cairn__mig_rx_place(src, (const uint8_t *)tw, plen);
+        if (rest)
+            cairn_bus_rx_read(rest, plen - head);
+    }
+    cairn_bus_rx_pop();
+    cairn_net.rx_peeked = false;
+    cairn_net.ts.service_fresh = false;
+    cairn_net.stats.rx_frames++;
+    CAIRN_TRACE(CAIRN_EV_NET_RECV, src, h[6] | (unsigned)h[7] << 8);
+    CAIRN_TRACE(CAIRN_EV_NET_RECV_TO, h[2], h[3]);
+    cairn__mig_rx(src, (const uint8_t *)tw, plen);
+    return true;
+}
+
 /* INIT (cairn_net_start) serves what came before: frames wait in the controller until
  * the applications exist. */
 static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
 {
     (void)state;
-    /* First: the RX (or TX done) time stamp; the RX fast path took it when it read the
-     * head frame's header and left the frame here. */
-    if (!cairn_net.rx_peeked)
+    /* First: the RX (or TX done) time stamp, which only the time synchronisation reads; the
+     * RX fast path took it when it read the head frame's header and left the frame here. */
+    if (!cairn_net.rx_peeked && cairn_net.ts.on)
         cairn__timesync_entry();
-    if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
+    if (msg->port == CAIRN_NET_PORT_SERVICE && cairn_net.mig && mig_frame_first() &&
+        !cairn_bus_rx_count())
+        cairn_bus_serviced(); /* migrator hook: its frame alone */
+    else if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
         cairn__net_service();
     else if (msg->port == CAIRN_PORT_TIMEOUT0)
         cairn__timesync_period_timer();

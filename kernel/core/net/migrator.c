@@ -102,7 +102,9 @@ static void send(uint8_t module, const uint8_t *data, unsigned len)
 
 static uint8_t parts(void)
 {
-    return (uint8_t)((MIG.blob_len + MIG_PART - 1u) / MIG_PART);
+    unsigned len = MIG.blob_len;
+    /* One part (an empty task's, every small one's) without the division's library call. */
+    return (uint8_t)(len && len <= MIG_PART ? 1u : (len + MIG_PART - 1u) / MIG_PART);
 }
 
 /* A serialised task of one part lives in the STATE frame buffer itself, after the part's
@@ -115,39 +117,41 @@ static uint8_t *inline_blob(void)
     return (uint8_t *)MIG.part_frame + MIG_PART_HEAD;
 }
 
-/* STATE part `index`, built when the bus takes it (the caller copies it into the controller
- * at once): one copy of the bytes, word by word, and none while the part waits. */
-static bool part_frame(unsigned index, const void **payload, unsigned *len)
+/* STATE part `index` written to the idle controller, interrupts masked (the bus manager's
+ * transmit, or tx_part_now): its head built in the STATE frame buffer's first words, its
+ * bytes read straight from the blob where the serialiser wrote them (word-aligned: the blob
+ * is a heap block or the buffer itself, and a part a multiple of four bytes), so a part is
+ * built when the bus takes it and copied once, into the controller. False for a stale token
+ * (the transfer ended meanwhile). */
+bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq)
 {
-    if (MIG.role != MIG_SOURCE || MIG.phase != PH_TRANSFER || !MIG.blob || index >= MIG.count)
-        return false; /* a stale token: the transfer ended meanwhile */
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (m->role != MIG_SOURCE || m->phase != PH_TRANSFER || !m->blob || index >= m->count)
+        return false;
     unsigned at = index * MIG_PART;
-    unsigned n = MIG.blob_len - at < MIG_PART ? MIG.blob_len - at : MIG_PART;
-    uint8_t *f = (uint8_t *)MIG.part_frame;
-    MIG.part_frame[0] = F_STATE | (uint32_t)MIG.mig_src << 8 | (uint32_t)MIG.mig_ctr << 16 |
-                        (uint32_t)index << 24;
-    MIG.part_frame[1] = MIG.count | (uint32_t)MIG.dest_epoch << 8 | (uint32_t)MIG.task << 16;
-    if (MIG.blob != inline_blob())
-        __builtin_memcpy(f + MIG_PART_HEAD, MIG.blob + at, n);
-    *payload = f;
-    *len = MIG_PART_HEAD + n;
+    unsigned n = m->blob_len - at < MIG_PART ? m->blob_len - at : MIG_PART;
+    m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16 |
+                       (uint32_t)index << 24;
+    m->part_frame[1] = m->count | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
+    const uint32_t h[3] = {
+        CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16,
+        (seq & 0xFFFFu) << 16,
+        MIG_PART_HEAD + n,
+    };
+    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, m->blob + at, n);
     return true;
 }
 
+/* A small frame's slot (a STATE part's token is written by cairn__mig_part_write). */
 bool cairn__mig_frame(const cairn_msg_t *t, uint32_t *h, const void **payload, unsigned *len)
 {
-    if (t->src & MIG_TOKEN_PART) {
-        if (!part_frame(t->src & ~MIG_TOKEN_PART, payload, len))
-            return false;
-    } else {
-        struct cairn_mig_out *o = &MIG.out[t->src % MIG_OUTBOX];
-        if (!o->len)
-            return false;
-        /* The slot is free again once the bytes are in the controller: the caller copies. */
-        *payload = o->data;
-        *len = o->len;
-        o->len = 0;
-    }
+    struct cairn_mig_out *o = &MIG.out[t->src % MIG_OUTBOX];
+    if ((t->src & MIG_TOKEN_PART) || !o->len)
+        return false;
+    /* The slot is free again once the bytes are in the controller: the caller copies. */
+    *payload = o->data;
+    *len = o->len;
+    o->len = 0;
     h[0] = CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16;
     h[1] = 0;
     h[2] = *len;
@@ -244,27 +248,46 @@ static void source_done(void);
 
 /* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token
  * the bus manager cannot queue loses its part, which the timer sends again. */
+/* STATE part `index` to the controller at once when it is idle and nothing is buffered, as
+ * tx_now writes a small frame; false (nothing sent) otherwise. */
+static bool tx_part_now(uint8_t index)
+{
+    uint8_t module = MIG.dest;
+    if ((cairn_net.off[module >> 5] >> (module & 31u)) & 1u)
+        return false; /* powered off: the general path counts it */
+    uint32_t s = arch_irq_save();
+    uint32_t seq = cairn_net.seq;
+    if (cairn_net.txq || !cairn_bus_tx_idle() || !cairn__mig_part_write(index, module, seq)) {
+        arch_irq_restore(s);
+        return false;
+    }
+    cairn_net.seq = (uint16_t)(seq + 1u);
+    cairn_net.stats.tx_frames++;
+    cairn_net.stats.tx_immediate++;
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_NET, 0);
+    return true;
+}
+
 static void send_parts(void)
 {
     while (MIG.sent < MIG.count && MIG.sent < MIG.acked + MIG_WINDOW) {
-        const void *f;
-        unsigned len;
         uint8_t i = MIG.sent++;
         /* The controller takes one frame at a time: the first part may go at once, the
          * others wait as tokens and are built when the bus takes them. */
-        if (!cairn_net.txq && cairn_bus_tx_idle() && part_frame(i, &f, &len) &&
-            tx_now(MIG.dest, f, len))
-            continue;
-        (void)submit(MIG.dest, (uint8_t)(MIG_TOKEN_PART | i));
+        if (!tx_part_now(i))
+            (void)submit(MIG.dest, (uint8_t)(MIG_TOKEN_PART | i));
     }
 }
 
 static void free_blob(void)
 {
-    if (MIG.blob != inline_blob())
-        cairn_free(MIG.blob);
-    MIG.blob = 0;
-    MIG.blob_len = 0;
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (m->blob != inline_blob())
+        cairn_free(m->blob);
+    m->blob = 0;
+    m->blob_len = 0;
 }
 
 static void resulting(uint8_t outcome)
@@ -411,90 +434,94 @@ static void freeze_silent(void)
  * gives up after its tries (source_timer) and T resumes here. */
 static void commit(void)
 {
-    if (!cairn__tcb_inline(MIG.task)) {
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (!cairn__tcb_inline(m->task)) {
         killed_here();
         return;
     }
-    MIG.tries = 0;
-    if (cairn__rel_sent_by(MIG.task)) {
-        MIG.phase = PH_DRAINING;
+    m->tries = 0;
+    if (cairn__rel_sent_by(m->task)) {
+        m->phase = PH_DRAINING;
         cairn_net.rel->draining = true;
         return;
     }
     cairn_net.rel->draining = false;
-    MIG.phase = PH_COMMITTING;
-    MIG.outcome = CAIRN_MIG_MOVED;
-    result_to(MIG.dest); /* the commit */
+    m->phase = PH_COMMITTING;
+    m->outcome = CAIRN_MIG_MOVED;
+    result_to(m->dest); /* the commit */
 }
 
 /* STATE went first: D is staged and frozen; the others are frozen next, then the commit. */
 static void freeze_rest(void)
 {
-    MIG.answered = 1u << MIG.dest;
-    if ((MIG.answered & all_others()) == all_others()) {
+    cairn_mig_state_t *const m = cairn_net.mig;
+    m->answered = 1u << m->dest;
+    uint32_t others = all_others();
+    if ((m->answered & others) == others) {
         commit();
         return;
     }
-    MIG.phase = PH_FREEZING_REST;
-    MIG.tries = 0;
+    m->phase = PH_FREEZING_REST;
+    m->tries = 0;
     freeze_silent();
 }
 
 static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
+    cairn_mig_state_t *const m = cairn_net.mig;
     uint8_t kind = f[0];
-    if (kind == F_FREEZE_ACK && (MIG.phase == PH_FREEZING || MIG.phase == PH_FREEZING_REST) &&
+    if (kind == F_FREEZE_ACK && (m->phase == PH_FREEZING || m->phase == PH_FREEZING_REST) &&
         len >= 4) {
         if (f[3]) {
             resume(); /* the participant is in another migration */
             return;
         }
-        MIG.answered |= 1u << src;
-        if (MIG.phase == PH_FREEZING)
+        m->answered |= 1u << src;
+        if (m->phase == PH_FREEZING)
             try_transfer();
-        else if ((MIG.answered & all_others()) == all_others())
+        else if ((m->answered & all_others()) == all_others())
             commit();
-    } else if (kind == F_STATE_ACK && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4 &&
-               f[3] > MIG.acked && f[3] < MIG.count) {
+    } else if (kind == F_STATE_ACK && m->phase == PH_TRANSFER && src == m->dest && len >= 4 &&
+               f[3] > m->acked && f[3] < m->count) {
         /* Cumulative: the destination has parts 0 .. f[3] - 1. */
-        MIG.acked = f[3];
-        if (MIG.sent < MIG.acked)
-            MIG.sent = MIG.acked;
-        MIG.tries = 0;
+        m->acked = f[3];
+        if (m->sent < m->acked)
+            m->sent = m->acked;
+        m->tries = 0;
         send_parts();
-    } else if (kind == F_DESERIALIZED && MIG.phase == PH_TRANSFER && src == MIG.dest && len >= 4) {
+    } else if (kind == F_DESERIALIZED && m->phase == PH_TRANSFER && src == m->dest && len >= 4) {
         if (!f[3]) {
-            if (MIG.dest_epoch)
-                MIG.refused_epoch[MIG.dest] = MIG.dest_epoch;
+            if (m->dest_epoch)
+                m->refused_epoch[m->dest] = m->dest_epoch;
             resume();
             return;
         }
-        if (MIG.dest_epoch)
+        if (m->dest_epoch)
             freeze_rest();
         else
             commit();
-    } else if (kind == F_ACTIVATED && MIG.phase == PH_COMMITTING && src == MIG.dest && len >= 4) {
+    } else if (kind == F_ACTIVATED && m->phase == PH_COMMITTING && src == m->dest && len >= 4) {
         free_blob();
-        MIG.answered = 1u << MIG.dest;
+        m->answered = 1u << m->dest;
         if (f[3]) {
-            cairn__mig_detach(MIG.task, MIG.dest, MIG.queued);
-            MIG.stats.moved++;
+            cairn__mig_detach(m->task, m->dest, m->queued);
+            m->stats.moved++;
             trace(CAIRN_EV_MIG_FREED);
             resulting(CAIRN_MIG_MOVED);
         } else {
-            cairn_tcb_t *t = cairn__tcb(MIG.task);
+            cairn_tcb_t *t = cairn__tcb(m->task);
             if (t)
                 cairn__task_remove(t);
-            MIG.stats.killed++;
+            m->stats.killed++;
             trace(CAIRN_EV_MIG_KILLED);
             resulting(CAIRN_MIG_KILLED);
         }
-    } else if (kind == F_RESULT_ACK && MIG.phase == PH_RESULTING) {
-        MIG.answered |= 1u << src;
-        if ((MIG.answered & all_others()) == all_others())
+    } else if (kind == F_RESULT_ACK && m->phase == PH_RESULTING) {
+        m->answered |= 1u << src;
+        if ((m->answered & all_others()) == all_others())
             source_done();
     } else if (kind == F_QUERY) {
-        if (MIG.phase == PH_RESULTING || MIG.phase == PH_DONE)
+        if (m->phase == PH_RESULTING || m->phase == PH_DONE)
             result_to(src); /* nothing before there is an outcome */
     }
 }
@@ -587,22 +614,23 @@ static void apply(uint8_t src, uint8_t outcome)
 static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source,
                  bool arm_now)
 {
+    cairn_mig_state_t *const m = cairn_net.mig;
     free_blob();
-    __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
-    MIG.role = MIG_PARTICIPANT;
-    MIG.phase = PH_FROZEN;
-    MIG.mig_src = mig_src;
-    MIG.mig_ctr = mig_ctr;
-    MIG.task = task;
-    MIG.dest = dest;
-    MIG.source = source;
-    MIG.outcome = 0;
-    MIG.parts = 0;
-    MIG.answer = 0xFF;
-    MIG.staged = false;
-    MIG.stats.frozen++;
+    __builtin_memset(&m->stage, 0, sizeof m->stage);
+    m->role = MIG_PARTICIPANT;
+    m->phase = PH_FROZEN;
+    m->mig_src = mig_src;
+    m->mig_ctr = mig_ctr;
+    m->task = task;
+    m->dest = dest;
+    m->source = source;
+    m->outcome = 0;
+    m->parts = 0;
+    m->answer = 0xFF;
+    m->staged = false;
+    m->stats.frozen++;
     trace(CAIRN_EV_MIG_FROZEN);
-    MIG.query_unarmed = !arm_now;
+    m->query_unarmed = !arm_now;
     if (arm_now)
         arm(query_period());
 }
@@ -613,7 +641,8 @@ static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t
  * reset, or FREEZE went first and was lost. */
 static void join_on_state(uint8_t src, const uint8_t *f)
 {
-    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    cairn_mig_state_t *const m = cairn_net.mig;
+    bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     cairn_task_id_t task = f[6];
     if (this_mig(f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
         task > CAIRN_MAX_TASKS || (cairn__tcb(task) && !cairn__remote_is(task)))
@@ -642,12 +671,13 @@ static void query_as_destination(uint8_t src, const uint8_t *f, bool busy)
 
 static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
+    cairn_mig_state_t *const m = cairn_net.mig;
     uint8_t kind = f[0];
-    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     bool dest_here = false;
     if (kind == F_FREEZE && len >= 5) {
         if (this_mig(f)) {
-            if (MIG.phase != PH_SETTLED)
+            if (m->phase != PH_SETTLED)
                 frame(src, F_FREEZE_ACK, 0, -1, -1);
             return; /* a FREEZE for a migration whose result is known is ignored */
         }
@@ -662,32 +692,32 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         frame(src, F_FREEZE_ACK, 0, -1, -1);
         return;
     }
-    dest_here = MIG.role == MIG_PARTICIPANT && MIG.dest == cairn_net.address;
+    dest_here = m->role == MIG_PARTICIPANT && m->dest == cairn_net.address;
     if (kind == F_STATE && len >= MIG_PART_HEAD) {
-        if (!this_mig(f) || !dest_here || MIG.outcome) {
+        if (!this_mig(f) || !dest_here || m->outcome) {
             /* No FREEZE on record: reset since (or no longer in it). */
             uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], 0};
             send(src, a, 4);
             return;
         }
         uint8_t index = f[3], count = f[4];
-        bool accepted = index == MIG.parts && MIG.answer == 0xFF;
+        bool accepted = index == m->parts && m->answer == 0xFF;
         if (accepted) {
             /* cairn__mig_rx_place put the bytes in the blob, or found no room for them. */
-            if (!MIG.placed) {
-                MIG.answer = 0;
+            if (!m->placed) {
+                m->answer = 0;
             } else {
-                MIG.blob_len = (uint16_t)(MIG.blob_len + (len - MIG_PART_HEAD));
-                MIG.parts++;
+                m->blob_len = (uint16_t)(m->blob_len + (len - MIG_PART_HEAD));
+                m->parts++;
             }
-            if (MIG.answer == 0xFF && MIG.parts == count) {
-                MIG.answer = cairn__mig_stage() ? 1 : 0;
-                if (MIG.answer) {
-                    MIG.phase = PH_STAGED;
-                    MIG.stats.staged++;
+            if (m->answer == 0xFF && m->parts == count) {
+                m->answer = cairn__mig_stage() ? 1 : 0;
+                if (m->answer) {
+                    m->phase = PH_STAGED;
+                    m->stats.staged++;
                     trace(CAIRN_EV_MIG_STAGED);
                 } else {
-                    MIG.stats.stage_failed++;
+                    m->stats.stage_failed++;
                     trace(CAIRN_EV_MIG_STAGE_FAILED);
                 }
             }
@@ -695,38 +725,38 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         /* Every part once the answer is known gets it; a part in order is acknowledged every
          * MIG_ACK_EVERY parts (the source's window is wider), a repeated or out-of-order one
          * at once with what this module has (cumulative), and changes nothing. */
-        if (MIG.answer != 0xFF)
-            frame(src, F_DESERIALIZED, MIG.answer, -1, -1);
-        else if (!accepted || MIG.parts % MIG_ACK_EVERY == 0)
-            frame(src, F_STATE_ACK, MIG.parts, -1, -1);
-        if (MIG.query_unarmed) {
-            MIG.query_unarmed = false;
+        if (m->answer != 0xFF)
+            frame(src, F_DESERIALIZED, m->answer, -1, -1);
+        else if (!accepted || m->parts % MIG_ACK_EVERY == 0)
+            frame(src, F_STATE_ACK, m->parts, -1, -1);
+        if (m->query_unarmed) {
+            m->query_unarmed = false;
             arm(query_period());
         }
         return;
     }
     if (kind == F_RESULT && len >= 6) {
         if (dest_here && this_mig(f) && f[3] == CAIRN_MIG_MOVED) {
-            if (MIG.phase == PH_STAGED) {
+            if (m->phase == PH_STAGED) {
                 bool ok = cairn__mig_commit();
-                MIG.outcome = CAIRN_MIG_MOVED;
+                m->outcome = CAIRN_MIG_MOVED;
                 if (ok) {
-                    MIG.stats.committed++;
+                    m->stats.committed++;
                     trace(CAIRN_EV_MIG_COMMITTED);
                 }
                 free_blob();
-                MIG.phase = PH_SETTLED;
+                m->phase = PH_SETTLED;
                 (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
                 frame(src, F_ACTIVATED, ok, -1, -1);
                 trace(CAIRN_EV_MIG_UNFROZEN);
-                cairn__rel_resume(MIG.task);
-            } else if (MIG.phase == PH_SETTLED && MIG.outcome == CAIRN_MIG_MOVED &&
-                       cairn__tcb(MIG.task)) {
+                cairn__rel_resume(m->task);
+            } else if (m->phase == PH_SETTLED && m->outcome == CAIRN_MIG_MOVED &&
+                       cairn__tcb(m->task)) {
                 frame(src, F_ACTIVATED, 1, -1, -1); /* a repeated commit */
             } else {
                 /* No staged copy: never stages this migration again. */
-                MIG.outcome = CAIRN_MIG_KILLED;
-                if (MIG.phase != PH_SETTLED)
+                m->outcome = CAIRN_MIG_KILLED;
+                if (m->phase != PH_SETTLED)
                     unfreeze();
                 frame(src, F_ACTIVATED, 0, -1, -1);
             }
@@ -743,15 +773,15 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         }
         return;
     }
-    if (kind == F_NOMIG && this_mig(f) && src == MIG.source && dest_here && MIG.phase != PH_SETTLED) {
+    if (kind == F_NOMIG && this_mig(f) && src == m->source && dest_here && m->phase != PH_SETTLED) {
         /* S was reset before it committed: it never will; T, if anywhere, is there. The
          * outcome is recorded so that the others' QUERY gets it from here. */
-        MIG.outcome = CAIRN_MIG_RESUMED;
+        m->outcome = CAIRN_MIG_RESUMED;
         unfreeze();
         return;
     }
     if (kind == F_QUERY && this_mig(f)) {
-        if (MIG.outcome)
+        if (m->outcome)
             result_to(src);
     } else if (kind == F_QUERY && len >= 5 && f[4] == cairn_net.address) {
         query_as_destination(src, f, busy);
@@ -779,26 +809,27 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
 {
     if (!on())
         return 0;
-    MIG.placed = false;
+    cairn_mig_state_t *const m = cairn_net.mig;
+    m->placed = false;
     if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART || f[0] != F_STATE)
         return 0;
     join_on_state(src, f);
-    if (!this_mig(f) || MIG.dest != cairn_net.address || MIG.outcome ||
-        f[3] != MIG.parts || MIG.answer != 0xFF)
+    if (!this_mig(f) || m->dest != cairn_net.address || m->outcome ||
+        f[3] != m->parts || m->answer != 0xFF)
         return 0;
     if (f[3] == 0) {
         free_blob();
         /* Room for every part the source announced, within the longest task. */
         unsigned room = (unsigned)f[4] * MIG_PART;
-        MIG.blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
-        MIG.blob = f[4] == 1 ? inline_blob() : f[4] ? cairn_malloc(MIG.blob_cap) : 0;
-        if (MIG.blob && MIG.blob != inline_blob())
-            cairn_heap_set_owner(MIG.blob, CAIRN_TASK_NONE);
+        m->blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
+        m->blob = f[4] == 1 ? inline_blob() : f[4] ? cairn_malloc(m->blob_cap) : 0;
+        if (m->blob && m->blob != inline_blob())
+            cairn_heap_set_owner(m->blob, CAIRN_TASK_NONE);
     }
-    if (!MIG.blob || MIG.blob_len + (len - MIG_PART_HEAD) > MIG.blob_cap)
+    if (!m->blob || m->blob_len + (len - MIG_PART_HEAD) > m->blob_cap)
         return 0;
-    MIG.placed = true;
-    return MIG.blob + MIG.blob_len;
+    m->placed = true;
+    return m->blob + m->blob_len;
 }
 
 void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)

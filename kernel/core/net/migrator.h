@@ -9,8 +9,11 @@ bool cairn__mig_holds(cairn_task_id_t task);
 /* A DATA frame for task from module src: true when this module refuses it (the task is
  * frozen here: src is told FREEZE). */
 bool cairn__mig_refuse(cairn_task_id_t task, uint8_t src);
-/* The frame a migrator token stands for (see cairn__rel_frame). */
+/* The frame a migrator token stands for (see cairn__rel_frame); a STATE part's token is
+ * written by cairn__mig_part_write instead: part `index` to module, as frame number seq, with
+ * interrupts masked and the controller idle (false: a stale token, nothing written). */
 bool cairn__mig_frame(const cairn_msg_t *token, uint32_t *h, const void **payload, unsigned *len);
+bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq);
 /* The bytes of a migration frame the bus manager reads before it asks where the rest goes
  * (a STATE part's head); a multiple of 4. */
 #define CAIRN_MIG_HEAD_MAX 8u

@@ -103,6 +103,10 @@ void cairn__net_service(void);
  * then; cairn/bus.h); and a send from a task's handler on its output port out_port, whose
  * route has no local TCB (cairn_send's result). */
 cairn_frame_t *cairn__net_rx_fast(void);
+/* The TX-done interrupt's (tx_done_fast.c): true when it cleared the latch and the bus manager
+ * has nothing to do for it (nothing buffered, no time synchronisation); false, nothing done,
+ * when the interrupt goes on as its binding's. */
+bool cairn__net_tx_done_fast(void);
 cairn_ret_t cairn__net_send_fast(cairn_port_t out_port, const void *payload, size_t len);
 
 /* The bus manager's operations without the reliable layer (bus_manager.c). */

@@ -59,6 +59,11 @@ void cairn_bus_rx_words_pop(void *buf, unsigned len);
 /* When the controller is idle: the header (head[2]'s low half last) and payload written and
  * the frame queued (true); else nothing (false). Interrupts masked. */
 bool cairn_bus_tx_if_idle(uint8_t dst, const uint32_t *head, const void *payload, unsigned len);
+/* cairn_bus_tx with a second head of sub_words words written between the header and the
+ * payload: a migration's STATE part, its head then its bytes from where the serialised task
+ * lies, with no copy between. Called with interrupts masked, when cairn_bus_tx_idle(). */
+void cairn_bus_tx_sub(uint8_t dst, const uint32_t *head, const uint32_t *sub, unsigned sub_words,
+                      const void *payload, unsigned len);
 /* Copies the head frame's next len bytes to buf. */
 void cairn_bus_rx_read(void *buf, unsigned len);
 /* Frees the head frame's place in the FIFO. */
@@ -80,5 +85,8 @@ void cairn_bus_power(uint8_t module, bool on);
  * path reaches the controller's registers itself (the board's register map, cairn_bus.h). */
 struct cairn_irq_binding;
 extern struct cairn_irq_binding cairn_bus_rx_binding;
+/* The same for TX done: cairn__net_txdone_vector clears the latch when the bus manager has
+ * nothing to send next, and otherwise goes on as this binding's vector. */
+extern struct cairn_irq_binding cairn_bus_txdone_binding;
 
 #endif /* CAIRN_BUS_H */

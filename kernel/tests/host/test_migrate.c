@@ -7,7 +7,8 @@
  * STATE frames sent again; a state of many STATE parts whose window loses, repeats and
  * delays one part each (moved intact); a destination reset before the commit (RESUMED); a timer that
  * expires during the migration fires once, on arrival; a REQUEST between routes that name each
- * other is refused after as many modules as there are. The test fires the bus managers'
+ * other is refused after as many modules as there are; migration frames alone, behind each
+ * other or malformed get the answers the bus manager's service gave them. The test fires the bus managers'
  * timers itself (a TIMEOUT message): the host's virtual timers belong to one process.
  */
 #include <stdio.h>
@@ -16,6 +17,8 @@
 #include "hwtimer.h"
 #include "ktest.h"
 #include "modules.h"
+
+#include "../../core/net/net.h"
 
 #define MODULES 3
 #define ARENA (16 * 1024)
@@ -544,6 +547,61 @@ static void test_a_request_between_routes_that_name_each_other_is_refused(void *
     assert_log("");
 }
 
+/* The migrator's frames reach it without the bus manager's service when they come alone
+ * (bus_manager.c, "a migrator frame without the service"), through the service when other
+ * frames wait behind them, and a malformed one is the service's to drop: the answers are the
+ * same. A QUERY about a migration module 1 numbered and has no record of gets NOMIG. */
+static unsigned nomig_on_wire;
+
+static enum cairn_simbus_fate count_nomig(const struct cairn_simbus_wire *w)
+{
+    nomig_on_wire += w->src == 1 && w->head[0] == CAIRN_NET_KIND_MIG && w->first == F_NOMIG;
+    return CAIRN_SIMBUS_PASS;
+}
+
+static unsigned nomig_from_1(void)
+{
+    return nomig_on_wire;
+}
+
+static void inject_query(uint8_t len_field)
+{
+    const uint8_t f[CAIRN_NET_HEADER + 3] = {
+        CAIRN_NET_KIND_MIG, 0, CAIRN_TASK_NET, 0, 0, 0, 0, 0, len_field, 0, F_QUERY, 1, 200};
+    cairn_simbus_inject(1, 0, f, sizeof f);
+}
+
+static void test_migration_frames_alone_or_behind_each_other_get_the_same_answers(void **state)
+{
+    (void)state;
+    start_all(1000);
+    nomig_on_wire = 0;
+    cairn_simbus_filter(count_nomig);
+    inject_query(3);
+    cairn_simbus_run();
+    assert_int_equal(nomig_from_1(), 1);
+    inject_query(3);
+    inject_query(3);
+    cairn_simbus_run();
+    assert_int_equal(nomig_from_1(), 3);
+    assert_int_equal(ktest_migrate_stats(1).frames_rx, 3);
+    cairn_net_stats_t st;
+    cairn_simbus_select(1);
+    cairn_net_stats(&st);
+    uint32_t bad = st.rx_bad;
+    inject_query(4); /* its length field disagrees with the frame's */
+    cairn_simbus_run();
+    cairn_simbus_select(1);
+    cairn_net_stats(&st);
+    assert_int_equal(st.rx_bad, bad + 1);
+    assert_int_equal(nomig_from_1(), 3);
+    inject_query(3); /* the line served again, nothing left half read */
+    cairn_simbus_run();
+    assert_int_equal(nomig_from_1(), 4);
+    assert_int_equal(ktest_migrate_stats(1).frames_rx, 4);
+    assert_true(live_on(0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -556,6 +614,7 @@ int main(void)
         MTEST(test_a_destination_reset_before_the_commit_resumes),
         MTEST(test_a_timer_that_expires_during_the_migration_fires_once_on_arrival),
         MTEST(test_a_request_between_routes_that_name_each_other_is_refused),
+        MTEST(test_migration_frames_alone_or_behind_each_other_get_the_same_answers),
     };
     return cmocka_run_group_tests(tests, 0, 0);
 }

@@ -23,6 +23,11 @@
  *   binding's level-sensitive vector (cairn__irq_fast_level). With the time synchronisation
  *   on, the C path decides (it stamps the entry for a TIMESYNC frame).
  *
+ * cairn__net_txdone_vector (the bus TX-done vector branches here; its binding is the board's
+ *   cairn_bus_txdone_binding): with nothing buffered and the time synchronisation off, the
+ *   latch is cleared and the interrupt returns; else it goes on as the binding's vector. The
+ *   C twin is kernel/core/net/tx_done_fast.c, which says why that is enough.
+ *
  * cairn__send_remote (cairn_send's fast path branches here when the route's task has no
  *   local TCB, after its checks: a task's handler, an existing output port, a payload that
  *   is not a heap block; its registers {r4-r7, lr} pushed, r0-r2 the arguments, r5 the
@@ -39,6 +44,7 @@
 #define S(x) S_(x)
 
 void cairn__net_rx_vector(void);
+void cairn__net_txdone_vector(void);
 void cairn__armv6m_return_into(void);
 void cairn__armv6m_direct_end(void);
 
@@ -86,6 +92,7 @@ _Static_assert(OFF(cairn_kernel_t, isr_depth) == K_ISR, "kernel layout");
 
 /* The controller's registers, from its base (cairn_bus.h). */
 #define R_STATUS 0x04
+#define R_IRQ_STATUS 0x0C
 #define R_TX_DEST 0x10
 #define R_TX_DATA 0x14
 #define R_TX_SEND 0x18
@@ -96,6 +103,7 @@ _Static_assert(OFF(cairn_kernel_t, isr_depth) == K_ISR, "kernel layout");
 #define R_RX_COUNT 0x38
 #define BUS(r) (CAIRN_BUS_BASE + (r))
 _Static_assert(&CAIRN_BUS_STATUS == &CAIRN_BUS_REG(BUS(R_STATUS)) &&
+                   &CAIRN_BUS_IRQ_STATUS == &CAIRN_BUS_REG(BUS(R_IRQ_STATUS)) &&
                    &CAIRN_BUS_TX_DEST == &CAIRN_BUS_REG(BUS(R_TX_DEST)) &&
                    &CAIRN_BUS_TX_DATA == &CAIRN_BUS_REG(BUS(R_TX_DATA)) &&
                    &CAIRN_BUS_TX_SEND == &CAIRN_BUS_REG(BUS(R_TX_SEND)) &&
@@ -383,6 +391,27 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_ve
         [remote] "i"(CAIRN_MSG_REMOTE), [heapremote] "i"(CAIRN_MSG_HEAP | CAIRN_MSG_REMOTE),
         [readyonstack] "i"(0x60), [rxframes] "i"(&cairn_net.stats.rx_frames),
         [evrecv] "i"(CAIRN_EV_NET_RECV), [evrecvto] "i"(CAIRN_EV_NET_RECV_TO));
+}
+
+__attribute__((naked, section(".text.cairn_fast.net_txdone"))) void cairn__net_txdone_vector(void)
+{
+    __asm__ volatile(
+        "cpsid i\n\t"
+        "ldr   r0, =cairn_net\n\t"
+        "ldr   r1, [r0, #" S(N_TXQ) "]\n\t"
+        "ldr   r2, =%c[tson]\n\t"
+        "ldrb  r2, [r2]\n\t"
+        "orrs  r1, r2\n\t"
+        "bne   1f\n\t" /* buffered messages, or a SYNC's time stamp: the bus manager's */
+        "ldr   r0, =" S(CAIRN_BUS_BASE) "\n\t"
+        "movs  r1, #%c[txdone]\n\t"
+        "str   r1, [r0, #" S(R_IRQ_STATUS) "]\n\t"
+        "cpsie i\n\t"
+        "bx    lr\n\t"
+        "1:\n\t"
+        "ldr   r0, =cairn_bus_txdone_binding\n\t"
+        "b     cairn__irq_fast_level\n\t"
+        ".ltorg\n\t" ::[tson] "i"(&cairn_net.ts.on), [txdone] "i"(CAIRN_BUS_IRQ_TXDONE));
 }
 
 /* Registers in the send path: r0-r2 the arguments until the frame is committed (r12 keeps
