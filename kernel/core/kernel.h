@@ -283,6 +283,14 @@ cairn_ret_t cairn__post(cairn_task_id_t dst, cairn_port_t in_port, const void *p
 /* Whether a thread is ready (the idle loop must not sleep). */
 bool cairn__thread_any_ready(void) __attribute__((weak));
 
+/* ---- heap (heap.c) ------------------------------------------------------------ */
+
+/* cairn_malloc(n) owned by owner from the start (CAIRN_TASK_NONE: the kernel). */
+void *cairn__malloc_for(size_t n, cairn_task_id_t owner);
+/* Gives block p, which the caller allocated and still holds, to owner: one store, no check
+ * (cairn_heap_set_owner checks p under a mask). The owner is not in the header's check. */
+void cairn__heap_give(void *p, cairn_task_id_t owner);
+
 /* ---- message pool and queue (msgq.c) ------------------------------------------ */
 
 /* Carves the pool of CAIRN_MSG_POOL messages from the heap (kernel-owned).

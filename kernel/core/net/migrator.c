@@ -213,10 +213,8 @@ static void serialise(void)
     struct cairn_mig_writer w;
     unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
     uint8_t *blob = size <= MIG_PART ? inline_blob()
-                    : size <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size) : 0;
+                    : size <= CAIRN_MIG_STATE_MAX ? cairn__malloc_for(size, CAIRN_TASK_NONE) : 0;
     if (blob) {
-        if (blob != inline_blob())
-            cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
         /* A message queued for T between the count and the write makes it too long: T
          * resumes. */
         w.buf = blob;
@@ -720,6 +718,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
                 frame(src, F_ACTIVATED, ok, -1, -1);
                 trace(CAIRN_EV_MIG_UNFROZEN);
                 cairn__rel_resume(MIG.task);
+                cairn__mig_spare(); /* for the next staging, now that this one is answered */
             } else if (MIG.phase == PH_SETTLED && MIG.outcome == CAIRN_MIG_MOVED &&
                        cairn__tcb(MIG.task)) {
                 frame(src, F_ACTIVATED, 1, -1, -1); /* a repeated commit */
@@ -902,6 +901,7 @@ cairn_ret_t cairn_migrate_start(const cairn_migrate_config_t *cfg)
         cairn_net.mig = m;
     }
     MIG.cfg = *cfg;
+    cairn__mig_spare();
     return CAIRN_OK;
 }
 
