@@ -380,6 +380,10 @@ void cairn__task_remove(cairn_tcb_t *t);
 cairn_ret_t cairn__timer_query(cairn_task_id_t task, uint8_t n, uint32_t *remaining, uint32_t *period);
 /* Every timer of task at once: bit n set when timer n runs (remaining[n], period[n]). */
 uint8_t cairn__timer_query_task(cairn_task_id_t task, uint32_t *remaining, uint32_t *period);
+/* With interrupts masked: the soonest expiry as the counter value it falls at (the
+ * delta list's head; UINT64_MAX with no timer, one more bit when a timer is due). Two equal
+ * stamps mean no timer came sooner and none fell due between them (idle.c). */
+uint64_t cairn__timer_stamp(void);
 /* Starts timer n of task to fire first ticks from now, then every period (0: once). */
 cairn_ret_t cairn__timer_set_first(cairn_task_id_t task, uint8_t n, uint32_t first, uint32_t period);
 /* Disconnects every route to id (route.c). */
