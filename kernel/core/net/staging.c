@@ -176,7 +176,7 @@ bool cairn__mig_stage(void)
     struct cairn_mig_parsed *pp = &s->parsed, p;
     if (!parse(pp) || !(s->handler = handler_of(pp->id)) || cairn__tcb(pp->id))
         return false;
-    p = *pp;
+    p = *pp; /* a copy: through pp, every field read after a call was loaded again */
     /* A task that handed no state gets none (a NULL state, as a stateless program's). */
     s->state = p.state_len ? kernel_block(p.state_len) : 0;
     s->tcb_reserve = tcb_room(s, p.num_out);
@@ -246,8 +246,10 @@ bool cairn__mig_commit(void)
     struct cairn_mig_stage *s = &MIG.stage;
     if (!MIG.staged || !MIG.blob)
         return false;
-    /* Read in place: nothing below changes the parse, and a copy of it cost a call. */
-    const struct cairn_mig_parsed *p = &s->parsed;
+    /* A copy, read through p: through &s->parsed every field read after a call was loaded
+     * again, which cost more than the copy. */
+    struct cairn_mig_parsed parsed = s->parsed;
+    const struct cairn_mig_parsed *p = &parsed;
     if (cairn_k.tasks[p->id])
         return false; /* a task created here since the staging holds the ID */
     remote_drop(p->id);
@@ -259,10 +261,14 @@ bool cairn__mig_commit(void)
         (void)cairn_group_join(p->member[2 * i], p->id, p->member[2 * i + 1]);
     uint8_t *seq = cairn__rel_table(p->id), *epoch = cairn__rel_epochs(p->id);
     if (p->modules == CAIRN_NET_MODULES) {
-        /* What every module of this build writes: two copies of constant length, which the
-         * compiler does without a loop's test per byte. */
-        __builtin_memcpy(seq, p->seq, CAIRN_NET_MODULES);
-        __builtin_memcpy(epoch, p->epoch, CAIRN_NET_MODULES);
+        /* What every module of this build writes: unrolled, with no test per byte (the
+         * blob's tables are not word-aligned, and memcpy copies them byte by byte, with
+         * a call). */
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
+            seq[i] = p->seq[i];
+            epoch[i] = p->epoch[i];
+        }
     } else {
         for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
             seq[i] = i < p->modules ? p->seq[i] : 0;
