@@ -36,11 +36,19 @@ static void trace(uint8_t ev)
     CAIRN_TRACE(ev, MIG.task, (uint32_t)MIG.mig_src << 8 | MIG.mig_ctr);
 }
 
-static uint32_t all_others(void)
+/* Every module but this one; the device's modules do not change, so it is worked out once
+ * (a call that reads the controller's ID register, then shifts), where the source's answers
+ * asked for it twice per frame. */
+__attribute__((noinline)) static uint32_t others_now(void)
 {
     unsigned n = cairn_bus_modules();
     uint32_t m = (n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u);
-    return m & ~(1u << cairn_net.address);
+    return MIG.others = m & ~(1u << cairn_net.address);
+}
+
+static inline __attribute__((always_inline)) uint32_t all_others(void)
+{
+    return MIG.others ? MIG.others : others_now();
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -428,8 +436,9 @@ static void commit(void)
 /* STATE went first: D is staged and frozen; the others are frozen next, then the commit. */
 static void freeze_rest(void)
 {
+    uint32_t others = all_others();
     MIG.answered = 1u << MIG.dest;
-    if ((MIG.answered & all_others()) == all_others()) {
+    if ((MIG.answered & others) == others) {
         commit();
         return;
     }

@@ -88,6 +88,7 @@ typedef struct cairn_mig_state {
     uint8_t dest_epoch;
     uint8_t refused_epoch[CAIRN_NET_MODULES];
     uint32_t answered; /* bit m: module m answered (FREEZE_ACK, RESULT_ACK) */
+    uint32_t others;   /* bit m: module m is another module of the device (0: not known yet) */
     /* Source: T's flags before the freeze, its serialisation, the messages it took. */
     uint8_t saved_flags;
     bool serialised;
