@@ -67,8 +67,8 @@ def test_fit_is_exact_on_a_line() -> None:
 @pytest.mark.xfail(strict=True, reason="an empty task's move is three frames one after another "
                    "(STATE, DESERIALIZED, the commit), each through the bus managers' general frame "
                    "path (an RX interrupt declined by the fast path, a message and its dispatch, the "
-                   "service, TX-done services), and the destination's idle path, with interrupts "
-                   "masked, can hold the commit (docs/migration.md, \"Where the cycles go\")")
+                   "service, TX-done services), and the destination's TX-done services can hold the "
+                   "commit (docs/migration.md, \"Where the cycles go\")")
 def test_base_target(runs: dict[int, mig.Migration]) -> None:
     assert runs[SMALL].latency <= mig.BASE_CYCLES_MAX
 
