@@ -422,15 +422,20 @@ static void commit(void)
         return;
     }
     MIG.tries = 0;
-    if (cairn__rel_sent_by(MIG.task)) {
+    cairn_rel_state_t *rel = cairn_net.rel;
+    /* No message kept at all, the usual case: no call to look for T's. */
+    if (rel->stats.pending && cairn__rel_sent_by(MIG.task)) {
         MIG.phase = PH_DRAINING;
-        cairn_net.rel->draining = true;
+        rel->draining = true;
         return;
     }
-    cairn_net.rel->draining = false;
+    rel->draining = false;
     MIG.phase = PH_COMMITTING;
     MIG.outcome = CAIRN_MIG_MOVED;
-    result_to(MIG.dest); /* the commit */
+    /* The commit, RESULT(MOVED), built here rather than through frame(): it is on the
+     * latency's path, between the DESERIALIZED that came and the frame that goes. */
+    const uint8_t f[6] = {F_RESULT, MIG.mig_src, MIG.mig_ctr, CAIRN_MIG_MOVED, MIG.task, MIG.dest};
+    send(MIG.dest, f, sizeof f);
 }
 
 /* STATE went first: D is staged and frozen; the others are frozen next, then the commit. */
