@@ -285,7 +285,7 @@ bool cairn__mig_commit(void)
     f.msg.port = CAIRN_PORT_DESERIALIZE;
     (void)cairn__deliver(&f);
     struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len, .pos = p->messages_at};
-    for (unsigned i = 0; i < p->messages; i++) {
+    for (unsigned i = 0; i < p->messages; i++) { /* usually none */
         cairn_port_t port = (cairn_port_t)cairn__mig_get(&r, 1);
         cairn_task_id_t src = (cairn_task_id_t)cairn__mig_get(&r, 1);
         (void)cairn__mig_get(&r, 1);
@@ -300,12 +300,18 @@ bool cairn__mig_commit(void)
         if (cairn__deliver(&f) != CAIRN_OK)
             cairn__release(&f.msg); /* a full pool: counted by the scheduler */
     }
-    set_timers(p);
-    cairn_free(s->payloads);
-    s->payloads = 0;
+    /* Calls only for what there is: a task without timers or queued messages, the usual
+     * case, is live sooner. */
+    if (p->timers)
+        set_timers(p);
+    if (s->payloads) {
+        cairn_free(s->payloads);
+        s->payloads = 0;
+    }
     s->state = 0;
     MIG.staged = false;
-    cairn__rel_deliver_local(p->id);
+    if (cairn_net.rel->pending[p->id]) /* this module's own messages to T, held meanwhile */
+        cairn__rel_deliver_local(p->id);
     return true;
 }
 
