@@ -195,6 +195,17 @@ void *cairn_malloc(size_t n)
     return p;
 }
 
+/* A block for owner: cairn_malloc and cairn_heap_set_owner in one, without the current
+ * task's look-up and the second masked header check (the kernel's own blocks: a staged task,
+ * a serialised one). */
+void *cairn__malloc_for(size_t n, cairn_task_id_t owner)
+{
+    uint32_t s = arch_irq_save();
+    void *p = alloc_for(n, owner);
+    arch_irq_restore(s);
+    return p;
+}
+
 /* Returns used block b to the free list, merging it with free neighbours, and
  * logs event ev (0: none). False (nothing changed) when b overlaps a free block:
  * a corrupted or stale header. */
@@ -300,6 +311,11 @@ void cairn_heap_set_owner(void *p, cairn_task_id_t owner)
     else
         heap.bad_frees++;
     arch_irq_restore(s);
+}
+
+void cairn__heap_give(void *p, cairn_task_id_t owner)
+{
+    ((struct blk *)((uint8_t *)p - CAIRN_HEAP_HEADER))->owner = owner;
 }
 
 cairn_task_id_t cairn_heap_owner(const void *p)

@@ -283,6 +283,14 @@ cairn_ret_t cairn__post(cairn_task_id_t dst, cairn_port_t in_port, const void *p
 /* Whether a thread is ready (the idle loop must not sleep). */
 bool cairn__thread_any_ready(void) __attribute__((weak));
 
+/* ---- heap (heap.c) ------------------------------------------------------------ */
+
+/* cairn_malloc(n) owned by owner from the start (CAIRN_TASK_NONE: the kernel). */
+void *cairn__malloc_for(size_t n, cairn_task_id_t owner);
+/* Gives block p, which the caller allocated and still holds, to owner: one store, no check
+ * (cairn_heap_set_owner checks p under a mask). The owner is not in the header's check. */
+void cairn__heap_give(void *p, cairn_task_id_t owner);
+
 /* ---- message pool and queue (msgq.c) ------------------------------------------ */
 
 /* Carves the pool of CAIRN_MSG_POOL messages from the heap (kernel-owned).
@@ -372,6 +380,10 @@ void cairn__task_remove(cairn_tcb_t *t);
 cairn_ret_t cairn__timer_query(cairn_task_id_t task, uint8_t n, uint32_t *remaining, uint32_t *period);
 /* Every timer of task at once: bit n set when timer n runs (remaining[n], period[n]). */
 uint8_t cairn__timer_query_task(cairn_task_id_t task, uint32_t *remaining, uint32_t *period);
+/* With interrupts masked: the soonest expiry as the counter value it falls at (the
+ * delta list's head; UINT64_MAX with no timer, one more bit when a timer is due). Two equal
+ * stamps mean no timer came sooner and none fell due between them (idle.c). */
+uint64_t cairn__timer_stamp(void);
 /* Starts timer n of task to fire first ticks from now, then every period (0: once). */
 cairn_ret_t cairn__timer_set_first(cairn_task_id_t task, uint8_t n, uint32_t first, uint32_t period);
 /* Disconnects every route to id (route.c). */

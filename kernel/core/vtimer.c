@@ -256,6 +256,14 @@ uint32_t cairn_timer_next_expiry(void)
     return r;
 }
 
+uint64_t cairn__timer_stamp(void)
+{
+    if (!vt.head && !vt.due)
+        return UINT64_MAX;
+    uint32_t at = vt.head ? (vt.last + vt.head->delta) & CAIRN_HWTIMER_MASK : 0;
+    return (uint64_t)(vt.due != NULL) << 32 | at;
+}
+
 unsigned cairn_timer_active(void)
 {
     return vt_pool.used;

@@ -36,11 +36,19 @@ static void trace(uint8_t ev)
     CAIRN_TRACE(ev, MIG.task, (uint32_t)MIG.mig_src << 8 | MIG.mig_ctr);
 }
 
-static uint32_t all_others(void)
+/* Every module but this one; the device's modules do not change, so it is worked out once
+ * (a call that reads the controller's ID register, then shifts), where the source's answers
+ * asked for it twice per frame. */
+__attribute__((noinline)) static uint32_t others_now(void)
 {
     unsigned n = cairn_bus_modules();
     uint32_t m = (n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u);
-    return m & ~(1u << cairn_net.address);
+    return MIG.others = m & ~(1u << cairn_net.address);
+}
+
+static inline __attribute__((always_inline)) uint32_t all_others(void)
+{
+    return MIG.others ? MIG.others : others_now();
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -217,10 +225,8 @@ static void serialise(void)
     struct cairn_mig_writer w;
     unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
     uint8_t *blob = size <= MIG_PART ? inline_blob()
-                    : size <= CAIRN_MIG_STATE_MAX ? cairn_malloc(size) : 0;
+                    : size <= CAIRN_MIG_STATE_MAX ? cairn__malloc_for(size, CAIRN_TASK_NONE) : 0;
     if (blob) {
-        if (blob != inline_blob())
-            cairn_heap_set_owner(blob, CAIRN_TASK_NONE);
         /* A message queued for T between the count and the write makes it too long: T
          * resumes. */
         w.buf = blob;
@@ -440,23 +446,28 @@ static void commit(void)
         return;
     }
     m->tries = 0;
-    if (cairn__rel_sent_by(m->task)) {
+    cairn_rel_state_t *rel = cairn_net.rel;
+    /* No message kept at all, the usual case: no call to look for T's. */
+    if (rel->stats.pending && cairn__rel_sent_by(m->task)) {
         m->phase = PH_DRAINING;
-        cairn_net.rel->draining = true;
+        rel->draining = true;
         return;
     }
-    cairn_net.rel->draining = false;
+    rel->draining = false;
     m->phase = PH_COMMITTING;
     m->outcome = CAIRN_MIG_MOVED;
-    result_to(m->dest); /* the commit */
+    /* The commit, RESULT(MOVED), built here rather than through frame(): it is on the
+     * latency's path, between the DESERIALIZED that came and the frame that goes. */
+    const uint8_t f[6] = {F_RESULT, m->mig_src, m->mig_ctr, CAIRN_MIG_MOVED, m->task, m->dest};
+    send(m->dest, f, sizeof f);
 }
 
 /* STATE went first: D is staged and frozen; the others are frozen next, then the commit. */
 static void freeze_rest(void)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
-    m->answered = 1u << m->dest;
     uint32_t others = all_others();
+    m->answered = 1u << m->dest;
     if ((m->answered & others) == others) {
         commit();
         return;
@@ -750,6 +761,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
                 frame(src, F_ACTIVATED, ok, -1, -1);
                 trace(CAIRN_EV_MIG_UNFROZEN);
                 cairn__rel_resume(m->task);
+                cairn__mig_spare(); /* for the next staging, now that this one is answered */
             } else if (m->phase == PH_SETTLED && m->outcome == CAIRN_MIG_MOVED &&
                        cairn__tcb(m->task)) {
                 frame(src, F_ACTIVATED, 1, -1, -1); /* a repeated commit */
@@ -933,6 +945,7 @@ cairn_ret_t cairn_migrate_start(const cairn_migrate_config_t *cfg)
         cairn_net.mig = m;
     }
     MIG.cfg = *cfg;
+    cairn__mig_spare();
     return CAIRN_OK;
 }
 

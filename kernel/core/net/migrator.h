@@ -51,6 +51,8 @@ cairn_ret_t cairn__mig_request_msg(const cairn_msg_t *msg);
 bool cairn__mig_stage(void);
 void cairn__mig_unstage(void);
 bool cairn__mig_commit(void);
+/* The spare TCB room allocated if there is none (the start, after a commit). */
+void cairn__mig_spare(void);
 void cairn__mig_detach(cairn_task_id_t id, uint8_t to, unsigned serialised);
 void cairn__mig_route(cairn_task_id_t id, uint8_t to);
 /* Source: the timers the serialisation stopped, set again from it (T resumes). */

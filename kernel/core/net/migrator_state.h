@@ -39,6 +39,8 @@ enum {
 /* A TX token whose task byte has this bit names a STATE part (its index below it), built
  * from the blob when the bus takes it; any other names an outbox slot. */
 #define MIG_TOKEN_PART 0x80u
+/* The output ports a spare TCB room holds (MIG.spare). */
+#define MIG_SPARE_ROUTES 4u
 
 /* A small frame waiting for the bus (a TX token names its slot). */
 struct cairn_mig_out {
@@ -61,9 +63,11 @@ struct cairn_mig_parsed {
  * allocated at staging so that the commit cannot run out of memory. */
 struct cairn_mig_stage {
     void *state;       /* the task's state block (owned by the task's ID) */
-    void *tcb_reserve; /* freed just before the TCB is allocated in its place */
+    void *tcb_reserve; /* the TCB's block: the commit fills it in */
     void **payloads;   /* one per queued message (NULL for an empty one) */
+    cairn_handler_t handler; /* the task's, from the configuration */
     uint8_t messages;
+    bool reserve_spare; /* tcb_reserve is the migrator's spare (given back if unstaged) */
     struct cairn_mig_parsed parsed; /* the blob, parsed at staging */
 };
 
@@ -84,6 +88,7 @@ typedef struct cairn_mig_state {
     uint8_t dest_epoch;
     uint8_t refused_epoch[CAIRN_NET_MODULES];
     uint32_t answered; /* bit m: module m answered (FREEZE_ACK, RESULT_ACK) */
+    uint32_t others;   /* bit m: module m is another module of the device (0: not known yet) */
     /* Source: T's flags before the freeze, its serialisation, the messages it took. */
     uint8_t saved_flags;
     bool serialised;
@@ -104,6 +109,10 @@ typedef struct cairn_mig_state {
     uint8_t answer;    /* destination: its DESERIALIZED answer (1 ok, 0 failed, 0xFF none yet) */
     struct cairn_mig_stage stage;
     bool staged;
+    /* Destination: the next staged task's TCB room, allocated ahead (at the start, and after
+     * each commit) so that the staging between a STATE and its DESERIALIZED allocates none
+     * for a task of up to MIG_SPARE_ROUTES output ports. */
+    void *spare;
     struct cairn_mig_out out[MIG_OUTBOX];
     uint32_t part_frame[(CAIRN_MIG_FRAME_MAX + 3u) / 4u]; /* the STATE frame being sent */
     cairn_migrate_stats_t stats;

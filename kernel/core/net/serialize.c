@@ -45,12 +45,6 @@ WRITER void put(struct cursor *w, uint32_t v, unsigned bytes)
         *b++ = (uint8_t)v;
 }
 
-WRITER void put64(struct cursor *w, uint64_t v)
-{
-    put(w, (uint32_t)v, 4);
-    put(w, (uint32_t)(v >> 32), 4);
-}
-
 /* One copy, not a put() per byte: the task's block is most of a large serialised task. */
 WRITER void put_bytes(struct cursor *w, const void *p, unsigned n)
 {
@@ -59,19 +53,6 @@ WRITER void put_bytes(struct cursor *w, const void *p, unsigned n)
         __builtin_memcpy(w->buf + w->len, p, n < room ? n : room);
     }
     w->len += n;
-}
-
-/* A table of CAIRN_NET_MODULES bytes: too short for memcpy's set-up to pay. Through local
- * pointers: a store through w->buf may alias w itself, which made the loop reload it. */
-WRITER void put_table(struct cursor *w, const uint8_t *t)
-{
-    unsigned at = w->len;
-    w->len = at + CAIRN_NET_MODULES;
-    if (w->len > w->cap)
-        return;
-    uint8_t *d = w->buf + at;
-    for (const uint8_t *end = t + CAIRN_NET_MODULES; t != end;)
-        *d++ = *t++;
 }
 
 /* In 32 bits, like put: the 64-bit shifts of a wider read cost a library call a byte. */
@@ -166,33 +147,66 @@ unsigned cairn__mig_size(struct cairn_mig_writer *w, const cairn_tcb_t *t, unsig
     return n + ((0u - n) & 3u) + state_len;
 }
 
+/* Little-endian stores with no capacity check, unrolled: the head's room is checked once
+ * (raw_head), where a put() per field tested the capacity and looped over its bytes. */
+WRITER uint8_t *raw(uint8_t *b, uint32_t v, unsigned bytes)
+{
+#pragma GCC unroll 4
+    for (unsigned i = 0; i < bytes; i++)
+        b[i] = (uint8_t)(v >> 8 * i);
+    return b + bytes;
+}
+
+WRITER uint8_t *raw_table(uint8_t *b, const uint8_t *t)
+{
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < CAIRN_NET_MODULES; i++)
+        b[i] = t[i];
+    return b + CAIRN_NET_MODULES;
+}
+
+/* The head, everything before the queued messages, whose length cairn__mig_size counted from
+ * the same fields of w (the task is frozen and interrupts change neither its routes nor its
+ * memberships): written at b, which has room for it. */
+static uint8_t *raw_head(uint8_t *b, const struct cairn_mig_writer *w, const cairn_tcb_t *t,
+                         const uint8_t *seq, uint32_t hw_hz)
+{
+    cairn_task_id_t id = t->id;
+    /* id, priority, flags (only a movable task is serialised), ports */
+    b = raw(b, id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)t->num_out << 24, 4);
+    for (unsigned i = 0; i < t->num_out; i++)
+        b = raw(b, t->routes[i].task | (uint32_t)t->routes[i].port << 8, 2);
+    *b++ = w->member_count;
+    const struct cairn_member *e = cairn_k.members;
+    for (uint32_t m = w->members; m; m >>= 1, e++)
+        if (m & 1u)
+            b = raw(b, e->group | (uint32_t)e->port << 8, 2);
+    *b++ = CAIRN_NET_MODULES;
+    b = raw_table(b, seq);
+    b = raw_table(b, cairn__rel_epochs(id));
+    *b++ = w->timer_count;
+    for (unsigned k = 0; w->running >> k; k++) {
+        if (!(w->running & 1u << k))
+            continue;
+        b = raw(b, k | (w->per[k] ? 1u : 0u) << 8 | (w->global ? 2u : 0u) << 8, 2);
+        b = raw(b, w->per[k], 4);
+        uint64_t deadline = w->now + cairn__mig_ticks_to_clock(w->rem[k], w->global, hw_hz);
+        b = raw(b, (uint32_t)deadline, 4);
+        b = raw(b, (uint32_t)(deadline >> 32), 4);
+    }
+    return b;
+}
+
 unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
                           const void *state, unsigned state_len, uint32_t hw_hz)
 {
     struct cursor cur = {w->buf, w->cap, w->len}, *c = &cur;
     cairn_task_id_t id = t->id;
-    /* id, priority, flags (only a movable task is serialised), ports */
-    put(c, id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)t->num_out << 24, 4);
-    for (unsigned i = 0; i < t->num_out; i++)
-        put(c, t->routes[i].task | (uint32_t)t->routes[i].port << 8, 2);
-    /* The memberships as cairn__mig_size found them: only an interrupt runs between the
-     * two, and interrupts do not change memberships. */
-    put(c, w->member_count, 1);
-    const struct cairn_member *e = cairn_k.members;
-    for (uint32_t m = w->members; m; m >>= 1, e++)
-        if (m & 1u)
-            put(c, e->group | (uint32_t)e->port << 8, 2);
-    put(c, CAIRN_NET_MODULES, 1);
-    put_table(c, seq);
-    put_table(c, cairn__rel_epochs(id));
-    put(c, w->timer_count, 1);
-    for (unsigned k = 0; k < CAIRN_TIMERS_PER_TASK; k++) {
-        if (!(w->running & 1u << k))
-            continue;
-        put(c, k | (w->per[k] ? 1u : 0u) << 8 | (w->global ? 2u : 0u) << 8, 2);
-        put(c, w->per[k], 4);
-        put64(c, w->now + cairn__mig_ticks_to_clock(w->rem[k], w->global, hw_hz));
-    }
+    unsigned head = 4u + 2u * t->num_out + 1u + 2u * w->member_count + 1u + 2u * CAIRN_NET_MODULES +
+                    1u + 14u * w->timer_count;
+    if (c->len <= c->cap && c->cap - c->len >= head)
+        (void)raw_head(c->buf + c->len, w, t, seq, hw_hz);
+    c->len += head; /* beyond cap: it did not fit, the caller discards it */
     /* The queued messages, in queue order (interrupts masked: the queue cannot move). */
     uint32_t s = arch_irq_save();
     unsigned count_at = c->len, msgs = 0;

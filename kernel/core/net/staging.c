@@ -131,16 +131,36 @@ void cairn__mig_unstage(void)
         cairn_free(s->payloads);
     }
     cairn_free(s->state);
-    cairn_free(s->tcb_reserve);
+    if (s->reserve_spare && !MIG.spare)
+        MIG.spare = s->tcb_reserve;
+    else
+        cairn_free(s->tcb_reserve);
     __builtin_memset(s, 0, sizeof *s);
     MIG.staged = false;
 }
 
 static void *kernel_block(size_t n)
 {
-    void *b = cairn_malloc(n ? n : 1);
-    if (b)
-        cairn_heap_set_owner(b, CAIRN_TASK_NONE);
+    return cairn__malloc_for(n ? n : 1, CAIRN_TASK_NONE);
+}
+
+#define SPARE_BYTES (sizeof(cairn_tcb_t) + MIG_SPARE_ROUTES * sizeof(cairn_route_t))
+
+void cairn__mig_spare(void)
+{
+    if (!MIG.spare)
+        MIG.spare = kernel_block(SPARE_BYTES);
+}
+
+/* The TCB's room for a task of num_out output ports: the spare when it fits (no allocation
+ * between the STATE and the DESERIALIZED), else a block of its own. */
+static void *tcb_room(struct cairn_mig_stage *s, unsigned num_out)
+{
+    s->reserve_spare = num_out <= MIG_SPARE_ROUTES && MIG.spare;
+    if (!s->reserve_spare)
+        return kernel_block(sizeof(cairn_tcb_t) + num_out * sizeof(cairn_route_t));
+    void *b = MIG.spare;
+    MIG.spare = 0;
     return b;
 }
 
@@ -151,14 +171,15 @@ bool cairn__mig_stage(void)
     s->state = s->tcb_reserve = 0;
     s->payloads = 0;
     s->messages = 0;
+    s->reserve_spare = false;
     /* Parsed once: the commit reads the same blob, which stays until the migration ends. */
     struct cairn_mig_parsed *pp = &s->parsed, p;
-    if (!parse(pp) || !handler_of(pp->id) || cairn__tcb(pp->id))
+    if (!parse(pp) || !(s->handler = handler_of(pp->id)) || cairn__tcb(pp->id))
         return false;
-    p = *pp;
+    p = *pp; /* a copy: through pp, every field read after a call was loaded again */
     /* A task that handed no state gets none (a NULL state, as a stateless program's). */
     s->state = p.state_len ? kernel_block(p.state_len) : 0;
-    s->tcb_reserve = kernel_block(sizeof(cairn_tcb_t) + p.num_out * sizeof(cairn_route_t));
+    s->tcb_reserve = tcb_room(s, p.num_out);
     s->messages = p.messages;
     s->payloads = p.messages ? kernel_block(p.messages * sizeof(void *)) : 0;
     bool ok = (s->state || !p.state_len) && s->tcb_reserve && (!p.messages || s->payloads);
@@ -199,11 +220,11 @@ static void remote_drop(cairn_task_id_t id)
 /* The TCB of the staged task in the block reserved for it at staging, as cairn_task_create
  * fills a block it allocates (the staging checked what create checks): freeing the block
  * and allocating one of the same size again cost two heap walks at the commit point. */
-static cairn_tcb_t *adopt_tcb(const struct cairn_mig_parsed *p, void *block, void *state)
+static cairn_tcb_t *adopt_tcb(const struct cairn_mig_parsed *p, const struct cairn_mig_stage *s)
 {
-    cairn_tcb_t *t = block;
-    t->state = state;
-    t->handler = handler_of(p->id);
+    cairn_tcb_t *t = s->tcb_reserve;
+    t->state = s->state;
+    t->handler = s->handler;
     t->prio = p->prio;
     t->id = p->id;
     t->flags = TCB_INIT_SENT | TCB_READY; /* initialised where it came from */
@@ -225,32 +246,46 @@ bool cairn__mig_commit(void)
     struct cairn_mig_stage *s = &MIG.stage;
     if (!MIG.staged || !MIG.blob)
         return false;
-    struct cairn_mig_parsed p = s->parsed;
-    if (cairn_k.tasks[p.id])
+    /* A copy, read through p: through &s->parsed every field read after a call was loaded
+     * again, which cost more than the copy. */
+    struct cairn_mig_parsed parsed = s->parsed;
+    const struct cairn_mig_parsed *p = &parsed;
+    if (cairn_k.tasks[p->id])
         return false; /* a task created here since the staging holds the ID */
-    remote_drop(p.id);
-    (void)adopt_tcb(&p, s->tcb_reserve, s->state);
+    remote_drop(p->id);
+    (void)adopt_tcb(p, s);
     s->tcb_reserve = 0;
     if (s->state)
-        cairn_heap_set_owner(s->state, p.id);
-    for (unsigned i = 0; i < p.members; i++)
-        (void)cairn_group_join(p.member[2 * i], p.id, p.member[2 * i + 1]);
-    uint8_t *seq = cairn__rel_table(p.id), *epoch = cairn__rel_epochs(p.id);
-    for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
-        seq[i] = i < p.modules ? p.seq[i] : 0;
-        epoch[i] = i < p.modules ? p.epoch[i] : 0;
+        cairn__heap_give(s->state, p->id); /* the staging's own block: no check needed */
+    for (unsigned i = 0; i < p->members; i++)
+        (void)cairn_group_join(p->member[2 * i], p->id, p->member[2 * i + 1]);
+    uint8_t *seq = cairn__rel_table(p->id), *epoch = cairn__rel_epochs(p->id);
+    if (p->modules == CAIRN_NET_MODULES) {
+        /* What every module of this build writes: unrolled, with no test per byte (the
+         * blob's tables are not word-aligned, and memcpy copies them byte by byte, with
+         * a call). */
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
+            seq[i] = p->seq[i];
+            epoch[i] = p->epoch[i];
+        }
+    } else {
+        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
+            seq[i] = i < p->modules ? p->seq[i] : 0;
+            epoch[i] = i < p->modules ? p->epoch[i] : 0;
+        }
     }
     /* DESERIALIZE first, then the moved messages in their order, then the timers that
      * expired on the way, then the messages this module's tasks sent meanwhile. */
     cairn_frame_t f;
     cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
     f.msg.payload = s->state;
-    f.msg.len = (uint16_t)p.state_len;
-    f.msg.dst = p.id;
+    f.msg.len = (uint16_t)p->state_len;
+    f.msg.dst = p->id;
     f.msg.port = CAIRN_PORT_DESERIALIZE;
     (void)cairn__deliver(&f);
-    struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len, .pos = p.messages_at};
-    for (unsigned i = 0; i < p.messages; i++) {
+    struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len, .pos = p->messages_at};
+    for (unsigned i = 0; i < p->messages; i++) { /* usually none */
         cairn_port_t port = (cairn_port_t)cairn__mig_get(&r, 1);
         cairn_task_id_t src = (cairn_task_id_t)cairn__mig_get(&r, 1);
         (void)cairn__mig_get(&r, 1);
@@ -258,21 +293,25 @@ bool cairn__mig_commit(void)
         (void)cairn__mig_get_bytes(&r, len);
         void *b = s->payloads[i];
         s->payloads[i] = 0;
-        cairn__msg_new(&f, src, b, len);
-        if (b)
-            cairn_heap_set_owner(b, CAIRN_TASK_NONE);
-        f.msg.dst = p.id;
+        cairn__msg_new(&f, src, b, len); /* b is the kernel's since the staging */
+        f.msg.dst = p->id;
         f.msg.port = port;
         f.msg.flags |= CAIRN_MSG_REMOTE;
         if (cairn__deliver(&f) != CAIRN_OK)
             cairn__release(&f.msg); /* a full pool: counted by the scheduler */
     }
-    set_timers(&p);
-    cairn_free(s->payloads);
-    s->payloads = 0;
+    /* Calls only for what there is: a task without timers or queued messages, the usual
+     * case, is live sooner. */
+    if (p->timers)
+        set_timers(p);
+    if (s->payloads) {
+        cairn_free(s->payloads);
+        s->payloads = 0;
+    }
     s->state = 0;
     MIG.staged = false;
-    cairn__rel_deliver_local(p.id);
+    if (cairn_net.rel->pending[p->id]) /* this module's own messages to T, held meanwhile */
+        cairn__rel_deliver_local(p->id);
     return true;
 }
 

@@ -11,6 +11,10 @@
 #include "cairn/mem.h"
 #include "cairn/trace.h"
 
+/* The kernel's allocation calls (heap.c; declared in the private kernel.h). */
+void *cairn__malloc_for(size_t n, cairn_task_id_t owner);
+void cairn__heap_give(void *p, cairn_task_id_t owner);
+
 /* ---- stubs for the scheduler and the trace port -------------------------- */
 
 static cairn_task_id_t current = 1;
@@ -310,6 +314,34 @@ static void test_set_owner(void **state)
     assert_int_equal(cairn_heap_owner(q), 0);
     cairn_heap_free_all(9);
     assert_int_equal(stats().blocks_used, 0);
+}
+
+/* The kernel's own allocation: owned from the start (no cairn_heap_set_owner after it), and
+ * given to a task with one store; both blocks behave as any other afterwards. */
+static void test_kernel_owned_block_and_give(void **state)
+{
+    (void)state;
+    current = 4;
+    void *p = cairn__malloc_for(24, CAIRN_TASK_NONE);
+    void *q = cairn__malloc_for(8, 6);
+    assert_non_null(p);
+    assert_non_null(q);
+    assert_int_equal(cairn_heap_owner(p), CAIRN_TASK_NONE);
+    assert_int_equal(cairn_heap_owner(q), 6);
+    assert_true(cairn_alloc_size(p) >= 24);
+    assert_null(cairn__malloc_for(ARENA, 6)); /* too large: counted as any failure */
+    assert_int_equal(stats().alloc_failures, 1);
+    check_heap();
+    cairn_heap_free_all(4); /* the current task's: neither */
+    assert_int_equal(stats().blocks_used, 2);
+    cairn__heap_give(p, 9);
+    assert_int_equal(cairn_heap_owner(p), 9);
+    check_heap();
+    cairn_heap_free_all(9);
+    assert_int_equal(cairn_alloc_size(p), 0);
+    cairn_heap_free_all(6);
+    assert_int_equal(stats().blocks_used, 0);
+    assert_int_equal(stats().bad_frees, 0);
 }
 
 static void test_realloc_semantics(void **state)
@@ -652,6 +684,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_coalesce_both_sides, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ownership_free_all, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_owner, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_owned_block_and_give, setup, teardown),
         cmocka_unit_test_setup_teardown(test_realloc_semantics, setup, teardown),
         cmocka_unit_test_setup_teardown(test_realloc_shrink, setup, teardown),
         cmocka_unit_test_setup_teardown(test_realloc_grow_in_place, setup, teardown),

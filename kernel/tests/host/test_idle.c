@@ -107,6 +107,62 @@ static void test_idle_wakes_early_by_the_wakeup_latency(void **state)
     assert_log("T:T0");
 }
 
+/* Interrupts during the sleep choice (the idle loop's ARCH_IRQ_WINDOW, where they are
+ * enabled): one that changes nothing lets the choice stand; one that brings a timer closer
+ * makes the call return without sleeping, and the next call chooses again. */
+static void sooner_timer(void)
+{
+    klog("irq");
+    assert_int_equal(cairn_timer_set(1, 1, 100, false), CAIRN_OK);
+}
+
+/* The idle loop's dispatch reaches a window first: the interrupt is for the next one. */
+static void (*during_choice)(void);
+
+static void at_the_next_window(void)
+{
+    cairn_host_irq_window_set(during_choice);
+}
+
+static void test_an_interrupt_during_the_choice_that_brings_a_timer_closer_restarts_it(void **state)
+{
+    (void)state;
+    t = (struct rec){.name = "T"};
+    rec_task(1, &t, 2, 0);
+    klog_reset();
+    assert_int_equal(cairn_timer_set(1, 0, 1000, false), CAIRN_OK);
+    during_choice = sooner_timer;
+    cairn_host_irq_window_set(at_the_next_window);
+    cairn_idle();
+    assert_log("irq");
+    assert_int_equal(cairn_host_idle_calls(), 0); /* chosen for 1000 ticks: not slept on */
+    cairn_idle();
+    assert_int_equal(cairn_host_idle_calls(), 1);
+    assert_int_equal(cairn_host_idle_last_ticks(), 100);
+}
+
+static void post_to_t(void)
+{
+    cairn_isr_enter(16);
+    assert_int_equal(cairn_post(1, CAIRN_PORT(3), NULL, 0), CAIRN_OK);
+    cairn_isr_exit();
+}
+
+static void test_an_interrupt_during_the_choice_runs_at_once_and_the_choice_stands(void **state)
+{
+    (void)state;
+    t = (struct rec){.name = "T"};
+    rec_task(1, &t, 2, 0);
+    klog_reset();
+    assert_int_equal(cairn_timer_set(1, 0, 1000, false), CAIRN_OK);
+    during_choice = post_to_t;
+    cairn_host_irq_window_set(at_the_next_window);
+    cairn_idle();
+    assert_log("T:3"); /* handled during the choice, not after a sleep */
+    assert_int_equal(cairn_host_idle_calls(), 1);
+    assert_int_equal(cairn_host_idle_last_ticks(), 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -114,6 +170,8 @@ int main(void)
         KTEST(test_idle_runs_queued_first),
         KTEST(test_idle_until_timer),
         KTEST(test_idle_wakes_early_by_the_wakeup_latency),
+        KTEST(test_an_interrupt_during_the_choice_that_brings_a_timer_closer_restarts_it),
+        KTEST(test_an_interrupt_during_the_choice_runs_at_once_and_the_choice_stands),
     };
     return cmocka_run_group_tests_name("idle", tests, NULL, NULL);
 }
