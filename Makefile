@@ -16,6 +16,8 @@ BUILD ?= build
 VENV ?= .venv
 PY := $(VENV)/bin/python
 CARGO ?= cargo
+# Where rustup puts cargo: scripts/bootstrap may install it there during this very `make run`.
+export PATH := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin:$(PATH)
 SIM := $(BUILD)/bin/cairn-sim
 FUZZ_SECONDS ?= 60
 SOAK_SEEDS ?= 20000
