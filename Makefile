@@ -146,6 +146,14 @@ bench-fresh: bootstrap
 	$(PY) -m cairn.bench.fresh_run
 	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
 
+# `make run` on a fresh minimal Debian root of this machine's release (mmdebstrap, chroot; needs
+# root and mmdebstrap): apt packages, Rust and the venv installed from nothing, downloads counted.
+# Minutes and several hundred MB, so neither `make bench` nor `make test` runs it.
+.PHONY: bench-fresh-scratch
+bench-fresh-scratch: bootstrap
+	$(PY) -m cairn.bench.fresh_root
+	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
+
 # The corpus is sim/fuzz/corpus/<target> (ignored by git), started from the committed seeds
 # in sim/fuzz/seeds/<target> (copied, so libFuzzer never rewrites them). No sanitizer by
 # default (FUZZ_SANITIZER=address for ASan): the simulator is safe Rust apart from an
