@@ -43,6 +43,24 @@ MOUNTS = (("proc", ["-t", "proc", "proc"]), ("sys", ["-t", "sysfs", "sys"]),
 #: The environment of a login on the fresh machine: nothing of this one's leaks in.
 CHROOT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
+#: Certificate authorities this machine was given locally; update-ca-certificates reads them.
+LOCAL_CAS = Path("/usr/local/share/ca-certificates")
+
+
+def copy_local_cas(root: Path) -> list[str]:
+    """The host's own CAs into the root, where installing ca-certificates will trust them.
+
+    A network that inspects TLS (as the one this is measured on does) hands its machines a CA
+    of its own; a fresh machine on the same network would be given it too. Without it, curl,
+    cargo and pip in the root see a self-signed certificate on every HTTPS host.
+    """
+    names = sorted(p.name for p in LOCAL_CAS.glob("*.crt")) if LOCAL_CAS.is_dir() else []
+    target = root / LOCAL_CAS.relative_to("/")
+    target.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shutil.copyfile(LOCAL_CAS / name, target / name)
+    return names
+
 
 def host_release() -> str:
     """This machine's Debian codename (VERSION_CODENAME of /etc/os-release)."""
@@ -105,10 +123,13 @@ def step_durations(lines: list[tuple[float, str]], start: float) -> dict[str, fl
     return out
 
 
-def run_step(root: Path, step: str, proxy: str) -> tuple[float, int, list[tuple[float, str]]]:
+def run_step(root: Path, step: str, proxy: str, local_cas: bool) -> tuple[float, int, list[tuple[float, str]]]:
     """`make <step>` in the root's clone: its seconds, exit status and timestamped output."""
     env = ["HOME=/root", f"PATH={CHROOT_PATH}", "LANG=C.UTF-8", "TERM=dumb",
            *(f"{name}={proxy}" for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"))]
+    if local_cas:
+        # Debian's ensurepip brings a pip that trusts only its own bundle, not the system's.
+        env.append("PIP_CERT=/etc/ssl/certs/ca-certificates.crt")
     cmd = ["chroot", str(root), "/usr/bin/env", "-i", *env,
            "nice", "-n", "19", "make", "-C", "/root/cairn", "--no-print-directory", step]
     start = time.monotonic()
@@ -126,6 +147,7 @@ def measure(root: Path, release: str, mirror: str, head: str) -> dict[str, Any]:
     print(f"fresh root: {release} minbase + make at {root} in {root_seconds} s")
     subprocess.run(["git", "clone", "-q", str(repo_root()), str(root / "root" / "cairn")], check=True)
     subprocess.run(["git", "checkout", "-q", head], cwd=root / "root" / "cairn", check=True)
+    local_cas = copy_local_cas(root)
     for name, how in MOUNTS:
         subprocess.run(["mount", *how, str(root / name)], check=True)
     load_before = os.getloadavg()[0]
@@ -134,7 +156,7 @@ def measure(root: Path, release: str, mirror: str, head: str) -> dict[str, Any]:
     status, tail = 0, []
     with CountingProxy() as proxy:
         for step in STEPS:
-            steps[step], status, lines = run_step(root, step, proxy.url)
+            steps[step], status, lines = run_step(root, step, proxy.url, bool(local_cas))
             if step == "bootstrap":
                 bootstrap_steps = step_durations(lines, 0.0)
             tail = [line for _, line in lines[-15:]]
@@ -159,6 +181,7 @@ def measure(root: Path, release: str, mirror: str, head: str) -> dict[str, Any]:
         "bytes_downloaded": sum(downloaded.values()),
         "bytes_downloaded_by_host": downloaded,
         "bytes_uploaded": uploaded,
+        "local_cas": local_cas,
         "nice": 19,
         "load_average_1min_before": round(load_before, 2),
         "load_average_1min_after": round(os.getloadavg()[0], 2),
