@@ -38,12 +38,17 @@ reproduce:
 soak: build
 	$(PY) -m cairn.fault_campaign --seeds $(SOAK_SEEDS) --start 1000 --jobs 2
 
-.PHONY: all build sim bootstrap test test-rust test-python test-kernel test-spin lint run demo bench fuzz clean timesync-demo
+.PHONY: all build sim bootstrap bootstrap-run test test-rust test-python test-kernel test-spin lint run demo bench fuzz clean timesync-demo
 
 all: build
 
 bootstrap:
 	@scripts/bootstrap
+
+# Only what the flagship and the demo need: a new machine's first command stays short, and
+# `make test` installs the rest.
+bootstrap-run:
+	@scripts/bootstrap --run
 
 # A target that runs Python (the UART frame `make firmware` writes) works from a checkout that
 # was never bootstrapped: the venv is made first.
@@ -81,12 +86,12 @@ test-spin:
 
 test: bootstrap build lint test-rust test-kernel test-spin test-python
 
-run: bootstrap build
+run: bootstrap-run build
 	@mkdir -p $(OUT)
 	$(PY) -m cairn.flagship --sim $(SIM) --out $(OUT)
 
 # The single-processor demo: a CPU-bound firmware and the hello application, energy breakdowns.
-demo: bootstrap build
+demo: bootstrap-run build
 	@mkdir -p $(OUT)
 	$(PY) -m cairn.demo --sim $(SIM) --firmware $(BUILD)/fw/demo.elf --out $(OUT)
 

@@ -155,8 +155,8 @@ def measure(root: Path, release: str, mirror: str, head: str) -> dict[str, Any]:
     bootstrap_steps: dict[str, float] = {}
     status, tail = 0, []
     with CountingProxy() as proxy:
-        for step in STEPS:
-            steps[step], status, lines = run_step(root, step, proxy.url, bool(local_cas))
+        for step, target in STEPS.items():
+            steps[step], status, lines = run_step(root, target, proxy.url, bool(local_cas))
             if step == "bootstrap":
                 bootstrap_steps = step_durations(lines, 0.0)
             tail = [line for _, line in lines[-15:]]

@@ -28,8 +28,9 @@ from cairn.paths import build_dir, repo_root
 TARGET_SECONDS = 300.0
 
 
-#: `make run` is these three, in this order; each is timed on its own.
-STEPS = ("bootstrap", "build", "run")
+#: `make run` is these three, in this order, each timed on its own: its step name, the make
+#: target (`make run` itself last: its prerequisites are done by then, so it is the flagship).
+STEPS = {"bootstrap": "bootstrap-run", "build": "build", "run": "run"}
 
 
 def time_make_run(clone: Path) -> tuple[dict[str, float], int, str]:
@@ -42,9 +43,9 @@ def time_make_run(clone: Path) -> tuple[dict[str, float], int, str]:
     cargo_bin = Path.home() / ".cargo" / "bin"
     env["PATH"] = f"{cargo_bin}{os.pathsep}{env.get('PATH', '')}"
     seconds: dict[str, float] = {}
-    for step in STEPS:
+    for step, target in STEPS.items():
         start = time.monotonic()
-        proc = subprocess.run(["make", step], cwd=clone, env=env, capture_output=True, text=True)
+        proc = subprocess.run(["make", target], cwd=clone, env=env, capture_output=True, text=True)
         seconds[step] = round(time.monotonic() - start, 1)
         if proc.returncode != 0:
             break
