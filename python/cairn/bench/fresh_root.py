@@ -21,13 +21,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from cairn.bench.counting_proxy import CountingProxy
 from cairn.bench.fresh_run import STEPS, TARGET_SECONDS
@@ -123,8 +124,23 @@ def step_durations(lines: list[tuple[float, str]], start: float) -> dict[str, fl
     return out
 
 
-def run_step(root: Path, step: str, proxy: str, local_cas: bool) -> tuple[float, int, list[tuple[float, str]]]:
-    """`make <step>` in the root's clone: its seconds, exit status and timestamped output."""
+def children_cpu_seconds() -> float:
+    """User + system CPU seconds of every finished child process (the chroot's are ours)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+class StepRun(NamedTuple):
+    seconds: float
+    cpu_seconds: float
+    status: int
+    lines: list[tuple[float, str]]
+
+
+def run_step(root: Path, step: str, proxy: str, local_cas: bool) -> StepRun:
+    """`make <step>` in the root's clone: its wall and CPU seconds, exit status, timestamped output.
+
+    The CPU seconds do not stretch when other work shares the cores, the wall seconds do."""
     env = ["HOME=/root", f"PATH={CHROOT_PATH}", "LANG=C.UTF-8", "TERM=dumb",
            *(f"{name}={proxy}" for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"))]
     if local_cas:
@@ -132,14 +148,15 @@ def run_step(root: Path, step: str, proxy: str, local_cas: bool) -> tuple[float,
         env.append("PIP_CERT=/etc/ssl/certs/ca-certificates.crt")
     cmd = ["chroot", str(root), "/usr/bin/env", "-i", *env,
            "nice", "-n", "19", "make", "-C", "/root/cairn", "--no-print-directory", step]
-    start = time.monotonic()
+    start, cpu_start = time.monotonic(), children_cpu_seconds()
     lines: list[tuple[float, str]] = []
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as proc:
         assert proc.stdout is not None
         for line in proc.stdout:
             lines.append((time.monotonic() - start, line.rstrip("\n")))
             print(f"  [{step} {lines[-1][0]:6.1f} s] {line}", end="", flush=True)
-    return round(time.monotonic() - start, 1), proc.returncode, lines
+    return StepRun(round(time.monotonic() - start, 1), round(children_cpu_seconds() - cpu_start, 1),
+                   proc.returncode, lines)
 
 
 def measure(root: Path, release: str, mirror: str, head: str) -> dict[str, Any]:
@@ -152,14 +169,16 @@ def measure(root: Path, release: str, mirror: str, head: str) -> dict[str, Any]:
         subprocess.run(["mount", *how, str(root / name)], check=True)
     load_before = os.getloadavg()[0]
     steps: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     bootstrap_steps: dict[str, float] = {}
     status, tail = 0, []
     with CountingProxy() as proxy:
         for step, target in STEPS.items():
-            steps[step], status, lines = run_step(root, target, proxy.url, bool(local_cas))
+            done = run_step(root, target, proxy.url, bool(local_cas))
+            steps[step], cpu[step], status = done.seconds, done.cpu_seconds, done.status
             if step == "bootstrap":
-                bootstrap_steps = step_durations(lines, 0.0)
-            tail = [line for _, line in lines[-15:]]
+                bootstrap_steps = step_durations(done.lines, 0.0)
+            tail = [line for _, line in done.lines[-15:]]
             if status != 0:
                 break
         downloaded = dict(proxy.downloaded.most_common())
@@ -174,6 +193,8 @@ def measure(root: Path, release: str, mirror: str, head: str) -> dict[str, Any]:
         "seconds": seconds,
         "steps": steps,
         "bootstrap_steps": bootstrap_steps,
+        "cpu_seconds": round(sum(cpu.values()), 1),
+        "cpu_seconds_by_step": cpu,
         "exit_status": status,
         "tail": [] if status == 0 else tail,
         "target_seconds": TARGET_SECONDS,

@@ -274,6 +274,7 @@ def render_fresh_root(d: dict[str, Any]) -> list[str]:
         f"{d['root'].split()[1].removeprefix('--variant=')} + make in a chroot, `nice -n {d['nice']}`; python3, "
         f"the apt packages, Rust and the venv installed by the run): **{d['seconds']} s** ({steps}; "
         f"target ≤ {d['target_seconds']:.0f} s: {'met' if d['met'] else 'not met'}; exit {d['exit_status']}; "
+        f"{d['cpu_seconds']} CPU seconds, which other work on the cores does not stretch; "
         f"**{d['bytes_downloaded'] / 1e6:.0f} MB** downloaded: {hosts}; the root itself {d['root_seconds']} s "
         f"apart; 1-minute load average {d['load_average_1min_before']} before, "
         f"{d['load_average_1min_after']} after, {d['cores']} cores)",
