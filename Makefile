@@ -60,7 +60,12 @@ sim:
 	@mkdir -p $(BUILD)/bin
 	@cp sim/target/release/cairn-sim $(SIM)
 
-build: sim firmware
+# The simulator and the firmware side by side: cargo's fat-LTO link of cairn-sim runs on one core
+# for most of its time, and the firmware's gcc runs fill the others (cargo shares make's job
+# slots). The ELFs are the same as from a serial build.
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+build:
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) sim firmware
 
 lint:
 	cd sim && $(CARGO) clippy --release --locked --quiet --all-targets -- -D warnings
