@@ -55,14 +55,16 @@ bootstrap-run:
 $(PY):
 	@scripts/bootstrap
 
+# MAKEFLAGS cleared: under `make build`'s -j cargo would look for make's job slots, which make
+# hands only to recipes that run $(MAKE), and warn; it schedules its own jobs instead.
 sim:
-	cd sim && $(CARGO) build --release --locked --quiet
+	cd sim && MAKEFLAGS= $(CARGO) build --release --locked --quiet
 	@mkdir -p $(BUILD)/bin
 	@cp sim/target/release/cairn-sim $(SIM)
 
 # The simulator and the firmware side by side: cargo's fat-LTO link of cairn-sim runs on one core
-# for most of its time, and the firmware's gcc runs fill the others (cargo shares make's job
-# slots). The ELFs are the same as from a serial build.
+# for most of its time, and the firmware's gcc runs fill the others. The ELFs are the same as
+# from a serial build.
 BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 build:
 	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) sim firmware
