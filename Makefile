@@ -16,6 +16,8 @@ BUILD ?= build
 VENV ?= .venv
 PY := $(VENV)/bin/python
 CARGO ?= cargo
+# Where rustup puts cargo: scripts/bootstrap may install it there during this very `make run`.
+export PATH := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin:$(PATH)
 SIM := $(BUILD)/bin/cairn-sim
 FUZZ_SECONDS ?= 60
 SOAK_SEEDS ?= 20000
@@ -36,24 +38,36 @@ reproduce:
 soak: build
 	$(PY) -m cairn.fault_campaign --seeds $(SOAK_SEEDS) --start 1000 --jobs 2
 
-.PHONY: all build sim bootstrap test test-rust test-python test-kernel test-spin lint run demo bench fuzz clean timesync-demo
+.PHONY: all build sim bootstrap bootstrap-run test test-rust test-python test-kernel test-spin lint run demo bench fuzz clean timesync-demo
 
 all: build
 
 bootstrap:
 	@scripts/bootstrap
 
+# Only what the flagship and the demo need: a new machine's first command stays short, and
+# `make test` installs the rest.
+bootstrap-run:
+	@scripts/bootstrap --run
+
 # A target that runs Python (the UART frame `make firmware` writes) works from a checkout that
 # was never bootstrapped: the venv is made first.
 $(PY):
 	@scripts/bootstrap
 
+# MAKEFLAGS cleared: under `make build`'s -j cargo would look for make's job slots, which make
+# hands only to recipes that run $(MAKE), and warn; it schedules its own jobs instead.
 sim:
-	cd sim && $(CARGO) build --release --locked --quiet
+	cd sim && MAKEFLAGS= $(CARGO) build --release --locked --quiet
 	@mkdir -p $(BUILD)/bin
 	@cp sim/target/release/cairn-sim $(SIM)
 
-build: sim firmware
+# The simulator and the firmware side by side: cargo's fat-LTO link of cairn-sim runs on one core
+# for most of its time, and the firmware's gcc runs fill the others. The ELFs are the same as
+# from a serial build.
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+build:
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) sim firmware
 
 lint:
 	cd sim && $(CARGO) clippy --release --locked --quiet --all-targets -- -D warnings
@@ -79,12 +93,12 @@ test-spin:
 
 test: bootstrap build lint test-rust test-kernel test-spin test-python
 
-run: bootstrap build
+run: bootstrap-run build
 	@mkdir -p $(OUT)
 	$(PY) -m cairn.flagship --sim $(SIM) --out $(OUT)
 
 # The single-processor demo: a CPU-bound firmware and the hello application, energy breakdowns.
-demo: bootstrap build
+demo: bootstrap-run build
 	@mkdir -p $(OUT)
 	$(PY) -m cairn.demo --sim $(SIM) --firmware $(BUILD)/fw/demo.elf --out $(OUT)
 
@@ -142,6 +156,14 @@ bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/
 .PHONY: bench-fresh
 bench-fresh: bootstrap
 	$(PY) -m cairn.bench.fresh_run
+	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
+
+# `make run` on a fresh minimal Debian root of this machine's release (mmdebstrap, chroot; needs
+# root and mmdebstrap): apt packages, Rust and the venv installed from nothing, downloads counted.
+# Minutes and several hundred MB, so neither `make bench` nor `make test` runs it.
+.PHONY: bench-fresh-scratch
+bench-fresh-scratch: bootstrap
+	$(PY) -m cairn.bench.fresh_root
 	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
 
 # The corpus is sim/fuzz/corpus/<target> (ignored by git), started from the committed seeds

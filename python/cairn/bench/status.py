@@ -262,6 +262,25 @@ def render_fresh_run(d: dict[str, Any]) -> list[str]:
     ]
 
 
+
+def render_fresh_root(d: dict[str, Any]) -> list[str]:
+    """build/bench/fresh-run-scratch.json (python -m cairn.bench.fresh_root)."""
+    inner = ", ".join(f"{k} {v} s" for k, v in d.get("bootstrap_steps", {}).items() if v >= 1)
+    steps = ", ".join(f"{k} {v} s" + (f" [{inner}]" if k == "bootstrap" and inner else "")
+                      for k, v in d.get("steps", {}).items())
+    hosts = ", ".join(f"{host} {n / 1e6:.0f} MB" for host, n in d.get("bytes_downloaded_by_host", {}).items()
+                      if n >= 1e6)
+    return [
+        f"- `make run` on a fresh Debian root (build/bench/fresh-run-scratch.json; {d['release']} "
+        f"{d['root'].split()[1].removeprefix('--variant=')} + make in a chroot, `nice -n {d['nice']}`; python3, "
+        f"the apt packages, Rust and the venv installed by the run): **{d['seconds']} s** ({steps}; "
+        f"target ≤ {d['target_seconds']:.0f} s: {'met' if d['met'] else 'not met'}; exit {d['exit_status']}; "
+        f"{d['cpu_seconds']} CPU seconds, which other work on the cores does not stretch; "
+        f"**{d['bytes_downloaded'] / 1e6:.0f} MB** downloaded: {hosts}; the root itself {d['root_seconds']} s "
+        f"apart; 1-minute load average {d['load_average_1min_before']} before, "
+        f"{d['load_average_1min_after']} after, {d['cores']} cores)",
+    ]
+
 #: Renderers of later sections of distributed.json (migration_*, timesync_*), in order.
 DISTRIBUTED_EXTRA: list[Callable[[dict[str, Any]], list[str]]] = []
 
@@ -277,6 +296,7 @@ SECTION_HEADS = {
     "sweep.json": "- Sweeps (",
     "spin.json": "- SPIN model of migration",
     "fresh-run.json": "- `make run` from a fresh clone",
+    "fresh-run-scratch.json": "- `make run` on a fresh Debian root",
 }
 
 
@@ -308,6 +328,7 @@ RENDERERS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "sweep.json": render_sweep,
     "spin.json": render_spin,
     "fresh-run.json": render_fresh_run,
+    "fresh-run-scratch.json": render_fresh_root,
 }
 
 
