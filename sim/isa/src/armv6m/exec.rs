@@ -67,7 +67,9 @@ impl<S: Bus> Core<S> {
         }
     }
 
-    #[inline(always)]
+    /// Out of line: each variant is the function the loops alone were before there were
+    /// two, so the compiler lays out (and allocates registers for) the plain one as it did.
+    #[inline(never)]
     fn run_block_as<const STACK: bool>(&mut self, budget: u64) {
         // Specialised loops: the common case (no wait states, no instruction limit
         // within reach, no observer counting executions) carries no per-instruction
