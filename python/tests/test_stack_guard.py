@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,10 +37,10 @@ def _recursing() -> Path:
     return elf
 
 
-def _stack(r: Result) -> dict[str, object]:
+def _stack(r: Result) -> dict[str, Any]:
     rows = r.stack.to_dict("records")
     assert len(rows) == 1, f"one processor's stack: {rows}\n{r.describe_failure()}"
-    return rows[0]
+    return {str(k): v for k, v in rows[0].items()}
 
 
 def test_an_overflow_warns_once_and_the_run_goes_on() -> None:
@@ -120,3 +121,19 @@ def test_kernel_firmware_stays_above_its_limit(name: str) -> None:
     assert st["overflowed"] is False
     assert st["limit"] <= st["low_water"] < st["top"], "a low-water mark inside the stack"
     assert 0 < st["peak_bytes"] == st["top"] - st["low_water"]
+
+
+def test_a_device_reports_each_processor_and_names_the_one_that_overflowed(tmp_path: Path) -> None:
+    deep, calm = _recursing(), firmware_dir() / "device-pingpong.elf"
+    device = tmp_path / "d.toml"
+    device.write_text(f'name = "d"\n[bus]\nslot = "8us"\n'
+                      f'[[processor]]\nname = "calm"\nfirmware = "{calm}"\n'
+                      f'[[processor]]\nname = "deep"\nfirmware = "{deep}"\n[processor.stack]\ncheck = "fault"\n')
+    r = run(device, max_time="50ms")
+    assert r.status == EXIT_STACK, r.describe_failure()
+    last = r.stderr.decode().splitlines()[-1]
+    assert last.startswith("cairn-sim: deep: main stack overflow: ") and OVERFLOW.search(last), last
+    stacks = r.stack.set_index("processor")
+    assert list(stacks.index) == ["calm", "deep"]
+    assert stacks.loc["deep", "overflowed"] and not stacks.loc["calm", "overflowed"]
+    assert r.processor_stats["deep"]["exit_status"] == EXIT_STACK
