@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from cairn import run
+from cairn import scenario as sc
 from cairn.experiment.result import Result
 from cairn.paths import firmware, firmware_dir
 
@@ -61,14 +62,12 @@ def test_an_overflow_warns_once_and_the_run_goes_on() -> None:
 
 
 @pytest.mark.parametrize("how", ["option", "scenario"])
-def test_fault_stops_at_the_push_with_its_own_status(how: str, tmp_path: Path) -> None:
+def test_fault_stops_at_the_push_with_its_own_status(how: str) -> None:
     elf = _recursing()
     if how == "option":
         r = run(elf, options=("--stack-check=fault",))
     else:
-        scenario = tmp_path / "s.toml"
-        scenario.write_text(f'firmware = "{elf}"\n[stack]\ncheck = "fault"\n')
-        r = run(scenario)
+        r = run(sc.Scenario(firmware=str(elf), stack=sc.Stack(check="fault")))
     assert r.status == EXIT_STACK, r.describe_failure()
     lines = r.stderr.decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith("cairn-sim: main stack overflow: "), lines
@@ -86,7 +85,8 @@ def test_a_scenario_limit_replaces_the_elf_symbol(tmp_path: Path) -> None:
     # Half a KiB below the ELF's limit: the recursion stops above it.
     lower = _symbol(elf, "__stack_limit") - 512
     scenario = tmp_path / "s.toml"
-    scenario.write_text(f'firmware = "{elf}"\n[stack]\nlimit = {lower}\ncheck = "fault"\n')
+    scenario.write_text(f'firmware = "{elf}"\n[stack]\nlimit = "0x{lower:08x}"\ncheck = "fault"\n')
+    assert sc.load(scenario).stack == sc.Stack(limit=f"0x{lower:08x}", check="fault")
     r = run(scenario)
     assert r.status == 0 and r.stderr == b"", r.describe_failure()
     st = _stack(r)
