@@ -86,7 +86,7 @@ def test_a_scenario_limit_replaces_the_elf_symbol(tmp_path: Path) -> None:
     lower = _symbol(elf, "__stack_limit") - 512
     scenario = tmp_path / "s.toml"
     scenario.write_text(f'firmware = "{elf}"\n[stack]\nlimit = "0x{lower:08x}"\ncheck = "fault"\n')
-    assert sc.load(scenario).stack == sc.Stack(limit=f"0x{lower:08x}", check="fault")
+    assert sc.Scenario.load(scenario).stack == sc.Stack(limit=f"0x{lower:08x}", check="fault")
     r = run(scenario)
     assert r.status == 0 and r.stderr == b"", r.describe_failure()
     st = _stack(r)
