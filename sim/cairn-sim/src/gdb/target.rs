@@ -265,7 +265,12 @@ impl<R: Runner> SimTarget<R> {
     /// Write one register the way the debugger would through the core's debug port.
     fn write_reg(&mut self, reg: Reg, v: u32) {
         let m: &mut Machine = &mut self.m;
-        m.0.set_reg(reg.core(), v)
+        m.0.set_reg(reg.core(), v);
+        // SP, MSP or CONTROL may have changed: the stack guard's watch follows.
+        if m.stack.watching {
+            let pc = m.pc;
+            m.stack_moved(pc);
+        }
     }
 }
 
