@@ -157,6 +157,9 @@ def main(argv: list[str] | None = None) -> int:
 
     counted = measurement_overheads(args.sim, args.fw / "demo.elf")
     counted_cpu = measurement_overheads(args.sim, cpu_elf, ["--max-instructions", str(CALLGRIND_CPU_INSTRUCTIONS)])
+    from cairn.bench import stack_guard  # (it uses this module's callgrind counter)
+
+    stack_guard_cost = stack_guard.measure_all(args.sim, args.fw)
     # The target is judged on exact host-instruction counts (both firmware) when valgrind is
     # there: on this shared 2-core host the wall clock of one variant moves by +-10 % or more
     # between runs, as much as the target itself. The wall-clock figures stay beside them.
@@ -206,6 +209,8 @@ def main(argv: list[str] | None = None) -> int:
         "overhead_host_instructions": counted,
         "overhead_host_instructions_cpu": counted_cpu,
         "overhead_judged_on": "host instructions" if exact_max is not None else "wall clock",
+        # The main-stack guard: host instructions with __stack_limit watched / not (callgrind).
+        "stack_guard": stack_guard_cost,
         "wfi_one_simulated_second": {
             "firmware": str(wfi_elf),
             "simulated_seconds": float(wfi_stats["simulated_seconds"]),
@@ -244,6 +249,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  --energy + --io scenario + --io-log + --stats overhead {measured_overhead_percent:+.1f}% "
           f"(target <= {TARGET_ENERGY_OVERHEAD_PERCENT:.0f}%: "
           f"{'met' if result['targets']['measured_overhead_met'] else 'NOT met'})")
+    for r in stack_guard_cost or []:
+        print(f"  stack guard, {Path(r['firmware']).name}: host instructions watched / off "
+              f"{r['plain']['ratio']:.4f}, with energy {r['energy']['ratio']:.4f}")
     w = result["wfi_one_simulated_second"]
     print(f"WFI firmware, {w['simulated_seconds']:.3f} simulated s: cairn-sim {w['cairn_sim_host_seconds']:.4f} host s, "
           f"qemu {w['qemu_host_seconds']:.3f} host s")

@@ -38,6 +38,9 @@ def render_sim(d: dict[str, Any]) -> list[str]:
           f"{' ' + ' '.join(c['limit']) if c.get('limit') else ''}: energy **{c['energy_percent']:+.1f}%**, "
           f"energy + I/O scenario and log **{c['measured_percent']:+.1f}%**"
           for key in ("overhead_host_instructions", "overhead_host_instructions_cpu") if (c := d.get(key))],
+        *([f"  - main-stack guard (`__stack_limit` watched ÷ `--stack-check off`, callgrind host instructions): "
+           + "; ".join(f"`{Path(g['firmware']).name}` {g['plain']['ratio']:.4f} (energy {g['energy']['ratio']:.4f})"
+                       for g in d["stack_guard"])] if d.get("stack_guard") else []),
         f"  - overhead target ≤ {t['energy_overhead_percent_max']:.0f}%, judged on "
         f"{d.get('overhead_judged_on', 'wall clock')}: {'met' if t['measured_overhead_met'] else 'not met'}",
         f"- One simulated second of WFI sleep between 1 kHz timer interrupts: cairn-sim "

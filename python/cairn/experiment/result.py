@@ -20,6 +20,8 @@ SINGLE = "cpu0"
 #: trace tracks that are not tasks (docs/cli.md "Trace JSON"; a device's `bus tx`/`bus rx`
 #: tracks are left out by their prefix)
 NON_TASK_TRACKS = ("exceptions", "power", "kernel events", "interrupts")
+#: the stats' `stack` object (docs/cli.md "Stats JSON")
+STACK_COLUMNS = ("limit", "top", "low_water", "peak_bytes", "overflowed", "check")
 
 
 class SimulationError(RuntimeError):
@@ -33,7 +35,7 @@ class MissingOutput(KeyError):
 
 @dataclasses.dataclass(eq=False)
 class Result:
-    status: int  #: cairn-sim's exit status (docs/cli.md): 0, a firmware's code, 124 limit, 125, 2
+    status: int  #: cairn-sim's exit status (docs/cli.md): 0, a firmware's code, 124 limit, 125, 123, 2
     stdout: bytes
     stderr: bytes
     command: tuple[str, ...]
@@ -101,6 +103,16 @@ class Result:
         """A device run's own scalars (`bus.frames`, `energy_joules.total`,
         `simulated_seconds` …); a single run's are its processor's."""
         return _scalars(self.stats_json)
+
+    @functools.cached_property
+    def stack(self) -> pd.DataFrame:
+        """The main stack against its limit (docs/cli.md "Stats JSON" `stack`), one row per
+        processor whose stack cairn-sim watched: limit, top, low_water, peak_bytes,
+        overflowed, check."""
+        import pandas as pd
+
+        rows = [{"processor": n, **st["stack"]} for n, st in self.processor_stats.items() if "stack" in st]
+        return pd.DataFrame(rows, columns=["processor", *STACK_COLUMNS])
 
     @functools.cached_property
     def energy(self) -> pd.DataFrame:

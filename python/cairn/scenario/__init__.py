@@ -11,7 +11,7 @@ from pathlib import Path
 from .device import Bus, Device, Fault
 from .document import Document, ScenarioError
 from .processor import Processor, Scenario
-from .tables import Adc, AdcChannel, Energy, Io, IoDelay, Measure, Memory, Pin, Port, Stimulus, UartInput
+from .tables import Adc, AdcChannel, Energy, Io, IoDelay, Measure, Memory, Pin, Port, Stack, Stimulus, UartInput
 
 
 def load(path: str | os.PathLike[str]) -> Scenario | Device:
@@ -25,5 +25,6 @@ def load(path: str | os.PathLike[str]) -> Scenario | Device:
 
 __all__ = [
     "Adc", "AdcChannel", "Bus", "Device", "Document", "Energy", "Fault", "Io", "IoDelay",
-    "Measure", "Memory", "Pin", "Port", "Processor", "Scenario", "ScenarioError", "Stimulus", "UartInput", "load",
+    "Measure", "Memory", "Pin", "Port", "Processor", "Scenario", "ScenarioError", "Stack", "Stimulus", "UartInput",
+    "load",
 ]  # fmt: skip

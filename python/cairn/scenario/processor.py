@@ -8,7 +8,7 @@ from typing import Any
 
 from .document import Document
 from .section import key
-from .tables import Adc, Energy, Io, Measure, Memory, Pin, Port, Quantity, Stimulus, UartInput
+from .tables import Adc, Energy, Io, Measure, Memory, Pin, Port, Quantity, Stack, Stimulus, UartInput
 
 
 @dataclasses.dataclass
@@ -21,6 +21,7 @@ class Scenario(Document):
     categories: dict[str, str | list[str]] | None = None  #: category = pattern(s), in order
     measure: Measure | None = key("measure", Measure)
     rtos: str | dict[str, Any] | None = None
+    stack: Stack | None = key("stack", Stack)
     stimuli: list[Stimulus] | None = key("stimulus", Stimulus, "list")
     pins: dict[str, Pin] | None = key("pin", Pin, "dict")
     ports: dict[str, Port] | None = key("port", Port, "dict")

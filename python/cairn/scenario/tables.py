@@ -40,6 +40,14 @@ class Measure(Section):
 
 
 @dataclasses.dataclass
+class Stack(Section):
+    """`[stack]`: the main stack's limit and what its overflow does (docs/scenario.md)."""
+
+    limit: int | str | None = None  #: an address, "0x…", or a symbol of the ELF
+    check: str | None = None  #: warn, fault or off
+
+
+@dataclasses.dataclass
 class Stimulus(Section):
     kind: str | None = None  #: periodic, poisson or geometric
     name: str | None = None

@@ -97,6 +97,23 @@ impl Observer<Board> for Attached {
         }
     }
 
+    #[inline(always)]
+    fn watches_stack(m: &Core<Board>) -> bool {
+        m.stack.watching
+    }
+
+    /// Only a new low of the main stack leaves the run loop's compare.
+    #[inline(always)]
+    fn stack_lowered(m: &mut Core<Board>, pc: u32) {
+        if m.r[13] < m.stack.watch {
+            Machine::of(m).stack_moved(pc);
+        }
+    }
+
+    fn stack_registers_written(m: &mut Core<Board>, pc: u32) {
+        Machine::of(m).stack_moved(pc);
+    }
+
     fn sleep_begins(m: &mut Core<Board>, deep: bool) {
         let m = Machine::of(m);
         m.energy_sleep_begins(deep);
@@ -138,6 +155,10 @@ impl Observer<Board> for Attached {
         }
         Self::exceptions_changed(m);
         let pc = m.pc;
+        // Stacking lowered SP; the handler runs on the main stack.
+        if m.stack.watching {
+            Machine::of(m).stack_moved(pc);
+        }
         Machine::of(m).energy_note_handler_entry(pc);
     }
 
@@ -157,6 +178,11 @@ impl Observer<Board> for Attached {
 
     fn context_restored(m: &mut Core<Board>) {
         let m = Machine::of(m);
+        // The stack in use may have changed.
+        if m.stack.watching {
+            let pc = m.pc;
+            m.stack_moved(pc);
+        }
         m.energy_sync_task();
     }
 

@@ -5,7 +5,7 @@
 //! (trace, waveform, io-log, bus log).
 
 use super::{attach_observers, board_config, fail, load_firmware, option_value, RunArgs};
-use super::{EXIT_LIMIT, EXIT_LOCKUP};
+use super::{stack_check_option, EXIT_LIMIT, EXIT_LOCKUP, EXIT_STACK};
 use cairn_sim::console::{diagnostic, Stream, TimedLines};
 use cairn_sim::device::bus::Bus;
 use cairn_sim::device::cosim::{Device, Ending, Processor, State};
@@ -63,6 +63,7 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
     if args.gdb_processor.is_some() && gdb_port.is_none() {
         fail("--gdb-processor: only with --gdb");
     }
+    let stack_check = stack_check_option(args);
     let file = DeviceFile::load(path).unwrap_or_else(|e| fail(e));
     // Checked before any firmware is loaded, like the device file's own mistakes.
     let debugged = gdb_port.map(|_| {
@@ -130,7 +131,8 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
         }
         m.console = Box::new(TimedLines::default());
         m.reset();
-        attach_observers(&mut m, &bytes, &spec.scenario, rtos, &firmware.display().to_string());
+        m.processor_name = Some(spec.name.clone());
+        attach_observers(&mut m, &bytes, &spec.scenario, rtos, stack_check, &firmware.display().to_string());
         m.rtc.set_ppm(spec.rtc_ppm);
         m.bus_ctrl.link = Some(Link {
             address: spec.address,
@@ -196,6 +198,7 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
         .map(|p| match (&p.exit, &p.end) {
             (Some(code), _) => code & 0xff,
             (None, Some(Stop::Limit)) => EXIT_LIMIT,
+            (None, Some(Stop::StackOverflow { .. })) => EXIT_STACK,
             (None, Some(_)) => EXIT_LOCKUP,
             (None, None) => 0,
         })
@@ -210,12 +213,21 @@ pub fn run(args: &RunArgs, path: &Path) -> i32 {
         }
         Ending::Lockup(i) => {
             let p = &d.procs[*i];
-            if let Some(Stop::Lockup { kind, pc, ipsr }) = p.end {
-                diagnostic(format_args!("{}: {}", p.name, lockup_report(&p.m, kind, pc, ipsr)));
-            } else {
-                diagnostic(format_args!("cairn-sim: {}: stopped at a breakpoint with no debugger", p.name));
+            match p.end {
+                Some(Stop::Lockup { kind, pc, ipsr }) => {
+                    diagnostic(format_args!("{}: {}", p.name, lockup_report(&p.m, kind, pc, ipsr)));
+                    EXIT_LOCKUP
+                }
+                Some(Stop::StackOverflow { pc, msp }) => {
+                    let what = cairn_sim::stack_guard::overflow_message(&p.m, pc, msp);
+                    diagnostic(format_args!("cairn-sim: {}: {what}", p.name));
+                    EXIT_STACK
+                }
+                _ => {
+                    diagnostic(format_args!("cairn-sim: {}: stopped at a breakpoint with no debugger", p.name));
+                    EXIT_LOCKUP
+                }
             }
-            EXIT_LOCKUP
         }
         Ending::Quiescent => {
             let exited = d.procs.iter().any(|p| p.exit.is_some());

@@ -123,6 +123,13 @@ pub fn load_elf(m: &mut Machine, bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// The address of the ELF's symbol `name` (the first of that name), whatever its kind:
+/// linker-script symbols such as `__stack_limit` have none.
+pub fn symbol_address(bytes: &[u8], name: &str) -> Option<u32> {
+    let file = object::File::parse(bytes).ok()?;
+    file.symbols().find(|s| s.name() == Ok(name)).map(|s| s.address() as u32)
+}
+
 /// Give every function symbol the source file DWARF assigns to its address (the compilation
 /// unit's name, e.g. `kernel/core/sched.c`), falling back to the STT_FILE name of a local
 /// symbol. Only needed for `file:` category patterns, so callers do it when energy is on.

@@ -68,6 +68,11 @@ pub struct Board {
     pub energy: Option<Box<crate::energy::EnergyState>>,
     /// Idle periods (sleeps) of the core.
     pub idle: crate::idle::IdleStats,
+    /// The main stack's low-water mark against its limit (stack_guard.rs); compared with SP
+    /// in the run loop only while it is watched.
+    pub stack: crate::stack::StackWatch,
+    /// The processor's name in a device, for its diagnostics.
+    pub processor_name: Option<String>,
     /// Cairn scenario devices (GPIO, I/O ports, ADC, stimuli) and the I/O event log.
     pub io: crate::io_system::IoSystem,
 }
@@ -128,6 +133,8 @@ impl Machine {
             energy: None,
             rtos: None,
             idle: Default::default(),
+            stack: Default::default(),
+            processor_name: None,
             io: crate::io_system::IoSystem::new(clock_hz),
         };
         Machine(Core::new(&core, board))
@@ -149,6 +156,10 @@ impl Machine {
         let (clock_hz, ref_hz) = (self.config.clock_hz, self.config.systick_ref_hz);
         self.systick = SysTick::new(clock_hz, ref_hz);
         self.reset_board_devices();
+        // The core restarts on the main stack; its low-water mark is the run's.
+        if self.stack.watching {
+            self.stack.watch = self.stack.low_water;
+        }
         // Cairn's devices also take the scenario's firings when the board does not place them.
         self.io.reset_registers();
     }

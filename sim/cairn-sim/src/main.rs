@@ -1,7 +1,7 @@
 //! `cairn-sim`: command-line entry point. Exit statuses: the firmware's semihosting exit
 //! code; 124 when a time or instruction limit ends the run; 125 on lockup or asleep with
-//! nothing to wake the core; 2 on usage, input file, ELF or output write errors; 70 on an
-//! internal error (docs/cli.md).
+//! nothing to wake the core; 123 when `--stack-check=fault` stops a main-stack overflow; 2
+//! on usage, input file, ELF or output write errors; 70 on an internal error (docs/cli.md).
 
 use cairn_sim::board::BoardSpec;
 use cairn_sim::config::BoardConfig;
@@ -13,6 +13,7 @@ use cairn_sim::out_file::OutFile;
 use cairn_sim::report::{lockup_report, stats_json};
 use cairn_sim::rtos::Layout as RtosLayout;
 use cairn_sim::scenario::{parse_wait_states, Scenario};
+use cairn_sim::stack::StackCheck;
 use cairn_sim::units::{parse_duration_ps, parse_hz, parse_size, parse_uint};
 use clap::{Parser, Subcommand};
 use std::io::Write;
@@ -24,6 +25,7 @@ const EXIT_USAGE: i32 = 2;
 const EXIT_LIMIT: i32 = 124;
 const EXIT_LOCKUP: i32 = 125;
 const EXIT_INTERNAL: i32 = 70;
+const EXIT_STACK: i32 = 123;
 
 #[derive(Parser)]
 #[command(name = "cairn-sim", version, about = "Cycle-accurate Cortex-M0+ simulator for Cairn firmware")]
@@ -107,6 +109,10 @@ struct RunArgs {
     /// MULS latency in cycles: 1 (fast multiplier) or 32 (small multiplier).
     #[arg(long, value_name = "CYCLES", value_parser = ["1", "32"], allow_hyphen_values = true)]
     mul_cycles: Option<String>,
+    /// What MSP going below the ELF's __stack_limit (or the scenario's [stack] limit) does:
+    /// warn (default), fault (stop, exit 123) or off.
+    #[arg(long, value_name = "warn|fault|off")]
+    stack_check: Option<String>,
     /// Device runs: cap the scheduler's window (e.g. 1us); the results do not depend on it.
     #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
     quantum: Option<String>,
@@ -209,8 +215,42 @@ fn load_firmware(cfg: BoardConfig, firmware: &Path, sc: &Scenario) -> (Machine, 
     (m, bytes, rtos_layout)
 }
 
-/// Energy accounting and the RTOS task watch, after the reset that starts the run.
-fn attach_observers(m: &mut Machine, bytes: &[u8], sc: &Scenario, rtos: Option<RtosLayout>, path: &str) {
+/// The main-stack guard (stack_guard.rs), after the reset that starts the run: the
+/// scenario's limit, else the ELF's `__stack_limit`; none, nothing is watched.
+fn attach_stack_guard(m: &mut Machine, bytes: &[u8], sc: &Scenario, check: Option<StackCheck>, path: &str) {
+    use cairn_sim::stack_guard::{StackLimit, LIMIT_SYMBOL};
+    let check = check.or(sc.stack.check).unwrap_or_default();
+    let (limit, name) = match &sc.stack.limit {
+        Some(StackLimit::Address(a)) => (Some(*a), "stack.limit".to_string()),
+        Some(StackLimit::Symbol(s)) => match cairn_sim::elf::symbol_address(bytes, s) {
+            Some(a) => (Some(a), s.clone()),
+            None => fail(format_args!("stack.limit: {path}: no symbol '{s}' in the ELF")),
+        },
+        None => (cairn_sim::elf::symbol_address(bytes, LIMIT_SYMBOL), LIMIT_SYMBOL.to_string()),
+    };
+    if let (Some(limit), true) = (limit, check != StackCheck::Off) {
+        m.watch_stack(limit, &name, check);
+    }
+}
+
+/// The `--stack-check` option's value.
+fn stack_check_option(args: &RunArgs) -> Option<StackCheck> {
+    args.stack_check
+        .as_deref()
+        .map(|s| StackCheck::parse(s).unwrap_or_else(|e| fail(format_args!("--stack-check: {e}"))))
+}
+
+/// Energy accounting, the RTOS task watch and the stack guard, after the reset that starts
+/// the run.
+fn attach_observers(
+    m: &mut Machine,
+    bytes: &[u8],
+    sc: &Scenario,
+    rtos: Option<RtosLayout>,
+    stack_check: Option<StackCheck>,
+    path: &str,
+) {
+    attach_stack_guard(m, bytes, sc, stack_check, path);
     if let Some(p) = sc.profile.as_ref().filter(|_| sc.measure.energy) {
         cairn_sim::elf::attach_source_files(m, bytes);
         m.enable_energy(p, sc.voltage_v, &sc.categories).unwrap_or_else(|e| fail(e));
@@ -236,6 +276,7 @@ fn run(args: RunArgs) -> i32 {
         option_value("--max-instructions", args.max_instructions.as_deref(), |s| parse_uint(s, 0, u64::MAX));
     let seed = option_value("--seed", args.seed.as_deref(), |s| parse_uint(s, 0, u64::MAX)).unwrap_or(0);
     let gdb_port = option_value("--gdb", args.gdb.as_deref(), |s| parse_uint(s, 0, u16::MAX as u64).map(|p| p as u16));
+    let stack_check = stack_check_option(&args);
     if args.gdb_processor.is_some() {
         fail("--gdb-processor: only with a device file of [[processor]] tables (docs/device.md)");
     }
@@ -285,7 +326,7 @@ fn run(args: RunArgs) -> i32 {
     }
     m.console = Box::new(ProcessConsole::default());
     m.reset();
-    attach_observers(&mut m, &bytes, &sc, rtos_layout, &path);
+    attach_observers(&mut m, &bytes, &sc, rtos_layout, stack_check, &path);
     let start = std::time::Instant::now();
     let stop = if let Some(port) = gdb_port {
         match cairn_sim::gdb::serve(&mut m, port, max_instructions) {
@@ -340,6 +381,10 @@ fn run(args: RunArgs) -> i32 {
                 m.symbols.describe(m.pc)
             ));
             EXIT_LOCKUP
+        }
+        Stop::StackOverflow { pc, msp } => {
+            diagnostic(format_args!("cairn-sim: {}", cairn_sim::stack_guard::overflow_message(&m, *pc, *msp)));
+            EXIT_STACK
         }
         Stop::Breakpoint | Stop::Pause => EXIT_LOCKUP,
     };

@@ -100,6 +100,9 @@ pub fn stats_json(m: &Machine, host_seconds: f64, exit_status: i32) -> serde_jso
             w.tasks().map(|t| serde_json::json!({"name": t.name, "tcb": format!("0x{:08x}", t.tcb)})).collect();
         v["rtos"] = serde_json::json!({"switches": w.switches, "tasks": tasks});
     }
+    if let Some(s) = crate::stack_guard::stack_json(m) {
+        v["stack"] = s;
+    }
     if crate::io_system::has_io(m) {
         v["io"] = crate::io_system::io_json(m);
     }

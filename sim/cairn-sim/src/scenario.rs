@@ -31,6 +31,8 @@ pub struct Scenario {
     pub measure: Measure,
     /// Another RTOS's current task to follow (`rtos`, docs/rtos.md).
     pub rtos: Option<crate::rtos::RtosSpec>,
+    /// `[stack]`: the main stack's limit and what its overflow does (docs/scenario.md).
+    pub stack: crate::stack_guard::StackOptions,
     /// The I/O sections (stimulus, pin, port, adc, io, uart_input) as written.
     pub io_raw: toml::Table,
     /// The same, parsed (docs/stimuli.md); None when the scenario has none.
@@ -82,6 +84,38 @@ struct RtosTable {
     current: String,
     name: Option<String>,
     running: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StackTable {
+    limit: Option<toml::Value>,
+    check: Option<String>,
+}
+
+/// `[stack] limit = ADDRESS | "0xADDRESS" | "SYMBOL"`, `check = "warn" | "fault" | "off"`.
+fn stack_options(v: toml::Value) -> Result<crate::stack_guard::StackOptions, String> {
+    use crate::stack_guard::{StackLimit, StackOptions};
+    let t: StackTable = typed("stack", v)?;
+    let limit = match t.limit {
+        None => None,
+        Some(toml::Value::Integer(a)) => Some(StackLimit::Address(
+            u32::try_from(a).map_err(|_| format!("stack.limit: {a} is not a 32-bit address"))?,
+        )),
+        Some(toml::Value::String(s)) => Some(match s.strip_prefix("0x").or(s.strip_prefix("0X")) {
+            Some(hex) => StackLimit::Address(
+                u32::from_str_radix(hex, 16).map_err(|_| format!("stack.limit: '{s}' is not a 32-bit address"))?,
+            ),
+            None if !s.is_empty() && !s.starts_with(|c: char| c.is_ascii_digit()) => StackLimit::Symbol(s),
+            None => return Err(format!("stack.limit: '{s}' is neither a symbol nor a 0x address")),
+        }),
+        Some(other) => return Err(format!("stack.limit: expected an address or a symbol, found {}", other.type_str())),
+    };
+    let check = match t.check {
+        Some(c) => Some(crate::stack::StackCheck::parse(&c).map_err(|e| format!("stack.check: {e}"))?),
+        None => None,
+    };
+    Ok(StackOptions { limit, check })
 }
 
 fn rtos_spec(v: toml::Value) -> Result<crate::rtos::RtosSpec, String> {
@@ -154,6 +188,7 @@ impl Scenario {
                 }
                 "energy" => energy = Some(typed("energy", v)?),
                 "rtos" => s.rtos = Some(rtos_spec(v)?),
+                "stack" => s.stack = stack_options(v)?,
                 "categories" => {
                     let toml::Value::Table(t) = v else {
                         return Err("categories: expected a table of category = [patterns]".into());
@@ -177,7 +212,7 @@ impl Scenario {
                 }
                 other => {
                     return Err(format!(
-                        "{other}: unknown key (known: board, clock, firmware, memory, energy, categories, measure, rtos; reserved: {})",
+                        "{other}: unknown key (known: board, clock, firmware, memory, energy, categories, measure, rtos, stack; reserved: {})",
                         RESERVED_KEYS.join(", ")
                     ))
                 }
@@ -241,6 +276,25 @@ mod tests {
         assert!(err("[rtos]\ncurrent = \"a\"\nnom = \"b\"").starts_with("rtos: unknown field `nom`"));
         assert!(err("[rtos]\nname = \"b\"").starts_with("rtos: missing field `current`"));
         assert!(err("[rtos]\ncurrent = \"a..b\"").starts_with("rtos: current: "));
+        assert_eq!(
+            err("[stack]\ncheck = \"loud\""),
+            "stack.check: unknown stack check 'loud' (known: warn, fault, off)"
+        );
+        assert_eq!(err("[stack]\nlimit = -4"), "stack.limit: -4 is not a 32-bit address");
+        assert_eq!(err("[stack]\nlimit = \"0xg\""), "stack.limit: '0xg' is not a 32-bit address");
+        assert_eq!(err("[stack]\nlimit = \"12\""), "stack.limit: '12' is neither a symbol nor a 0x address");
+        assert!(err("[stack]\nlimt = 4").starts_with("stack: unknown field `limt`"));
+    }
+
+    #[test]
+    fn stack_limits_are_addresses_or_symbols() {
+        use crate::stack_guard::StackLimit;
+        let ok = |t: &str| Scenario::parse(t, Path::new(".")).unwrap().stack;
+        assert_eq!(ok("[stack]\nlimit = 536934400").limit, Some(StackLimit::Address(0x2000_f800)));
+        assert_eq!(ok("[stack]\nlimit = \"0x2000f800\"").limit, Some(StackLimit::Address(0x2000_f800)));
+        assert_eq!(ok("[stack]\nlimit = \"__guard\"").limit, Some(StackLimit::Symbol("__guard".into())));
+        assert_eq!(ok("[stack]\ncheck = \"fault\"").check, Some(crate::stack::StackCheck::Fault));
+        assert_eq!(ok("clock = 1").limit, None);
     }
 
     #[test]

@@ -520,7 +520,7 @@ impl Device {
                 p.state = State::Asleep;
                 None
             }
-            other @ (Stop::Lockup { .. } | Stop::Breakpoint) => {
+            other @ (Stop::Lockup { .. } | Stop::StackOverflow { .. } | Stop::Breakpoint) => {
                 p.end = Some(other);
                 p.state = State::Done;
                 Some(Ending::Lockup(i))

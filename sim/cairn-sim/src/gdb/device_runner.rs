@@ -31,7 +31,7 @@ impl<'a> DeviceRunner<'a> {
         match ending {
             Ending::Limit => Stop::Limit,
             Ending::Lockup(i) => match &self.d.procs[*i].end {
-                Some(s @ Stop::Lockup { .. }) => s.clone(),
+                Some(s @ (Stop::Lockup { .. } | Stop::StackOverflow { .. })) => s.clone(),
                 // A BKPT with no debugger faults before it gets here; kept total anyway.
                 _ => Stop::Lockup { kind: FaultKind::Breakpoint, pc: self.d.procs[*i].m.pc, ipsr: 0 },
             },
@@ -92,6 +92,12 @@ impl Runner for DeviceRunner<'_> {
                 )
             }
             Stop::PowerOff => format!("the device ended at {secs:.6} s with {name} powered off"),
+            Stop::StackOverflow { pc, msp } => {
+                let i = self.d.procs.iter().position(|p| p.end.as_ref() == Some(stop)).unwrap_or(self.processor);
+                let p = &self.d.procs[i];
+                let what = crate::stack_guard::overflow_message(&p.m, *pc, *msp);
+                format!("{}: {what}; the device ended", p.name)
+            }
             _ => format!("the device ended at {secs:.6} s with {name} asleep and nothing that could wake it"),
         })
     }

@@ -189,7 +189,12 @@ impl<R: Runner> SimTarget<R> {
             Stop::Breakpoint if self.hw_breakpoints.contains(&pc) => SingleThreadStopReason::HwBreak(()),
             // A BKPT instruction in the firmware: the PC stays on it, as on hardware.
             Stop::Breakpoint => SingleThreadStopReason::Signal(Signal::SIGTRAP),
-            Stop::Limit | Stop::Lockup { .. } | Stop::SleepForever | Stop::PowerOff | Stop::Pause => {
+            Stop::Limit
+            | Stop::Lockup { .. }
+            | Stop::StackOverflow { .. }
+            | Stop::SleepForever
+            | Stop::PowerOff
+            | Stop::Pause => {
                 let why = Runner::explain(&self.m, &stop).unwrap_or_else(|| match &stop {
                     Stop::Lockup { kind, pc, .. } => {
                         format!("core locked up: {kind} at pc 0x{pc:08x} ({})", self.m.symbols.describe(*pc))
@@ -199,6 +204,7 @@ impl<R: Runner> SimTarget<R> {
                         self.m.symbols.describe(pc)
                     ),
                     Stop::PowerOff => "the processor powered itself off".to_string(),
+                    Stop::StackOverflow { pc, msp } => crate::stack_guard::overflow_message(&self.m, *pc, *msp),
                     _ => format!("limit reached after {} instructions, {} cycles", self.m.instructions, self.m.cycles),
                 });
                 let reason = terminal_signal(&stop);
@@ -259,14 +265,19 @@ impl<R: Runner> SimTarget<R> {
     /// Write one register the way the debugger would through the core's debug port.
     fn write_reg(&mut self, reg: Reg, v: u32) {
         let m: &mut Machine = &mut self.m;
-        m.0.set_reg(reg.core(), v)
+        m.0.set_reg(reg.core(), v);
+        // SP, MSP or CONTROL may have changed: the stack guard's watch follows.
+        if m.stack.watching {
+            let pc = m.pc;
+            m.stack_moved(pc);
+        }
     }
 }
 
 /// The signal a terminal stop is reported with.
 fn terminal_signal(stop: &Stop) -> StopReason {
     let sig = match stop {
-        Stop::Lockup { .. } => Signal::SIGSEGV,
+        Stop::Lockup { .. } | Stop::StackOverflow { .. } => Signal::SIGSEGV,
         Stop::SleepForever | Stop::PowerOff => Signal::SIGSTOP,
         _ => Signal::SIGXCPU,
     };

@@ -58,20 +58,33 @@ impl<S: Bus> Core<S> {
 
     /// Execute instructions until `next_event` or the budget is reached.
     fn run_block(&mut self, budget: u64) {
+        // The loop that reports SP writes is a separate specialisation, so that a run
+        // nobody watches the stack of has no code for it in its loop.
+        if S::Observers::watches_stack(self) {
+            self.run_block_as::<true>(budget)
+        } else {
+            self.run_block_as::<false>(budget)
+        }
+    }
+
+    /// Out of line: each variant is the function the loops alone were before there were
+    /// two, so the compiler lays out (and allocates registers for) the plain one as it did.
+    #[inline(never)]
+    fn run_block_as<const STACK: bool>(&mut self, budget: u64) {
         // Specialised loops: the common case (no wait states, no instruction limit
         // within reach, no observer counting executions) carries no per-instruction
         // bookkeeping beyond the cycle check.
         let limited = budget < u64::MAX / 2;
         let counting = S::Observers::counts_block(self);
         match (self.flash_wait_states != 0, limited, counting) {
-            (false, false, false) => self.run_loop::<false, false, NoObserver>(budget),
-            (false, true, false) => self.run_loop::<false, true, NoObserver>(budget),
-            (true, false, false) => self.run_loop::<true, false, NoObserver>(budget),
-            (true, true, false) => self.run_loop::<true, true, NoObserver>(budget),
-            (false, false, true) => self.run_loop::<false, false, S::Observers>(budget),
-            (false, true, true) => self.run_loop::<false, true, S::Observers>(budget),
-            (true, false, true) => self.run_loop::<true, false, S::Observers>(budget),
-            (true, true, true) => self.run_loop::<true, true, S::Observers>(budget),
+            (false, false, false) => self.run_loop::<false, false, STACK, NoObserver>(budget),
+            (false, true, false) => self.run_loop::<false, true, STACK, NoObserver>(budget),
+            (true, false, false) => self.run_loop::<true, false, STACK, NoObserver>(budget),
+            (true, true, false) => self.run_loop::<true, true, STACK, NoObserver>(budget),
+            (false, false, true) => self.run_loop::<false, false, STACK, S::Observers>(budget),
+            (false, true, true) => self.run_loop::<false, true, STACK, S::Observers>(budget),
+            (true, false, true) => self.run_loop::<true, false, STACK, S::Observers>(budget),
+            (true, true, true) => self.run_loop::<true, true, STACK, S::Observers>(budget),
         }
     }
 
@@ -81,7 +94,10 @@ impl<S: Bus> Core<S> {
     /// exact settlement of the block's last instruction (every other variable cost ends
     /// the block).
     #[inline(always)]
-    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool, O: Observer<S>>(&mut self, budget: u64) {
+    fn run_loop<const WAIT_STATES: bool, const LIMITED: bool, const STACK: bool, O: Observer<S>>(
+        &mut self,
+        budget: u64,
+    ) {
         let mut executed = 0u64;
         // (pc, cycles before) of the last instruction, settled after the block if in flash.
         let mut last = (self.flash_base.wrapping_sub(2), 0u64);
@@ -119,7 +135,7 @@ impl<S: Bus> Core<S> {
                 // or reallocating it, and doing so ends the block before the next increment.
                 unsafe { *exec_counts.add(off >> 1) += 1 };
             }
-            self.exec::<O>(op, pc);
+            self.exec::<O, STACK>(op, pc);
             if O::COUNTS_EXECUTIONS {
                 last = (pc, before);
                 if !in_flash {
@@ -253,10 +269,18 @@ impl<S: Bus> Core<S> {
             return;
         };
         self.flash_ops[off >> 1] = op;
-        if S::Observers::counts(self) {
-            self.exec::<S::Observers>(op, pc);
-        } else {
-            self.exec::<NoObserver>(op, pc);
+        self.exec_observed(op, pc);
+    }
+
+    /// Execute one instruction outside the run loop (its first decoding, a debugger's
+    /// resumption), observed as the run loop would have.
+    #[cold]
+    fn exec_observed(&mut self, op: Op, pc: u32) {
+        match (S::Observers::counts(self), S::Observers::watches_stack(self)) {
+            (true, true) => self.exec::<S::Observers, true>(op, pc),
+            (true, false) => self.exec::<S::Observers, false>(op, pc),
+            (false, true) => self.exec::<NoObserver, true>(op, pc),
+            (false, false) => self.exec::<NoObserver, false>(op, pc),
         }
     }
 
@@ -352,9 +376,11 @@ impl<S: Bus> Core<S> {
 
     /// Execute one instruction. A taken conditional branch and an indirect call are
     /// reported to an observer that counts executions (a branch's cycle beyond its static
-    /// cost is not otherwise seen).
+    /// cost is not otherwise seen). With `STACK`, every write that may lower SP is reported
+    /// to the attached observers; exception entry, the other way SP goes down, is reported
+    /// as such (`Observer::exception_entered`).
     #[inline(always)]
-    fn exec<O: Observer<S>>(&mut self, op: Op, pc: u32) {
+    fn exec<O: Observer<S>, const STACK: bool>(&mut self, op: Op, pc: u32) {
         let next = pc.wrapping_add(2);
         match op.kind() {
             Kind::LslImm => {
@@ -494,11 +520,17 @@ impl<S: Bus> Core<S> {
                 self.r[15] = pc.wrapping_add(4);
                 let v = r!(self, op.a()).wrapping_add(r!(self, op.b()));
                 self.write_hi(op.a(), v, pc);
+                if STACK && op.a() == 13 {
+                    S::Observers::stack_lowered(self, pc);
+                }
             }
             Kind::MovHi => {
                 self.r[15] = pc.wrapping_add(4);
                 let v = r!(self, op.b());
                 self.write_hi(op.a(), v, pc);
+                if STACK && op.a() == 13 {
+                    S::Observers::stack_lowered(self, pc);
+                }
             }
             Kind::Bx => {
                 self.r[15] = pc.wrapping_add(4);
@@ -596,6 +628,9 @@ impl<S: Bus> Core<S> {
                 self.r[13] = self.r[13].wrapping_sub(op.imm());
                 self.pc = next;
                 self.cycles += 1;
+                if STACK {
+                    S::Observers::stack_lowered(self, pc);
+                }
             }
             Kind::Sxth => {
                 r!(self, op.a()) = r!(self, op.b()) as u16 as i16 as i32 as u32;
@@ -634,7 +669,12 @@ impl<S: Bus> Core<S> {
                 self.pc = next;
                 self.cycles += 1;
             }
-            Kind::Push => self.exec_push(op.imm(), next),
+            Kind::Push => {
+                self.exec_push(op.imm(), next);
+                if STACK {
+                    S::Observers::stack_lowered(self, pc);
+                }
+            }
             Kind::Pop => self.exec_pop(op.imm(), next),
             Kind::Stm => self.exec_stm(op.a(), op.imm(), next),
             Kind::Ldm => self.exec_ldm(op.a(), op.imm(), next),
@@ -711,6 +751,9 @@ impl<S: Bus> Core<S> {
                 self.pc = pc.wrapping_add(4);
                 self.cycles += 3;
                 self.next_event = 0;
+                if STACK {
+                    S::Observers::stack_registers_written(self, pc);
+                }
             }
             Kind::Svc => self.exec_svc(next),
             Kind::Bkpt => self.exec_bkpt(op.imm() as u8, next),
@@ -870,11 +913,7 @@ impl<S: Bus> Core<S> {
         if self.resume_from == Some(pc) {
             self.resume_from = None;
             if let Some(op) = self.decode_at(pc) {
-                if S::Observers::counts(self) {
-                    self.exec::<S::Observers>(op, pc);
-                } else {
-                    self.exec::<NoObserver>(op, pc);
-                }
+                self.exec_observed(op, pc);
                 return;
             }
         }

@@ -56,6 +56,24 @@ pub trait Observer<S> {
     #[inline(always)]
     fn branch_taken(_m: &mut Core<S>, _pc: u32) {}
 
+    /// Whether the observer watches the main stack now: the run loop then executes its
+    /// variant that reports each write that may lower SP (`stack_lowered`,
+    /// `stack_registers_written`); the variant it runs otherwise has no code for them.
+    #[inline(always)]
+    fn watches_stack(_m: &Core<S>) -> bool {
+        false
+    }
+
+    /// The instruction at `pc` may have lowered SP (PUSH, SUB SP, MOV SP or ADD SP from a
+    /// register); only told while `watches_stack`. In the hot loop: keep it to a compare.
+    #[inline(always)]
+    fn stack_lowered(_m: &mut Core<S>, _pc: u32) {}
+
+    /// The instruction at `pc` wrote MSP, PSP or CONTROL (MSR): the stack in use or the
+    /// main stack's pointer may have changed. Only told while `watches_stack`.
+    #[inline(always)]
+    fn stack_registers_written(_m: &mut Core<S>, _pc: u32) {}
+
     /// An indirect call (BLX) to `target`.
     #[inline(always)]
     fn indirect_call(_m: &mut Core<S>, _target: u32) {}

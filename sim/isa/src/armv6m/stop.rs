@@ -54,6 +54,10 @@ pub enum Stop {
     Breakpoint,
     /// The processor powered itself off (in a device, until a bus frame powers it on).
     PowerOff,
+    /// The main stack went below the limit an observer watches (what ARMv8-M's MSPLIM
+    /// checks; ARMv6-M has none): the instruction at `pc` (or the exception entry whose
+    /// handler starts there) left MSP at `msp`. The run stops only when asked to.
+    StackOverflow { pc: u32, msp: u32 },
     /// `pause_cycle` reached, or asleep with nothing due before it: the device scheduler
     /// resumes the processor later. Never returned when `pause_cycle` is `u64::MAX`.
     Pause,
