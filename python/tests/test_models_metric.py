@@ -1,8 +1,8 @@
 """The Thread-Metric-style figures per execution model (python/cairn/bench/models_metric.py,
 kernel/models/metric/): each model has exactly the figures of its concepts, ordered as the
 models' designs imply (docs/models.md, "Thread-Metric per model"), each firmware prints the
-same on QEMU as on cairn-sim, the table in docs/models.md is the script's, and the kernel
-bench's JSON gets them under `models`."""
+same on QEMU as on cairn-sim, the table in docs/models.md and each model's block on its page
+(docs/models/<model>.md) are the script's, and the kernel bench's JSON gets them under `models`."""
 
 from __future__ import annotations
 
@@ -66,6 +66,9 @@ def test_figures_are_ordered_as_the_designs_imply(models: dict[str, Any]) -> Non
     rtc = [f[m]["cooperative_switch"] for m in ("tinyos", "coop", "nos")]
     assert max(rtc) < f["mantis"]["cooperative_switch"], f
     assert f["tinyos"]["cooperative_switch"] == min(rtc), f
+    # A port's signal and take is a counter; the others' synchronisation is a semaphore.
+    sync = [f[m]["synchronisation"] for m in CONCEPTS if f[m]["synchronisation"] != NA]
+    assert f["coop"]["synchronisation"] == min(sync), f
     # The layer's threads allocate from Cairn's heap.
     assert abs(f["mantis"]["memory_allocation"] - f["cairn"]["memory_allocation"]) <= 8, f
 
@@ -87,6 +90,38 @@ def test_the_table_in_the_docs_is_the_scripts(models: dict[str, Any]) -> None:
     block = models_metric.render_table(models)
     assert block in doc, "docs/models.md's table is stale: python -m cairn.bench.models_metric " \
                          "--sim build/bin/cairn-sim --write-doc docs/models.md"
+
+
+@pytest.mark.parametrize("model", models_metric.MODELS)
+def test_each_model_page_has_the_scripts_block(model: str, models: dict[str, Any]) -> None:
+    page = models_metric.page_path(repo_root() / "docs" / "models.md", model)
+    block = models_metric.render_page(models, model)
+    assert block in page.read_text(), f"{page.name}'s figures are stale: python -m " \
+        "cairn.bench.models_metric --sim build/bin/cairn-sim --write-doc docs/models.md"
+
+
+def test_a_page_block_compares_with_the_other_models(models: dict[str, Any]) -> None:
+    """The least and the most of the others skip the models without the concept, and a figure
+    no other model has says so."""
+    figs = {m: dict(models["figures"][m]) for m in models_metric.MODELS}
+    figs["cairn"]["message_processing"] = 5
+    block = models_metric.render_page({"figures": figs}, "nos")
+    assert "| message processing | n/a | 5 (cairn) | 5 (cairn) |" in block, block
+    alone = models_metric.render_page({"figures": figs}, "cairn")
+    assert "| message processing | 5 | none has it | none has it |" in alone, alone
+
+
+def test_write_docs_reports_a_stale_page(tmp_path: Path, models: dict[str, Any]) -> None:
+    overview = tmp_path / "models.md"
+    overview.write_text(f"{models_metric.BEGIN}\nold\n{models_metric.END}\n")
+    (tmp_path / "models").mkdir()
+    for m in models_metric.MODELS:
+        begin, end = models_metric.page_markers(m)
+        (tmp_path / "models" / f"{m}.md").write_text(f"# {m}\n{begin}\n{end}\n")
+    assert models_metric.write_docs(overview, models, False, "fix") == 1
+    assert models_metric.write_docs(overview, models, True, "fix") == 0
+    assert models_metric.write_docs(overview, models, False, "fix") == 0
+    assert models_metric.render_page(models, "limit") in (tmp_path / "models" / "limit.md").read_text()
 
 
 def test_the_cli_puts_them_under_models(tmp_path: Path, models: dict[str, Any]) -> None:

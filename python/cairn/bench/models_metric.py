@@ -9,7 +9,8 @@ repetitions whose last two must agree. A phase the firmware never marks is "n/a"
 
 ``python -m cairn.bench.models_metric`` prints the figures; ``--out build/bench/kernel.json``
 puts them in that file under ``models`` (the kernel bench, python -m cairn.bench.kernel,
-writes the same key); ``--write-doc docs/models.md`` regenerates the table there.
+writes the same key); ``--write-doc docs/models.md`` regenerates, from the one run, the table
+there and each model's block on its own page, docs/models/<model>.md.
 """
 
 from __future__ import annotations
@@ -58,6 +59,16 @@ METHOD = {
 
 BEGIN = "<!-- models-metric:begin -->"
 END = "<!-- models-metric:end -->"
+
+
+def page_markers(model: str) -> tuple[str, str]:
+    """The begin and end markers of a model's block on its own page."""
+    return f"<!-- models-metric:{model}:begin -->", f"<!-- models-metric:{model}:end -->"
+
+
+def page_path(overview: Path, model: str) -> Path:
+    """A model's own page beside the overview: docs/models.md -> docs/models/<model>.md."""
+    return overview.with_suffix("") / f"{model}.md"
 
 
 def figures_from_trace(tr: kernel.Trace, model: str) -> dict[str, int | str]:
@@ -110,6 +121,41 @@ def render_table(models: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def render_page(models: dict[str, Any], model: str) -> str:
+    """The block of one model's page: its figures beside the least and the most of the other
+    models that have the same concept, so the page compares without the overview."""
+    figs = models["figures"]
+    begin, end = page_markers(model)
+    others = [m for m in MODELS if m in figs and m != model]
+
+    def extreme(key: str, pick: Any) -> str:
+        have = [(figs[m][key], m) for m in others if figs[m][key] != NA]
+        if not have:
+            return "none has it"
+        value, who = pick(have)
+        return f"{value} ({who})"
+
+    lines = [begin,
+             f"| cycles | {model} | least of the other models | most of the other models |",
+             "|---|---:|---:|---:|"]
+    for key, _, heading in FIGURES:
+        lines.append(f"| {heading} | {figs[model][key]} | {extreme(key, min)} | {extreme(key, max)} |")
+    lines.append(end)
+    return "\n".join(lines)
+
+
+def write_docs(overview: Path, models: dict[str, Any], write: bool, fix: str) -> int:
+    """The overview's table and every model page's block, from one run: 0 when all are (or
+    now are) fresh, else 1 with a line per stale file on stderr."""
+    status = write_or_check(overview, render_table(models), BEGIN, END, write, fix)
+    for model in MODELS:
+        if model in models["figures"]:
+            begin, end = page_markers(model)
+            status |= write_or_check(page_path(overview, model), render_page(models, model), begin, end,
+                                     write, fix)
+    return status
+
+
 def render_status_line(models: dict[str, Any]) -> list[str]:
     """One line for the STATUS bench block (python -m cairn.bench.status)."""
     figs = models["figures"]
@@ -127,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fw", type=Path, default=Path("build/fw"), help="where metric-<model>.elf are")
     ap.add_argument("--clock", type=int, default=kernel.DEFAULT_CLOCK_HZ)
     ap.add_argument("--out", type=Path, help="a JSON file to put the figures in, under `models`")
-    ap.add_argument("--write-doc", type=Path, help="the Markdown file whose table to regenerate")
+    ap.add_argument("--write-doc", type=Path,
+                    help="the overview page whose table to regenerate, with its pages <page>/<model>.md")
     args = ap.parse_args(argv)
     try:
         models = measure(args.sim, args.fw, args.clock)
@@ -143,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_text(json.dumps(data, indent=2) + "\n")
     if args.write_doc:
         try:
-            write_or_check(args.write_doc, render_table(models), BEGIN, END, True, "")
+            write_docs(args.write_doc, models, True, "")
         except (ValueError, OSError) as e:
             sys.exit(f"models_metric: {e}")
     print(json.dumps(models["figures"], indent=2))

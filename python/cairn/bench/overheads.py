@@ -106,6 +106,21 @@ def derive(ops_by_policy: dict[str, dict[str, int]]) -> dict[str, float]:
     return keys
 
 
+def measure(sim: str, fw_dir: Path, clock_hz: int = DEFAULT_CLOCK_HZ) \
+        -> tuple[dict[str, dict[str, int]], dict[str, dict[str, list[int]]]]:
+    """Each policy's operations (steady cycles) and their repetitions, from one run of each
+    build/fw/kernel-overheads-<policy>.elf in fw_dir."""
+    ops_by_policy: dict[str, dict[str, int]] = {}
+    samples: dict[str, dict[str, list[int]]] = {}
+    for policy in POLICIES:
+        elf = fw_dir / f"kernel-overheads-{policy}.elf"
+        if not elf.is_file():
+            raise BenchError(f"{elf} is missing (`make firmware` builds it)")
+        _, trace = run_firmware(sim, elf, clock_hz)
+        ops_by_policy[policy], samples[policy] = measure_ops(parse_trace(trace, clock_hz))
+    return ops_by_policy, samples
+
+
 METHOD = {
     "firmware": "kernel/apps/overhead_bench/overheads.c built once per policy without the event log "
                 "(build/fw/kernel-overheads-{fp,edf,csd}.elf; CSD-2 with every task in EDF queue 0); "
@@ -124,15 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--record", type=Path, default=Path("build/bench/overheads-record.json"))
     args = ap.parse_args(argv)
 
-    ops_by_policy: dict[str, dict[str, int]] = {}
-    samples: dict[str, dict[str, list[int]]] = {}
     try:
-        for policy in POLICIES:
-            elf = args.fw / f"kernel-overheads-{policy}.elf"
-            if not elf.is_file():
-                raise BenchError(f"{elf} is missing (`make firmware` builds it)")
-            _, trace = run_firmware(args.sim, elf, args.clock)
-            ops_by_policy[policy], samples[policy] = measure_ops(parse_trace(trace, args.clock))
+        ops_by_policy, samples = measure(args.sim, args.fw, args.clock)
         keys = derive(ops_by_policy)
     except (BenchError, OSError) as e:
         sys.exit(f"bench: {e}")
