@@ -150,6 +150,8 @@ bench: bootstrap build $(BUILD)/fw/bench_cpu.elf $(BENCH_DEVICE_FW) $(BUILD)/fw/
 	$(PY) -m cairn.bench.device --sim $(SIM) --baseline-sim "$$(scripts/baseline-sim $(BASELINE_REF))" \
 		--fw $(BUILD)/fw --workloads $(BUILD)/fw/bench --out $(BUILD)/bench/device.json
 	$(PY) -m cairn.bench.sweep --out $(BUILD)/bench/sweep.json
+	$(PY) -m cairn.bench.models_metric --sim $(SIM) --write-doc docs/models.md
+	$(PY) -m cairn.bench.policies_doc --sim $(SIM) --write-doc docs/policies.md
 	$(PY) -m cairn.bench.status --bench-dir $(BUILD)/bench --status docs/STATUS.md
 
 # `make run` timed from a fresh clone (its own Cargo home, no pip cache): build/bench/fresh-run.json.
