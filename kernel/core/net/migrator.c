@@ -192,6 +192,44 @@ static void freeze_here(void)
     trace(CAIRN_EV_MIG_FROZEN);
 }
 
+/* T's SERIALIZE handler called as the scheduler would call it, on a frame of T's on the
+ * execution stack (so that T is the current task: its allocations are T's, and
+ * cairn_migrate_state takes its block), with the same START, END and CURRENT trace words,
+ * but without the scheduler's way around it: no dispatch follows, so the frame leaves the
+ * stack with the task's flag in one masked stretch and no dispatch mark is set to be
+ * cleared again. A kill that came meanwhile takes the scheduler's end, which finishes it. */
+static void call_serialize(cairn_tcb_t *t)
+{
+    cairn_frame_t f;
+    cairn_msg_t *m = &f.msg;
+    m->next = 0;
+    m->payload = 0;
+    m->len = 0;
+    m->src = CAIRN_TASK_NONE;
+    m->dst = t->id;
+    m->port = CAIRN_PORT_SERIALIZE;
+    m->prio = t->prio;
+    m->flags = 0;
+    m->reserved = 0;
+    cairn__policy_msg_init(m);
+    uint32_t s = arch_irq_save();
+    cairn__enter(t, &f, t->prio);
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_START, t->id, CAIRN_PORT_SERIALIZE);
+    cairn_ret_t r = t->handler(t->state, m);
+    if (t->flags & TCB_KILLING) {
+        cairn__end(r, &f);
+        cairn__gap_close();
+        return;
+    }
+    CAIRN_TRACE(CAIRN_EV_END, t->id, (uint16_t)r);
+    s = arch_irq_save();
+    t->flags &= (uint8_t)~TCB_ON_STACK;
+    cairn_k.top = f.below;
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_CURRENT, cairn_current_task(), 0);
+}
+
 /* The SERIALIZE handler, run now (T is not on the stack), then the kernel's part. */
 static void serialise(void)
 {
@@ -201,16 +239,7 @@ static void serialise(void)
     MIG.handed = 0;
     MIG.handed_len = 0;
     MIG.in_serialize = true;
-    cairn_frame_t f;
-    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
-    f.msg.dst = MIG.task;
-    f.msg.port = CAIRN_PORT_SERIALIZE;
-    f.msg.prio = t->prio;
-    uint32_t s = arch_irq_save();
-    cairn__enter(t, &f, t->prio);
-    arch_irq_restore(s);
-    cairn__call(t, &f);
-    cairn__gap_close();
+    call_serialize(t);
     MIG.in_serialize = false;
     /* The bytes counted first: the blob is as long as this task needs, not the longest a
      * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
