@@ -117,17 +117,13 @@ static uint8_t *inline_blob(void)
     return (uint8_t *)MIG.part_frame + MIG_PART_HEAD;
 }
 
-/* STATE part `index` written to the idle controller, interrupts masked (the bus manager's
- * transmit, or tx_part_now): its head built in the STATE frame buffer's first words, its
- * bytes read straight from the blob where the serialiser wrote them (word-aligned: the blob
- * is a heap block or the buffer itself, and a part a multiple of four bytes), so a part is
- * built when the bus takes it and copied once, into the controller. False for a stale token
- * (the transfer ended meanwhile). */
-bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq)
+/* STATE part `index` written to the idle controller, interrupts masked: its head built in
+ * the STATE frame buffer's first words, its bytes read straight from the blob where the
+ * serialiser wrote them (word-aligned: the blob is a heap block or the buffer itself, and a
+ * part a multiple of four bytes), so a part is built when the bus takes it and copied once,
+ * into the controller. */
+static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint32_t seq)
 {
-    cairn_mig_state_t *const m = cairn_net.mig;
-    if (m->role != MIG_SOURCE || m->phase != PH_TRANSFER || !m->blob || index >= m->count)
-        return false;
     unsigned at = index * MIG_PART;
     unsigned n = m->blob_len - at < MIG_PART ? m->blob_len - at : MIG_PART;
     m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16 |
@@ -139,6 +135,16 @@ bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq)
         MIG_PART_HEAD + n,
     };
     cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, m->blob + at, n);
+}
+
+/* The bus manager's transmit of a part's token: false for a stale one (the transfer ended
+ * meanwhile). */
+bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq)
+{
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (m->role != MIG_SOURCE || m->phase != PH_TRANSFER || !m->blob || index >= m->count)
+        return false;
+    part_put(m, index, module, seq);
     return true;
 }
 
@@ -275,6 +281,22 @@ static void serialise(void)
 
 static void source_done(void);
 
+/* The one part of a blob that lives in the STATE frame buffer (inline_blob): its head goes
+ * in the buffer's first words, just before the bytes, so the frame is one run of words for
+ * the controller, written with its idle check in one call (an empty task's STATE). */
+static bool tx_inline_part(uint8_t module, uint32_t seq)
+{
+    cairn_mig_state_t *const m = cairn_net.mig;
+    m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16;
+    m->part_frame[1] = 1u | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
+    const uint32_t h[3] = {
+        CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16,
+        (seq & 0xFFFFu) << 16,
+        MIG_PART_HEAD + m->blob_len,
+    };
+    return cairn_bus_tx_if_idle(module, h, m->part_frame, MIG_PART_HEAD + m->blob_len);
+}
+
 /* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token
  * the bus manager cannot queue loses its part, which the timer sends again. */
 /* STATE part `index` to the controller at once when it is idle and nothing is buffered, as
@@ -286,7 +308,19 @@ static bool tx_part_now(uint8_t index)
         return false; /* powered off: the general path counts it */
     uint32_t s = arch_irq_save();
     uint32_t seq = cairn_net.seq;
-    if (cairn_net.txq || !cairn_bus_tx_idle() || !cairn__mig_part_write(index, module, seq)) {
+    /* In TRANSFER with a blob and index a part of it (send_parts): no stale token to check. */
+    if (cairn_net.txq) {
+        arch_irq_restore(s);
+        return false;
+    }
+    if (MIG.count == 1u) {
+        if (!tx_inline_part(module, seq)) {
+            arch_irq_restore(s);
+            return false;
+        }
+    } else if (cairn_bus_tx_idle()) {
+        part_put(cairn_net.mig, index, module, seq);
+    } else {
         arch_irq_restore(s);
         return false;
     }
