@@ -36,11 +36,18 @@ static void trace(uint8_t ev)
     CAIRN_TRACE(ev, MIG.task, (uint32_t)MIG.mig_src << 8 | MIG.mig_ctr);
 }
 
-static uint32_t all_others(void)
+/* Every module but this one, computed once (cairn_migrate_start): each check that every
+ * module answered read the controller's module count again, the source's answer to
+ * DESERIALIZED among them. */
+static uint32_t others_of(unsigned n, uint8_t address)
 {
-    unsigned n = cairn_bus_modules();
     uint32_t m = (n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u);
-    return m & ~(1u << cairn_net.address);
+    return m & ~(1u << address);
+}
+
+static inline __attribute__((always_inline)) uint32_t all_others(void)
+{
+    return MIG.others;
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -1024,6 +1031,7 @@ cairn_ret_t cairn_migrate_start(const cairn_migrate_config_t *cfg)
         cairn_net.mig = m;
     }
     MIG.cfg = *cfg;
+    MIG.others = others_of(cairn_bus_modules(), cairn_net.address);
     return CAIRN_OK;
 }
 

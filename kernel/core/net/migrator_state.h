@@ -107,6 +107,9 @@ typedef struct cairn_mig_state {
     struct cairn_mig_out out[MIG_OUTBOX];
     uint32_t part_frame[(CAIRN_MIG_FRAME_MAX + 3u) / 4u]; /* the STATE frame being sent */
     cairn_migrate_stats_t stats;
+    /* bit m: module m is on the bus and not this one. Last: a field placed before the
+     * others moved them past the short loads' reach. */
+    uint32_t others;
 } cairn_mig_state_t;
 
 #endif
