@@ -212,12 +212,11 @@ static uint32_t query_period(void)
 
 /* ---- the source ---------------------------------------------------------------------------- */
 
-static void freeze_here(void)
+static void freeze_here(cairn_mig_state_t *m, cairn_tcb_t *t)
 {
-    cairn_tcb_t *t = cairn__tcb(MIG.task);
-    MIG.saved_flags = t->flags & TCB_READY;
+    m->saved_flags = t->flags & TCB_READY;
     t->flags &= (uint8_t)~TCB_READY; /* its queued messages wait; new ones queue behind */
-    MIG.stats.frozen++;
+    m->stats.frozen++;
     trace(CAIRN_EV_MIG_FROZEN);
 }
 
@@ -260,16 +259,15 @@ static void call_serialize(cairn_tcb_t *t)
 }
 
 /* The SERIALIZE handler, run now (T is not on the stack), then the kernel's part. */
-static void serialise(void)
+static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
 {
-    cairn_tcb_t *t = cairn__tcb(MIG.task);
-    if (MIG.serialised || !t || (t->flags & TCB_ON_STACK))
+    if (m->serialised || !t || (t->flags & TCB_ON_STACK))
         return;
-    MIG.handed = 0;
-    MIG.handed_len = 0;
-    MIG.in_serialize = true;
+    m->handed = 0;
+    m->handed_len = 0;
+    m->in_serialize = true;
     call_serialize(t);
-    MIG.in_serialize = false;
+    m->in_serialize = false;
     /* The bytes counted first: the blob is as long as this task needs, not the longest a
      * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
     struct cairn_mig_writer w;
@@ -300,6 +298,11 @@ static void serialise(void)
     }
     MIG.serialised = true; /* without a blob: the transfer fails, T resumes */
     trace(CAIRN_EV_MIG_SERIALIZED);
+}
+
+static void serialise(void)
+{
+    serialise_tcb(cairn_net.mig, cairn__tcb(MIG.task));
 }
 
 static void source_done(void);
@@ -437,18 +440,19 @@ static void resume(void)
 /* The STATE goes when T is serialised and, unless it goes first, every module is frozen. */
 static void try_transfer(void)
 {
-    if (MIG.phase != PH_FREEZING || !MIG.serialised ||
-        (!MIG.dest_epoch && (MIG.answered & all_others()) != all_others()))
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (m->phase != PH_FREEZING || !m->serialised ||
+        (!m->dest_epoch && (m->answered & m->others) != m->others))
         return;
-    if (!MIG.blob) {
+    if (!m->blob) {
         resume();
         return;
     }
-    MIG.phase = PH_TRANSFER;
-    MIG.acked = 0;
-    MIG.sent = 0;
-    MIG.count = parts();
-    MIG.tries = 0;
+    m->phase = PH_TRANSFER;
+    m->acked = 0;
+    m->sent = 0;
+    m->count = parts();
+    m->tries = 0;
     send_parts();
 }
 
@@ -481,30 +485,33 @@ static void request(cairn_task_id_t task, uint8_t dest)
         arm(MIG.cfg.retransmit_ticks / 4u);
         return;
     }
-    stage_clear(cairn_net.mig);
-    MIG.role = MIG_SOURCE;
-    MIG.phase = PH_FREEZING;
-    MIG.mig_src = cairn_net.address;
-    MIG.mig_ctr = ++MIG.counter;
-    MIG.task = task;
-    MIG.dest = dest;
-    MIG.source = cairn_net.address;
-    MIG.tries = 0;
-    MIG.answered = 0;
-    MIG.outcome = 0;
-    MIG.serialised = false;
-    MIG.queued = 0;
-    MIG.stats.requests++;
+    /* One pointer to the state for the whole freeze: MIG reloads it after every store. */
+    cairn_mig_state_t *const m = cairn_net.mig;
+    stage_clear(m);
+    m->role = MIG_SOURCE;
+    m->phase = PH_FREEZING;
+    m->mig_src = cairn_net.address;
+    m->mig_ctr = ++m->counter;
+    m->task = task;
+    m->dest = dest;
+    m->source = cairn_net.address;
+    m->tries = 0;
+    m->answered = 0;
+    m->outcome = 0;
+    m->serialised = false;
+    m->queued = 0;
+    m->stats.requests++;
     trace(CAIRN_EV_MIG_REQUEST);
-    freeze_here();
+    freeze_here(m, t);
     /* With D's epoch known, the STATE goes first and freezes D; D joins on it only in that
      * epoch, so a STATE from before D's reset is refused. Without it, FREEZE first. */
-    MIG.dest_epoch = dest < CAIRN_NET_MODULES ? cairn_net.rel->peer_epoch[dest] : 0;
-    if (MIG.dest_epoch && MIG.dest_epoch == MIG.refused_epoch[dest])
-        MIG.dest_epoch = 0;
-    if (!MIG.dest_epoch)
-        send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
-    serialise();
+    uint8_t epoch = dest < CAIRN_NET_MODULES ? cairn_net.rel->peer_epoch[dest] : 0;
+    if (epoch && epoch == m->refused_epoch[dest])
+        epoch = 0;
+    m->dest_epoch = epoch;
+    if (!epoch)
+        send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, m->mig_src, m->mig_ctr, task, dest}, 5);
+    serialise_tcb(m, t);
     try_transfer();
     /* Freed once the first parts are on their way: the blob has the bytes. */
     cairn_free(MIG.handed);
