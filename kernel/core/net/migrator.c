@@ -545,12 +545,14 @@ static void commit(void)
         return;
     }
     m->tries = 0;
-    if (cairn__rel_sent_by(m->task)) {
+    cairn_rel_state_t *const rel = cairn_net.rel;
+    /* Nothing kept at all, the usual case: no call to look for T's. */
+    if (rel->stats.pending && cairn__rel_sent_by(m->task)) {
         m->phase = PH_DRAINING;
-        cairn_net.rel->draining = true;
+        rel->draining = true;
         return;
     }
-    cairn_net.rel->draining = false;
+    rel->draining = false;
     m->phase = PH_COMMITTING;
     m->outcome = CAIRN_MIG_MOVED;
     result_to(m->dest); /* the commit */
@@ -575,8 +577,20 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
     uint8_t kind = f[0];
-    if (kind == F_FREEZE_ACK && (m->phase == PH_FREEZING || m->phase == PH_FREEZING_REST) &&
-        len >= 4) {
+    /* DESERIALIZED first: the answer the commit waits for. */
+    if (kind == F_DESERIALIZED && m->phase == PH_TRANSFER && src == m->dest && len >= 4) {
+        if (!f[3]) {
+            if (m->dest_epoch)
+                m->refused_epoch[m->dest] = m->dest_epoch;
+            resume();
+            return;
+        }
+        if (m->dest_epoch)
+            freeze_rest();
+        else
+            commit();
+    } else if (kind == F_FREEZE_ACK &&
+               (m->phase == PH_FREEZING || m->phase == PH_FREEZING_REST) && len >= 4) {
         if (f[3]) {
             resume(); /* the participant is in another migration */
             return;
@@ -594,17 +608,6 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
             m->sent = m->acked;
         m->tries = 0;
         send_parts();
-    } else if (kind == F_DESERIALIZED && m->phase == PH_TRANSFER && src == m->dest && len >= 4) {
-        if (!f[3]) {
-            if (m->dest_epoch)
-                m->refused_epoch[m->dest] = m->dest_epoch;
-            resume();
-            return;
-        }
-        if (m->dest_epoch)
-            freeze_rest();
-        else
-            commit();
     } else if (kind == F_ACTIVATED && m->phase == PH_COMMITTING && src == m->dest && len >= 4) {
         free_blob();
         m->answered = 1u << m->dest;
