@@ -781,9 +781,9 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
     uint8_t kind = f[0];
-    bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     bool dest_here = false;
     if (kind == F_FREEZE && len >= 5) {
+        bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
         if (this_mig(f)) {
             if (m->phase != PH_SETTLED)
                 frame1(src, F_FREEZE_ACK, 0);
@@ -892,7 +892,10 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         if (m->outcome)
             result_to(src);
     } else if (kind == F_QUERY && len >= 5 && f[4] == cairn_net.address) {
-        query_as_destination(src, f, busy);
+        /* Read here, not at the entry: only FREEZE and this QUERY need it, and every branch
+         * before this one returns, so the phase is the one the frame found. */
+        query_as_destination(src, f,
+                             m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED));
     }
 }
 
