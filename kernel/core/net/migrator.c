@@ -945,14 +945,16 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
 
 void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
-    if (!on() || !len || src >= 32) {
-        if (on())
-            MIG.stats.frames_bad++;
+    if (!on())
+        return;
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (!len || src >= 32) {
+        m->stats.frames_bad++;
         return;
     }
-    MIG.stats.frames_rx++;
+    m->stats.frames_rx++;
     mig_dispatch(src, f, len);
-    MIG.placed = false; /* it belonged to this frame */
+    m->placed = false; /* it belonged to this frame */
 }
 
 static void mig_dispatch(uint8_t src, const uint8_t *f, unsigned len)
@@ -962,12 +964,13 @@ static void mig_dispatch(uint8_t src, const uint8_t *f, unsigned len)
             (void)take_or_forward(f[1], f[2], len >= 4 ? f[3] : 1u);
         return;
     }
+    cairn_mig_state_t *const m = cairn_net.mig;
     if (len < 3 || f[0] > F_NOMIG) {
-        MIG.stats.frames_bad++;
+        m->stats.frames_bad++;
         return;
     }
     bool mine = f[1] == cairn_net.address;
-    if (mine && MIG.role == MIG_SOURCE && f[2] == MIG.mig_ctr) {
+    if (mine && m->role == MIG_SOURCE && f[2] == m->mig_ctr) {
         source_rx(src, f, len);
     } else if (mine && f[0] == F_QUERY) {
         uint8_t a[3] = {F_NOMIG, f[1], f[2]}; /* no record of it: reset since */
