@@ -687,9 +687,10 @@ static void source_timer(void)
 
 /* ---- participants (the destination among them) ---------------------------------------------- */
 
-static inline __attribute__((always_inline)) bool this_mig(const uint8_t *f)
+static inline __attribute__((always_inline)) bool this_mig(const cairn_mig_state_t *m,
+                                                          const uint8_t *f)
 {
-    return MIG.role == MIG_PARTICIPANT && f[1] == MIG.mig_src && f[2] == MIG.mig_ctr;
+    return m->role == MIG_PARTICIPANT && f[1] == m->mig_src && f[2] == m->mig_ctr;
 }
 
 static void unfreeze(void)
@@ -752,7 +753,7 @@ static void join_on_state(uint8_t src, const uint8_t *f)
     cairn_mig_state_t *const m = cairn_net.mig;
     bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     cairn_task_id_t task = f[6];
-    if (this_mig(f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
+    if (this_mig(m, f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
         task > CAIRN_MAX_TASKS || (cairn__tcb(task) && !cairn__remote_is(task)))
         return;
     join(f[1], f[2], task, cairn_net.address, src, false); /* armed once the part is answered */
@@ -784,7 +785,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
     bool dest_here = false;
     if (kind == F_FREEZE && len >= 5) {
         bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
-        if (this_mig(f)) {
+        if (this_mig(m, f)) {
             if (m->phase != PH_SETTLED)
                 frame1(src, F_FREEZE_ACK, 0);
             return; /* a FREEZE for a migration whose result is known is ignored */
@@ -802,7 +803,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
     }
     dest_here = m->role == MIG_PARTICIPANT && m->dest == cairn_net.address;
     if (kind == F_STATE && len >= MIG_PART_HEAD) {
-        if (!this_mig(f) || !dest_here || m->outcome) {
+        if (!this_mig(m, f) || !dest_here || m->outcome) {
             /* No FREEZE on record: reset since (or no longer in it). */
             uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], 0};
             send(src, a, 4);
@@ -844,7 +845,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         return;
     }
     if (kind == F_RESULT && len >= 6) {
-        if (dest_here && this_mig(f) && f[3] == CAIRN_MIG_MOVED) {
+        if (dest_here && this_mig(m, f) && f[3] == CAIRN_MIG_MOVED) {
             if (m->phase == PH_STAGED) {
                 bool ok = cairn__mig_commit();
                 m->outcome = CAIRN_MIG_MOVED;
@@ -870,7 +871,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
             }
             return;
         }
-        if (this_mig(f)) {
+        if (this_mig(m, f)) {
             apply(src, f[3]);
             return;
         }
@@ -881,14 +882,14 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         }
         return;
     }
-    if (kind == F_NOMIG && this_mig(f) && src == m->source && dest_here && m->phase != PH_SETTLED) {
+    if (kind == F_NOMIG && this_mig(m, f) && src == m->source && dest_here && m->phase != PH_SETTLED) {
         /* S was reset before it committed: it never will; T, if anywhere, is there. The
          * outcome is recorded so that the others' QUERY gets it from here. */
         m->outcome = CAIRN_MIG_RESUMED;
         unfreeze();
         return;
     }
-    if (kind == F_QUERY && this_mig(f)) {
+    if (kind == F_QUERY && this_mig(m, f)) {
         if (m->outcome)
             result_to(src);
     } else if (kind == F_QUERY && len >= 5 && f[4] == cairn_net.address) {
@@ -925,7 +926,7 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
     if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART || f[0] != F_STATE)
         return 0;
     join_on_state(src, f);
-    if (!this_mig(f) || m->dest != cairn_net.address || m->outcome ||
+    if (!this_mig(m, f) || m->dest != cairn_net.address || m->outcome ||
         f[3] != m->parts || m->answer != 0xFF)
         return 0;
     if (f[3] == 0) {
