@@ -930,7 +930,8 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
         f[3] != m->parts || m->answer != 0xFF)
         return 0;
     if (f[3] == 0) {
-        free_blob();
+        if (m->blob) /* a join left none */
+            free_blob();
         /* Room for every part the source announced, within the longest task. */
         unsigned room = (unsigned)f[4] * MIG_PART;
         m->blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
