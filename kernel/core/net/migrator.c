@@ -205,9 +205,9 @@ static void arm(uint32_t ticks)
     (void)cairn_timer_set(CAIRN_TASK_NET, CAIRN_MIG_TIMER, ticks ? ticks : 1u, true);
 }
 
-static uint32_t query_period(void)
+static inline uint32_t query_period(const cairn_mig_state_t *m)
 {
-    return MIG.cfg.retransmit_ticks * (MIG.cfg.tries + 2u);
+    return m->cfg.retransmit_ticks * (m->cfg.tries + 2u);
 }
 
 /* ---- the source ---------------------------------------------------------------------------- */
@@ -741,7 +741,7 @@ static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t
     trace(CAIRN_EV_MIG_FROZEN);
     m->query_unarmed = !arm_now;
     if (arm_now)
-        arm(query_period());
+        arm(query_period(m));
 }
 
 /* The first STATE part of a migration this module has no record of: it is frozen by it,
@@ -840,7 +840,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
             frame1(src, F_STATE_ACK, m->parts);
         if (m->query_unarmed) {
             m->query_unarmed = false;
-            arm(query_period());
+            arm(query_period(m));
         }
         return;
     }
