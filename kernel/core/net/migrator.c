@@ -719,12 +719,16 @@ static void apply(uint8_t src, uint8_t outcome)
 }
 
 /* This module takes part in migration (mig_src, mig_ctr) of task to dest: frozen. The
- * query timer is armed now, or (arm false) by the caller once it has answered. */
-static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source,
-                 bool arm_now)
+ * query timer is armed now, or (arm false) by the caller once it has answered. In line
+ * where the first STATE part joins (the destination's way to the staging); out of line,
+ * join, for FREEZE and QUERY. */
+static inline __attribute__((always_inline)) void join_in_line(cairn_mig_state_t *m, uint8_t mig_src,
+                                                               uint8_t mig_ctr, cairn_task_id_t task,
+                                                               uint8_t dest, uint8_t source,
+                                                               bool arm_now)
 {
-    cairn_mig_state_t *const m = cairn_net.mig;
-    free_blob();
+    if (m->blob) /* none, usually */
+        free_blob();
     stage_clear(m);
     m->role = MIG_PARTICIPANT;
     m->phase = PH_FROZEN;
@@ -744,6 +748,12 @@ static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t
         arm(query_period(m));
 }
 
+static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source,
+                 bool arm_now)
+{
+    join_in_line(cairn_net.mig, mig_src, mig_ctr, task, dest, source, arm_now);
+}
+
 /* The first STATE part of a migration this module has no record of: it is frozen by it,
  * as by FREEZE, when the part names this module's present epoch and the task is not live
  * here; else the part is refused (DESERIALIZED(failed)): it was sent before this module's
@@ -756,7 +766,7 @@ static void join_on_state(uint8_t src, const uint8_t *f)
     if (this_mig(m, f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
         task > CAIRN_MAX_TASKS || (cairn__tcb(task) && !cairn__remote_is(task)))
         return;
-    join(f[1], f[2], task, cairn_net.address, src, false); /* armed once the part is answered */
+    join_in_line(m, f[1], f[2], task, cairn_net.address, src, false); /* armed once answered */
 }
 
 /* A QUERY about a migration to this module that it has no record of (it was reset, or the
