@@ -764,7 +764,7 @@ static void join_on_state(uint8_t src, const uint8_t *f)
     bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     cairn_task_id_t task = f[6];
     if (this_mig(m, f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
-        task > CAIRN_MAX_TASKS || (cairn__tcb(task) && !cairn__remote_is(task)))
+        task > CAIRN_MAX_TASKS || (cairn__tcb_inline(task) && !cairn__remote_is(task)))
         return;
     join_in_line(m, f[1], f[2], task, cairn_net.address, src, false); /* armed once answered */
 }
