@@ -36,6 +36,12 @@ static void trace(uint8_t ev)
     CAIRN_TRACE(ev, MIG.task, (uint32_t)MIG.mig_src << 8 | MIG.mig_ctr);
 }
 
+/* The same in line, for the destination's words on its way from the STATE to its answer. */
+static inline __attribute__((always_inline)) void trace_of(const cairn_mig_state_t *m, uint8_t ev)
+{
+    CAIRN_TRACE(ev, m->task, (uint32_t)m->mig_src << 8 | m->mig_ctr);
+}
+
 /* Every module but this one, computed once (cairn_migrate_start): each check that every
  * module answered read the controller's module count again, the source's answer to
  * DESERIALIZED among them. */
@@ -742,7 +748,7 @@ static inline __attribute__((always_inline)) void join_in_line(cairn_mig_state_t
     m->answer = 0xFF;
     m->staged = false;
     m->stats.frozen++;
-    trace(CAIRN_EV_MIG_FROZEN);
+    trace_of(m, CAIRN_EV_MIG_FROZEN);
     m->query_unarmed = !arm_now;
     if (arm_now)
         arm(query_period(m));
@@ -834,7 +840,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
                 if (m->answer) {
                     m->phase = PH_STAGED;
                     m->stats.staged++;
-                    trace(CAIRN_EV_MIG_STAGED);
+                    trace_of(m, CAIRN_EV_MIG_STAGED);
                 } else {
                     m->stats.stage_failed++;
                     trace(CAIRN_EV_MIG_STAGE_FAILED);
