@@ -728,10 +728,9 @@ static void apply(uint8_t src, uint8_t outcome)
  * query timer is armed now, or (arm false) by the caller once it has answered. In line
  * where the first STATE part joins (the destination's way to the staging); out of line,
  * join, for FREEZE and QUERY. */
-static inline __attribute__((always_inline)) void join_in_line(cairn_mig_state_t *m, uint8_t mig_src,
-                                                               uint8_t mig_ctr, cairn_task_id_t task,
-                                                               uint8_t dest, uint8_t source,
-                                                               bool arm_now)
+static inline __attribute__((always_inline)) void
+join_in_line(cairn_mig_state_t *m, uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task,
+             uint8_t dest, uint8_t source, bool arm_now)
 {
     if (m->blob) /* none, usually */
         free_blob();
