@@ -88,7 +88,6 @@ typedef struct cairn_mig_state {
     uint8_t dest_epoch;
     uint8_t refused_epoch[CAIRN_NET_MODULES];
     uint32_t answered; /* bit m: module m answered (FREEZE_ACK, RESULT_ACK) */
-    uint32_t others;   /* bit m: module m is another module of the device (0: not known yet) */
     /* Source: T's flags before the freeze, its serialisation, the messages it took. */
     uint8_t saved_flags;
     bool serialised;
@@ -116,6 +115,9 @@ typedef struct cairn_mig_state {
     struct cairn_mig_out out[MIG_OUTBOX];
     uint32_t part_frame[(CAIRN_MIG_FRAME_MAX + 3u) / 4u]; /* the STATE frame being sent */
     cairn_migrate_stats_t stats;
+    /* bit m: module m is on the bus and not this one. Last: a field placed before the
+     * others moved them past the short loads' reach. */
+    uint32_t others;
 } cairn_mig_state_t;
 
 #endif
