@@ -383,7 +383,7 @@ static void free_blob(void)
     m->blob_len = 0;
 }
 
-/* A new migration's stage holds no blocks: the four fields that own them cleared (an
+/* A new migration's stage holds no blocks: the fields that own them cleared (an
  * unstage frees and clears them; a commit hands them on). Not the whole stage: the parsed
  * fields are the staging's to fill before anything reads them, and a memset of the stage
  * cost a word loop on both ends' way to the first STATE. */
@@ -393,6 +393,7 @@ static void stage_clear(cairn_mig_state_t *m)
     m->stage.tcb_reserve = 0;
     m->stage.payloads = 0;
     m->stage.messages = 0;
+    m->stage.state_at = 0;
 }
 
 static void resulting(uint8_t outcome)
@@ -702,7 +703,7 @@ static inline __attribute__((always_inline)) bool this_mig(const cairn_mig_state
 
 static void unfreeze(void)
 {
-    if (MIG.staged)
+    if (MIG.staged || MIG.stage.state) /* a split state's block before its staging */
         cairn__mig_unstage();
     free_blob();
     MIG.phase = PH_SETTLED;
@@ -833,7 +834,10 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
                 m->answer = 0;
             } else {
                 m->blob_len = (uint16_t)(m->blob_len + (len - MIG_PART_HEAD));
-                m->parts++;
+                /* The first of several: the state block taken apart while the next parts
+                 * come. */
+                if (m->parts++ == 0 && count > 1 && !cairn__mig_split())
+                    m->answer = 0;
             }
             if (m->answer == 0xFF && m->parts == count) {
                 m->answer = cairn__mig_stage() ? 1 : 0;
@@ -952,11 +956,16 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
         /* Room for every part the source announced, within the longest task. */
         unsigned room = (unsigned)f[4] * MIG_PART;
         m->blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
-        m->blob = f[4] == 1 ? inline_blob() : f[4] ? cairn_malloc(m->blob_cap) : 0;
-        if (m->blob && m->blob != inline_blob())
-            cairn_heap_set_owner(m->blob, CAIRN_TASK_NONE);
+        /* The first part goes in the STATE frame buffer whatever the count: the later ones
+         * go where cairn__mig_split puts them. */
+        m->blob = f[4] ? inline_blob() : 0;
+    } else if (m->stage.state_at) {
+        uint8_t *at = cairn__mig_split_place(len - MIG_PART_HEAD);
+        m->placed = at != 0;
+        return at;
     }
-    if (!m->blob || m->blob_len + (len - MIG_PART_HEAD) > m->blob_cap)
+    if (!m->blob || m->blob_len + (len - MIG_PART_HEAD) > m->blob_cap ||
+        (m->blob == inline_blob() && m->blob_len + (len - MIG_PART_HEAD) > MIG_PART))
         return 0;
     m->placed = true;
     return m->blob + m->blob_len;
