@@ -964,8 +964,9 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
         m->placed = at != 0;
         return at;
     }
-    if (!m->blob || m->blob_len + (len - MIG_PART_HEAD) > m->blob_cap ||
-        (m->blob == inline_blob() && m->blob_len + (len - MIG_PART_HEAD) > MIG_PART))
+    /* The STATE frame buffer holds only a first part (a later one finds the blob split, or a
+     * blob of blob_cap, or the answer given): blob_cap bounds both. */
+    if (!m->blob || m->blob_len + (len - MIG_PART_HEAD) > m->blob_cap)
         return 0;
     m->placed = true;
     return m->blob + m->blob_len;
