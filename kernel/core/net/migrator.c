@@ -139,6 +139,11 @@ static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint3
 {
     unsigned at = index * MIG_PART;
     unsigned n = m->blob_len - at < MIG_PART ? m->blob_len - at : MIG_PART;
+    /* A split state (serialise_tcb): the first part in the STATE frame buffer, the later
+     * ones straight from the block T handed. */
+    const uint8_t *bytes = index && m->stage.state_at
+                               ? (const uint8_t *)m->stage.state + (at - m->stage.state_at)
+                               : m->blob + at;
     m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16 |
                        (uint32_t)index << 24;
     m->part_frame[1] = m->count | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
@@ -147,7 +152,7 @@ static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint3
         (seq & 0xFFFFu) << 16,
         MIG_PART_HEAD + n,
     };
-    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, m->blob + at, n);
+    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, bytes, n);
 }
 
 /* The bus manager's transmit of a part's token: false for a stale one (the transfer ended
@@ -278,21 +283,33 @@ static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
      * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
     struct cairn_mig_writer w;
     unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
-    uint8_t *blob = size <= MIG_PART ? inline_blob()
+    /* Split: the state of several parts whose fields before T's block fit in the first part
+     * is written up to the first part's end in the STATE frame buffer, and its later parts
+     * go straight from T's block (no blob, no copy of the rest). */
+    unsigned at = size - MIG.handed_len;
+    bool split = size > MIG_PART && at <= MIG_PART && size <= CAIRN_MIG_STATE_MAX &&
+                 cairn_heap_owner(MIG.handed) == t->id; /* T's own heap block, kept till the end */
+    uint8_t *blob = size <= MIG_PART || split ? inline_blob()
                     : size <= CAIRN_MIG_STATE_MAX ? cairn__malloc_for(size, CAIRN_TASK_NONE) : 0;
     if (blob) {
         /* A message queued for T between the count and the write makes it too long: T
          * resumes. */
         w.buf = blob;
-        w.cap = size;
+        w.cap = split ? MIG_PART : size;
         w.len = 0;
         MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
                                                MIG.handed_len, MIG.cfg.hw_hz);
-        if (w.len > w.cap) {
+        if (w.len != size) {
             if (blob != inline_blob())
                 cairn_free(blob);
             blob = 0;
         } else {
+            if (split) {
+                /* The kernel's from now: a kill of T frees T's blocks, not this one. */
+                cairn__heap_give(MIG.handed, CAIRN_TASK_NONE);
+                m->stage.state = MIG.handed;
+                m->stage.state_at = (uint16_t)at;
+            }
             MIG.blob = blob;
             MIG.blob_len = (uint16_t)w.len;
             /* The timers travel in the blob: here they would fire for a frozen task. */
@@ -381,6 +398,13 @@ static void free_blob(void)
         cairn_free(m->blob);
     m->blob = 0;
     m->blob_len = 0;
+    if (m->role == MIG_SOURCE && m->stage.state_at) {
+        /* A split state's block, which T handed (the destination's is the stage's). */
+        cairn_free(m->handed);
+        m->handed = 0;
+        m->stage.state = 0;
+        m->stage.state_at = 0;
+    }
 }
 
 /* A new migration's stage holds no blocks: the fields that own them cleared (an
@@ -518,9 +542,12 @@ static void request(cairn_task_id_t task, uint8_t dest)
         send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, m->mig_src, m->mig_ctr, task, dest}, 5);
     serialise_tcb(m, t);
     try_transfer();
-    /* Freed once the first parts are on their way: the blob has the bytes. */
-    cairn_free(MIG.handed);
-    MIG.handed = 0;
+    /* Freed once the first parts are on their way: the blob has the bytes (a split state's
+     * later parts are read from it: freed with the blob). */
+    if (!m->stage.state_at) {
+        cairn_free(MIG.handed);
+        MIG.handed = 0;
+    }
     /* Armed after the first frames went: no answer is handled before this handler returns
      * (answers are messages to the bus manager, which runs it). A resumed migration armed
      * its own. */
