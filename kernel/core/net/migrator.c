@@ -139,6 +139,11 @@ static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint3
 {
     unsigned at = index * MIG_PART;
     unsigned n = m->blob_len - at < MIG_PART ? m->blob_len - at : MIG_PART;
+    /* A split state (serialise_tcb): the first part in the STATE frame buffer, the later
+     * ones straight from the block T handed. */
+    const uint8_t *bytes = index && m->stage.state_at
+                               ? (const uint8_t *)m->stage.state + (at - m->stage.state_at)
+                               : m->blob + at;
     m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16 |
                        (uint32_t)index << 24;
     m->part_frame[1] = m->count | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
@@ -147,7 +152,7 @@ static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint3
         (seq & 0xFFFFu) << 16,
         MIG_PART_HEAD + n,
     };
-    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, m->blob + at, n);
+    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, bytes, n);
 }
 
 /* The bus manager's transmit of a part's token: false for a stale one (the transfer ended
@@ -278,21 +283,33 @@ static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
      * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
     struct cairn_mig_writer w;
     unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
-    uint8_t *blob = size <= MIG_PART ? inline_blob()
+    /* Split: the state of several parts whose fields before T's block fit in the first part
+     * is written up to the first part's end in the STATE frame buffer, and its later parts
+     * go straight from T's block (no blob, no copy of the rest). */
+    unsigned at = size - MIG.handed_len;
+    bool split = size > MIG_PART && at <= MIG_PART && size <= CAIRN_MIG_STATE_MAX &&
+                 cairn_heap_owner(MIG.handed) == t->id; /* T's own heap block, kept till the end */
+    uint8_t *blob = size <= MIG_PART || split ? inline_blob()
                     : size <= CAIRN_MIG_STATE_MAX ? cairn__malloc_for(size, CAIRN_TASK_NONE) : 0;
     if (blob) {
         /* A message queued for T between the count and the write makes it too long: T
          * resumes. */
         w.buf = blob;
-        w.cap = size;
+        w.cap = split ? MIG_PART : size;
         w.len = 0;
         MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
                                                MIG.handed_len, MIG.cfg.hw_hz);
-        if (w.len > w.cap) {
+        if (w.len != size) {
             if (blob != inline_blob())
                 cairn_free(blob);
             blob = 0;
         } else {
+            if (split) {
+                /* The kernel's from now: a kill of T frees T's blocks, not this one. */
+                cairn__heap_give(MIG.handed, CAIRN_TASK_NONE);
+                m->stage.state = MIG.handed;
+                m->stage.state_at = (uint16_t)at;
+            }
             MIG.blob = blob;
             MIG.blob_len = (uint16_t)w.len;
             /* The timers travel in the blob: here they would fire for a frozen task. */
@@ -381,9 +398,16 @@ static void free_blob(void)
         cairn_free(m->blob);
     m->blob = 0;
     m->blob_len = 0;
+    if (m->role == MIG_SOURCE && m->stage.state_at) {
+        /* A split state's block, which T handed (the destination's is the stage's). */
+        cairn_free(m->handed);
+        m->handed = 0;
+        m->stage.state = 0;
+        m->stage.state_at = 0;
+    }
 }
 
-/* A new migration's stage holds no blocks: the four fields that own them cleared (an
+/* A new migration's stage holds no blocks: the fields that own them cleared (an
  * unstage frees and clears them; a commit hands them on). Not the whole stage: the parsed
  * fields are the staging's to fill before anything reads them, and a memset of the stage
  * cost a word loop on both ends' way to the first STATE. */
@@ -393,6 +417,7 @@ static void stage_clear(cairn_mig_state_t *m)
     m->stage.tcb_reserve = 0;
     m->stage.payloads = 0;
     m->stage.messages = 0;
+    m->stage.state_at = 0;
 }
 
 static void resulting(uint8_t outcome)
@@ -517,9 +542,12 @@ static void request(cairn_task_id_t task, uint8_t dest)
         send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, m->mig_src, m->mig_ctr, task, dest}, 5);
     serialise_tcb(m, t);
     try_transfer();
-    /* Freed once the first parts are on their way: the blob has the bytes. */
-    cairn_free(MIG.handed);
-    MIG.handed = 0;
+    /* Freed once the first parts are on their way: the blob has the bytes (a split state's
+     * later parts are read from it: freed with the blob). */
+    if (!m->stage.state_at) {
+        cairn_free(MIG.handed);
+        MIG.handed = 0;
+    }
     /* Armed after the first frames went: no answer is handled before this handler returns
      * (answers are messages to the bus manager, which runs it). A resumed migration armed
      * its own. */
@@ -702,7 +730,7 @@ static inline __attribute__((always_inline)) bool this_mig(const cairn_mig_state
 
 static void unfreeze(void)
 {
-    if (MIG.staged)
+    if (MIG.staged || MIG.stage.state) /* a split state's block before its staging */
         cairn__mig_unstage();
     free_blob();
     MIG.phase = PH_SETTLED;
@@ -833,7 +861,10 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
                 m->answer = 0;
             } else {
                 m->blob_len = (uint16_t)(m->blob_len + (len - MIG_PART_HEAD));
-                m->parts++;
+                /* The first of several: the state block taken apart while the next parts
+                 * come. */
+                if (m->parts++ == 0 && count > 1 && !cairn__mig_split())
+                    m->answer = 0;
             }
             if (m->answer == 0xFF && m->parts == count) {
                 m->answer = cairn__mig_stage() ? 1 : 0;
@@ -952,10 +983,16 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
         /* Room for every part the source announced, within the longest task. */
         unsigned room = (unsigned)f[4] * MIG_PART;
         m->blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
-        m->blob = f[4] == 1 ? inline_blob() : f[4] ? cairn_malloc(m->blob_cap) : 0;
-        if (m->blob && m->blob != inline_blob())
-            cairn_heap_set_owner(m->blob, CAIRN_TASK_NONE);
+        /* The first part goes in the STATE frame buffer whatever the count: the later ones
+         * go where cairn__mig_split puts them. */
+        m->blob = f[4] ? inline_blob() : 0;
+    } else if (m->stage.state_at) {
+        uint8_t *at = cairn__mig_split_place(len - MIG_PART_HEAD);
+        m->placed = at != 0;
+        return at;
     }
+    /* The STATE frame buffer holds only a first part (a later one finds the blob split, or a
+     * blob of blob_cap, or the answer given): blob_cap bounds both. */
     if (!m->blob || m->blob_len + (len - MIG_PART_HEAD) > m->blob_cap)
         return 0;
     m->placed = true;

@@ -68,6 +68,9 @@ struct cairn_mig_stage {
     cairn_handler_t handler; /* the task's, from the configuration */
     uint8_t messages;
     bool reserve_spare; /* tcb_reserve is the migrator's spare (given back if unstaged) */
+    /* Destination: where the state starts in the blob when the parts after the first are
+     * read straight into `state` (cairn__mig_split); 0: the blob holds the state. */
+    uint16_t state_at;
     struct cairn_mig_parsed parsed; /* the blob, parsed at staging */
 };
 
