@@ -850,13 +850,18 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         /* Every part once the answer is known gets it; a part in order is acknowledged every
          * MIG_ACK_EVERY parts (the source's window is wider), a repeated or out-of-order one
          * at once with what this module has (cumulative), and changes nothing. */
-        if (m->answer != 0xFF)
+        if (m->answer != 0xFF) {
             frame1(src, F_DESERIALIZED, m->answer);
-        else if (!accepted || m->parts % MIG_ACK_EVERY == 0)
+            /* The query timer, once the answer is on its way: the commit is a round trip
+             * away, and the timer's cost goes in it. Not on the parts before, where the
+             * next part comes while this module still handles this one: there it waits
+             * for this module to go idle (cairn__mig_idle). */
+            if (m->query_unarmed) {
+                m->query_unarmed = false;
+                arm(query_period(m));
+            }
+        } else if (!accepted || m->parts % MIG_ACK_EVERY == 0) {
             frame1(src, F_STATE_ACK, m->parts);
-        if (m->query_unarmed) {
-            m->query_unarmed = false;
-            arm(query_period(m));
         }
         return;
     }
@@ -1017,6 +1022,22 @@ void cairn__mig_timer(void)
         participant_timer();
     else
         (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+}
+
+/* The bus manager's idle hook, interrupts masked, about to sleep: a destination that joined
+ * on a STATE part arms its query timer only now, if it is still frozen. A prompt commit
+ * (or the next part) comes while the module is still busy with the last one, so it never
+ * pays for the timer, nor for the sleep arithmetic a running timer brings; and the query is
+ * for a silence, which a module waiting for a frame only meets asleep (docs/migration.md,
+ * "Timers"). The set changes the timer stamp the idle path re-checks: it chooses again. */
+void cairn__mig_idle(void)
+{
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (!m || !m->query_unarmed)
+        return;
+    m->query_unarmed = false;
+    if (m->role == MIG_PARTICIPANT && (m->phase == PH_FROZEN || m->phase == PH_STAGED))
+        arm(query_period(m));
 }
 
 void cairn__mig_drained(void)
