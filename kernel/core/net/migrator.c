@@ -794,6 +794,25 @@ static void query_as_destination(uint8_t src, const uint8_t *f, bool busy)
     frame(MIG.source, F_QUERY, MIG.task, MIG.dest, -1);
 }
 
+/* The commit, RESULT(MOVED) from the source, at a destination that has staged T: T made live
+ * (the commit point), then answered. */
+static void commit_here(cairn_mig_state_t *m, uint8_t src)
+{
+    bool ok = cairn__mig_commit();
+    m->outcome = CAIRN_MIG_MOVED;
+    if (ok) {
+        m->stats.committed++;
+        trace_of(m, CAIRN_EV_MIG_COMMITTED);
+    }
+    free_blob();
+    m->phase = PH_SETTLED;
+    (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+    frame1(src, F_ACTIVATED, ok);
+    trace(CAIRN_EV_MIG_UNFROZEN);
+    cairn__rel_resume(m->task);
+    cairn__mig_spare(); /* for the next staging, now that this one is answered */
+}
+
 static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
@@ -868,19 +887,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
     if (kind == F_RESULT && len >= 6) {
         if (dest_here && this_mig(m, f) && f[3] == CAIRN_MIG_MOVED) {
             if (m->phase == PH_STAGED) {
-                bool ok = cairn__mig_commit();
-                m->outcome = CAIRN_MIG_MOVED;
-                if (ok) {
-                    m->stats.committed++;
-                    trace(CAIRN_EV_MIG_COMMITTED);
-                }
-                free_blob();
-                m->phase = PH_SETTLED;
-                (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
-                frame1(src, F_ACTIVATED, ok);
-                trace(CAIRN_EV_MIG_UNFROZEN);
-                cairn__rel_resume(m->task);
-                cairn__mig_spare(); /* for the next staging, now that this one is answered */
+                commit_here(m, src); /* taken by cairn__mig_rx first, usually */
             } else if (m->phase == PH_SETTLED && m->outcome == CAIRN_MIG_MOVED &&
                        cairn__tcb(m->task)) {
                 frame1(src, F_ACTIVATED, 1); /* a repeated commit */
@@ -977,6 +984,14 @@ void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
         return;
     }
     m->stats.frames_rx++;
+    /* The commit first, as participant_rx would take it (a participant is never the
+     * source of the migration it is in): it is on the latency's path, the dispatch's
+     * tests of the other kinds before it are not. */
+    if (f[0] == F_RESULT && len >= 6 && m->phase == PH_STAGED && this_mig(m, f) &&
+        f[3] == CAIRN_MIG_MOVED && m->dest == cairn_net.address) {
+        commit_here(m, src);
+        return;
+    }
     mig_dispatch(src, f, len);
     m->placed = false; /* it belonged to this frame */
 }
