@@ -217,6 +217,7 @@ static void idle(void)
         cairn_bus_serviced();
     rx_refill();
     cairn__rel_idle(); /* reliable layer hook */
+    cairn__mig_idle(); /* migrator hook */
 }
 
 /* The reliable layer's forward: installed by cairn_net_reliable_start (reliable layer hook). */

@@ -822,6 +822,81 @@ static void query_as_destination(uint8_t src, const uint8_t *f, bool busy)
     frame(MIG.source, F_QUERY, MIG.task, MIG.dest, -1);
 }
 
+/* A STATE part of this module's migration, as its destination (frozen, no outcome yet): the
+ * next part in order taken (cairn__mig_rx_place put its bytes in the blob, or found no room),
+ * the last one staged; then the answer. */
+static inline __attribute__((always_inline)) void
+state_part(cairn_mig_state_t *m, uint8_t src, const uint8_t *f, unsigned len)
+{
+    uint8_t index = f[3], count = f[4];
+    bool accepted = index == m->parts && m->answer == 0xFF;
+    if (accepted) {
+        /* cairn__mig_rx_place put the bytes in the blob, or found no room for them. */
+        if (!m->placed) {
+            m->answer = 0;
+        } else {
+            m->blob_len = (uint16_t)(m->blob_len + (len - MIG_PART_HEAD));
+            /* The first of several: the state block taken apart while the next parts
+             * come. */
+            if (m->parts++ == 0 && count > 1 && !cairn__mig_split())
+                m->answer = 0;
+        }
+        if (m->answer == 0xFF && m->parts == count) {
+            m->answer = cairn__mig_stage() ? 1 : 0;
+            if (m->answer) {
+                m->phase = PH_STAGED;
+                m->stats.staged++;
+                trace_of(m, CAIRN_EV_MIG_STAGED);
+            } else {
+                m->stats.stage_failed++;
+                trace(CAIRN_EV_MIG_STAGE_FAILED);
+            }
+        }
+    }
+    /* Every part once the answer is known gets it; a part in order is acknowledged every
+     * MIG_ACK_EVERY parts (the source's window is wider), a repeated or out-of-order one
+     * at once with what this module has (cumulative), and changes nothing. */
+    if (m->answer != 0xFF) {
+        frame1(src, F_DESERIALIZED, m->answer);
+        /* The query timer, once the answer is on its way: the commit is a round trip
+         * away, and the timer's cost goes in it. Not on the first part, where the next
+         * one comes while this module still handles it: there it waits for the first
+         * STATE_ACK (below), or for this module to go idle (cairn__mig_idle). */
+        if (m->query_unarmed) {
+            m->query_unarmed = false;
+            arm(query_period(m));
+        }
+    } else if (!accepted || m->parts % MIG_ACK_EVERY == 0) {
+        frame1(src, F_STATE_ACK, m->parts);
+        /* A part the source's window has room behind (or a repeated one): the timer's
+         * cost is hidden there better than on the first part or at an idle moment
+         * between parts, where the next part waited for it. */
+        if (m->query_unarmed) {
+            m->query_unarmed = false;
+            arm(query_period(m));
+        }
+    }
+}
+
+/* The commit, RESULT(MOVED) from the source, at a destination that has staged T: T made live
+ * (the commit point), then answered. */
+static void commit_here(cairn_mig_state_t *m, uint8_t src)
+{
+    bool ok = cairn__mig_commit();
+    m->outcome = CAIRN_MIG_MOVED;
+    if (ok) {
+        m->stats.committed++;
+        trace_of(m, CAIRN_EV_MIG_COMMITTED);
+    }
+    free_blob();
+    m->phase = PH_SETTLED;
+    (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+    frame1(src, F_ACTIVATED, ok);
+    trace(CAIRN_EV_MIG_UNFROZEN);
+    cairn__rel_resume(m->task);
+    cairn__mig_spare(); /* for the next staging, now that this one is answered */
+}
+
 static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
@@ -853,60 +928,13 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
             send(src, a, 4);
             return;
         }
-        uint8_t index = f[3], count = f[4];
-        bool accepted = index == m->parts && m->answer == 0xFF;
-        if (accepted) {
-            /* cairn__mig_rx_place put the bytes in the blob, or found no room for them. */
-            if (!m->placed) {
-                m->answer = 0;
-            } else {
-                m->blob_len = (uint16_t)(m->blob_len + (len - MIG_PART_HEAD));
-                /* The first of several: the state block taken apart while the next parts
-                 * come. */
-                if (m->parts++ == 0 && count > 1 && !cairn__mig_split())
-                    m->answer = 0;
-            }
-            if (m->answer == 0xFF && m->parts == count) {
-                m->answer = cairn__mig_stage() ? 1 : 0;
-                if (m->answer) {
-                    m->phase = PH_STAGED;
-                    m->stats.staged++;
-                    trace_of(m, CAIRN_EV_MIG_STAGED);
-                } else {
-                    m->stats.stage_failed++;
-                    trace(CAIRN_EV_MIG_STAGE_FAILED);
-                }
-            }
-        }
-        /* Every part once the answer is known gets it; a part in order is acknowledged every
-         * MIG_ACK_EVERY parts (the source's window is wider), a repeated or out-of-order one
-         * at once with what this module has (cumulative), and changes nothing. */
-        if (m->answer != 0xFF)
-            frame1(src, F_DESERIALIZED, m->answer);
-        else if (!accepted || m->parts % MIG_ACK_EVERY == 0)
-            frame1(src, F_STATE_ACK, m->parts);
-        if (m->query_unarmed) {
-            m->query_unarmed = false;
-            arm(query_period(m));
-        }
+        state_part(m, src, f, len);
         return;
     }
     if (kind == F_RESULT && len >= 6) {
         if (dest_here && this_mig(m, f) && f[3] == CAIRN_MIG_MOVED) {
             if (m->phase == PH_STAGED) {
-                bool ok = cairn__mig_commit();
-                m->outcome = CAIRN_MIG_MOVED;
-                if (ok) {
-                    m->stats.committed++;
-                    trace(CAIRN_EV_MIG_COMMITTED);
-                }
-                free_blob();
-                m->phase = PH_SETTLED;
-                (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
-                frame1(src, F_ACTIVATED, ok);
-                trace(CAIRN_EV_MIG_UNFROZEN);
-                cairn__rel_resume(m->task);
-                cairn__mig_spare(); /* for the next staging, now that this one is answered */
+                commit_here(m, src); /* taken by cairn__mig_rx first, usually */
             } else if (m->phase == PH_SETTLED && m->outcome == CAIRN_MIG_MOVED &&
                        cairn__tcb(m->task)) {
                 frame1(src, F_ACTIVATED, 1); /* a repeated commit */
@@ -1009,6 +1037,22 @@ void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
         return;
     }
     m->stats.frames_rx++;
+    /* The commit first, as participant_rx would take it (a participant is never the
+     * source of the migration it is in): it is on the latency's path, the dispatch's
+     * tests of the other kinds before it are not. */
+    if (f[0] == F_RESULT && len >= 6 && m->phase == PH_STAGED && this_mig(m, f) &&
+        f[3] == CAIRN_MIG_MOVED && m->dest == cairn_net.address) {
+        commit_here(m, src);
+        return;
+    }
+    /* So is a STATE part placed in the blob: cairn__mig_rx_place made participant_rx's
+     * checks of it (this migration, this module its destination, no outcome, the next
+     * part in order, no answer yet). */
+    if (m->placed && f[0] == F_STATE) {
+        state_part(m, src, f, len);
+        m->placed = false;
+        return;
+    }
     mig_dispatch(src, f, len);
     m->placed = false; /* it belonged to this frame */
 }
@@ -1054,6 +1098,22 @@ void cairn__mig_timer(void)
         participant_timer();
     else
         (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+}
+
+/* The bus manager's idle hook, interrupts masked, about to sleep: a destination that joined
+ * on a STATE part arms its query timer only now, if it is still frozen. A prompt commit
+ * (or the next part) comes while the module is still busy with the last one, so it never
+ * pays for the timer, nor for the sleep arithmetic a running timer brings; and the query is
+ * for a silence, which a module waiting for a frame only meets asleep (docs/migration.md,
+ * "Timers"). The set changes the timer stamp the idle path re-checks: it chooses again. */
+void cairn__mig_idle(void)
+{
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (!m || !m->query_unarmed)
+        return;
+    m->query_unarmed = false;
+    if (m->role == MIG_PARTICIPANT && (m->phase == PH_FROZEN || m->phase == PH_STAGED))
+        arm(query_period(m));
 }
 
 void cairn__mig_drained(void)

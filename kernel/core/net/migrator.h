@@ -37,6 +37,8 @@ uint8_t *cairn__rel_epochs(cairn_task_id_t task);
 bool cairn__rel_sent_by(cairn_task_id_t task);
 /* Messages were acknowledged while a migration from here waits for its task's to be. */
 void cairn__mig_drained(void);
+/* The kernel is about to sleep (interrupts masked): a query timer left to arm is armed. */
+void cairn__mig_idle(void);
 
 /* The migrator's timer: the bus manager's timer 2. */
 #define CAIRN_MIG_TIMER 2u
