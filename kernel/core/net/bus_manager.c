@@ -488,10 +488,9 @@ void cairn__net_service(void)
  * starts the bus manager, whose service serves the whole controller. A migration frame at the
  * head of the RX FIFO needs none of the rest: TX done and errors come through lines of their
  * own (TX done as a message only when something is buffered). So it is read and handed to the
- * migrator at once, after the checks take_frame makes of it; so are the migrator frames
- * behind it (net_task), and the service runs only when a frame of another kind waits. A
- * migration's frames are sequential (an empty task's move is three, one after another, each
- * waiting for this path at one end). With the migrator on (the
+ * migrator at once, after the checks take_frame makes of it, and the service runs only when
+ * other frames wait behind it. A migration's frames are sequential (an empty task's move is
+ * three, one after another, each waiting for this path at one end). With the migrator on (the
  * caller checks); false, with the header kept in rx_peek if it was read, when the head frame
  * is anything else: the service takes it as before. */
 static bool mig_frame_first(void)
@@ -546,16 +545,10 @@ static cairn_ret_t net_task(void *state, cairn_msg_t *msg)
      * RX fast path took it when it read the head frame's header and left the frame here. */
     if (!cairn_net.rx_peeked && cairn_net.ts.on)
         cairn__timesync_entry();
-    if (msg->port == CAIRN_NET_PORT_SERVICE && cairn_net.mig) {
-        /* Migrator hook: its frames one after another (the STATE parts that came while the
-         * first was handled), then the service only if another kind of frame waits. */
-        while (mig_frame_first())
-            if (!cairn_bus_rx_count()) {
-                cairn_bus_serviced();
-                return CAIRN_OK;
-            }
-        cairn__net_service();
-    } else if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
+    if (msg->port == CAIRN_NET_PORT_SERVICE && cairn_net.mig && mig_frame_first() &&
+        !cairn_bus_rx_count())
+        cairn_bus_serviced(); /* migrator hook: its frame alone */
+    else if (msg->port == CAIRN_NET_PORT_SERVICE || msg->port == CAIRN_PORT_INIT)
         cairn__net_service();
     else if (msg->port == CAIRN_PORT_TIMEOUT0)
         cairn__timesync_period_timer();
