@@ -69,6 +69,18 @@ static bool submit(uint8_t module, uint8_t token)
     return cairn__net_submit_token(&t, module) == CAIRN_OK;
 }
 
+/* A frame of the migrator's written to the idle controller (interrupts masked since s): the
+ * sequence number used, counted, traced as the bus manager's own sends are. */
+static inline __attribute__((always_inline)) void sent_now(uint8_t module, uint32_t seq, uint32_t s)
+{
+    cairn_net.seq = (uint16_t)(seq + 1u);
+    cairn_net.stats.tx_frames++;
+    cairn_net.stats.tx_immediate++;
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_NET, 0);
+}
+
 /* A migrator frame written to the controller at once when it is idle and nothing is
  * buffered, as the bus manager's submit would write its token, without the token, the
  * slot and the calls between them; false (nothing sent) otherwise. */
@@ -88,12 +100,7 @@ static bool tx_now(uint8_t module, const void *data, unsigned len)
         arch_irq_restore(s);
         return false;
     }
-    cairn_net.seq = (uint16_t)(seq + 1u);
-    cairn_net.stats.tx_frames++;
-    cairn_net.stats.tx_immediate++;
-    arch_irq_restore(s);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_NET, 0);
+    sent_now(module, seq, s);
     return true;
 }
 
@@ -371,12 +378,7 @@ static bool tx_part_now(uint8_t index)
         arch_irq_restore(s);
         return false;
     }
-    cairn_net.seq = (uint16_t)(seq + 1u);
-    cairn_net.stats.tx_frames++;
-    cairn_net.stats.tx_immediate++;
-    arch_irq_restore(s);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_NET, 0);
+    sent_now(module, seq, s);
     return true;
 }
 
