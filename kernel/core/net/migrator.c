@@ -64,6 +64,18 @@ static bool submit(uint8_t module, uint8_t token)
     return cairn__net_submit_token(&t, module) == CAIRN_OK;
 }
 
+/* A frame of the migrator's written to the idle controller, interrupts masked since s: its
+ * sequence number used, counted and traced as the bus manager's own sends are. */
+static inline __attribute__((always_inline)) void sent_now(uint8_t module, uint32_t seq, uint32_t s)
+{
+    cairn_net.seq = (uint16_t)(seq + 1u);
+    cairn_net.stats.tx_frames++;
+    cairn_net.stats.tx_immediate++;
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
+    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_NET, 0);
+}
+
 /* A migrator frame written to the controller at once when it is idle and nothing is
  * buffered, as the bus manager's submit would write its token, without the token, the
  * slot and the calls between them; false (nothing sent) otherwise. */
@@ -83,12 +95,7 @@ static bool tx_now(uint8_t module, const void *data, unsigned len)
         arch_irq_restore(s);
         return false;
     }
-    cairn_net.seq = (uint16_t)(seq + 1u);
-    cairn_net.stats.tx_frames++;
-    cairn_net.stats.tx_immediate++;
-    arch_irq_restore(s);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_NET, 0);
+    sent_now(module, seq, s);
     return true;
 }
 
@@ -252,8 +259,6 @@ static void serialise(void)
 
 static void source_done(void);
 
-/* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token
- * the bus manager cannot queue loses its part, which the timer sends again. */
 /* STATE part `index` to the controller at once when it is idle and nothing is buffered, as
  * tx_now writes a small frame; false (nothing sent) otherwise. */
 static bool tx_part_now(uint8_t index)
@@ -267,15 +272,12 @@ static bool tx_part_now(uint8_t index)
         arch_irq_restore(s);
         return false;
     }
-    cairn_net.seq = (uint16_t)(seq + 1u);
-    cairn_net.stats.tx_frames++;
-    cairn_net.stats.tx_immediate++;
-    arch_irq_restore(s);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND, module, seq & 0xFFFFu);
-    CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_NET, 0);
+    sent_now(module, seq, s);
     return true;
 }
 
+/* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token
+ * the bus manager cannot queue loses its part, which the timer sends again. */
 static void send_parts(void)
 {
     while (MIG.sent < MIG.count && MIG.sent < MIG.acked + MIG_WINDOW) {
