@@ -124,16 +124,22 @@ static void at_the_next_window(void)
     cairn_host_irq_window_set(during_choice);
 }
 
-static void test_an_interrupt_during_the_choice_that_brings_a_timer_closer_restarts_it(void **state)
+/* T, a timer 1000 ticks away, then one idle call with irq run during its sleep choice. */
+static void idle_with_an_interrupt_during_the_choice(void (*irq)(void))
 {
-    (void)state;
     t = (struct rec){.name = "T"};
     rec_task(1, &t, 2, 0);
     klog_reset();
     assert_int_equal(cairn_timer_set(1, 0, 1000, false), CAIRN_OK);
-    during_choice = sooner_timer;
+    during_choice = irq;
     cairn_host_irq_window_set(at_the_next_window);
     cairn_idle();
+}
+
+static void test_an_interrupt_during_the_choice_that_brings_a_timer_closer_restarts_it(void **state)
+{
+    (void)state;
+    idle_with_an_interrupt_during_the_choice(sooner_timer);
     assert_log("irq");
     assert_int_equal(cairn_host_idle_calls(), 0); /* chosen for 1000 ticks: not slept on */
     cairn_idle();
@@ -151,13 +157,7 @@ static void post_to_t(void)
 static void test_an_interrupt_during_the_choice_runs_at_once_and_the_choice_stands(void **state)
 {
     (void)state;
-    t = (struct rec){.name = "T"};
-    rec_task(1, &t, 2, 0);
-    klog_reset();
-    assert_int_equal(cairn_timer_set(1, 0, 1000, false), CAIRN_OK);
-    during_choice = post_to_t;
-    cairn_host_irq_window_set(at_the_next_window);
-    cairn_idle();
+    idle_with_an_interrupt_during_the_choice(post_to_t);
     assert_log("T:3"); /* handled during the choice, not after a sleep */
     assert_int_equal(cairn_host_idle_calls(), 1);
     assert_int_equal(cairn_host_idle_last_ticks(), 1000);
