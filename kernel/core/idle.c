@@ -41,8 +41,11 @@ void cairn_idle(void)
         return;
     }
     uint64_t stamp = cairn__timer_stamp();
-    uint32_t ticks = cairn_timer_next_expiry();
     arch_irq_restore(s);
+    /* Read unmasked (it masks for itself): what it returns depends on the soonest expiry
+     * alone, which the stamp re-checked below covers, and an interrupt that came meanwhile
+     * (a migration's commit at an idle destination, say) is taken at once. */
+    uint32_t ticks = cairn_timer_next_expiry();
     const struct cairn_sleep_table *t = arch_sleep_table();
     unsigned i = cairn_sleep_choose(t, ticks);
     const struct cairn_sleep_state *st = &t->states[i];

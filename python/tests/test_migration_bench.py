@@ -68,9 +68,10 @@ def test_fit_is_exact_on_a_line() -> None:
 
 @pytest.mark.xfail(strict=True, reason="an empty task's move is three frames one after another "
                    "(STATE, DESERIALIZED, the commit); with the frame path short, most of it is the "
-                   "source's freezing, the destination's staging and commit point, and what the "
-                   "destination does after its DESERIALIZED (the query timer armed, TX-done) while "
-                   "the commit waits (docs/migration.md, \"Where the cycles go\")")
+                   "source's freezing, the destination's staging and commit point, and the round "
+                   "trip between them, now mostly the source's answer to DESERIALIZED (the "
+                   "destination is idle when the commit comes) (docs/migration.md, \"Where the "
+                   "cycles go\")")
 def test_base_target(runs: dict[int, mig.Migration]) -> None:
     assert runs[SMALL].latency <= mig.BASE_CYCLES_MAX
 

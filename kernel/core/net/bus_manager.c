@@ -217,6 +217,7 @@ static void idle(void)
         cairn_bus_serviced();
     rx_refill();
     cairn__rel_idle(); /* reliable layer hook */
+    cairn__mig_idle(); /* migrator hook */
 }
 
 /* The reliable layer's forward: installed by cairn_net_reliable_start (reliable layer hook). */
@@ -516,14 +517,16 @@ static bool mig_frame_first(void)
         !plen || plen > CAIRN_MIG_FRAME_MAX)
         return false;
     uint32_t tw[CAIRN_MIG_HEAD_MAX / 4u];
-    unsigned head = plen < CAIRN_MIG_HEAD_MAX ? plen : CAIRN_MIG_HEAD_MAX;
-    cairn_bus_rx_read(tw, head);
-    if (plen > head) {
+    if (plen <= CAIRN_MIG_HEAD_MAX) {
+        /* Every frame but STATE: its words, then the pop, in one loop of the driver's. */
+        cairn_bus_rx_words_pop(tw, plen);
+    } else {
+        cairn_bus_rx_read(tw, CAIRN_MIG_HEAD_MAX);
         uint8_t *rest = cairn__mig_rx_place(src, (const uint8_t *)tw, plen);
         if (rest)
-            cairn_bus_rx_read(rest, plen - head);
+            cairn_bus_rx_read(rest, plen - CAIRN_MIG_HEAD_MAX);
+        cairn_bus_rx_pop();
     }
-    cairn_bus_rx_pop();
     cairn_net.rx_peeked = false;
     cairn_net.ts.service_fresh = false;
     cairn_net.stats.rx_frames++;

@@ -36,19 +36,24 @@ static void trace(uint8_t ev)
     CAIRN_TRACE(ev, MIG.task, (uint32_t)MIG.mig_src << 8 | MIG.mig_ctr);
 }
 
-/* Every module but this one; the device's modules do not change, so it is worked out once
- * (a call that reads the controller's ID register, then shifts), where the source's answers
- * asked for it twice per frame. */
-__attribute__((noinline)) static uint32_t others_now(void)
+/* The same in line, for the destination's words on its way from the STATE to its answer. */
+static inline __attribute__((always_inline)) void trace_of(const cairn_mig_state_t *m, uint8_t ev)
 {
-    unsigned n = cairn_bus_modules();
+    CAIRN_TRACE(ev, m->task, (uint32_t)m->mig_src << 8 | m->mig_ctr);
+}
+
+/* Every module but this one, computed once (cairn_migrate_start): each check that every
+ * module answered read the controller's module count again, the source's answer to
+ * DESERIALIZED among them. */
+static uint32_t others_of(unsigned n, uint8_t address)
+{
     uint32_t m = (n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u);
-    return MIG.others = m & ~(1u << cairn_net.address);
+    return m & ~(1u << address);
 }
 
 static inline __attribute__((always_inline)) uint32_t all_others(void)
 {
-    return MIG.others ? MIG.others : others_now();
+    return MIG.others;
 }
 
 /* ---- sending ------------------------------------------------------------------------------ */
@@ -64,8 +69,8 @@ static bool submit(uint8_t module, uint8_t token)
     return cairn__net_submit_token(&t, module) == CAIRN_OK;
 }
 
-/* A frame of the migrator's written to the idle controller, interrupts masked since s: its
- * sequence number used, counted and traced as the bus manager's own sends are. */
+/* A frame of the migrator's written to the idle controller (interrupts masked since s): the
+ * sequence number used, counted, traced as the bus manager's own sends are. */
 static inline __attribute__((always_inline)) void sent_now(uint8_t module, uint32_t seq, uint32_t s)
 {
     cairn_net.seq = (uint16_t)(seq + 1u);
@@ -132,19 +137,20 @@ static uint8_t *inline_blob(void)
     return (uint8_t *)MIG.part_frame + MIG_PART_HEAD;
 }
 
-/* STATE part `index` written to the idle controller, interrupts masked (the bus manager's
- * transmit, or tx_part_now): its head built in the STATE frame buffer's first words, its
- * bytes read straight from the blob where the serialiser wrote them (word-aligned: the blob
- * is a heap block or the buffer itself, and a part a multiple of four bytes), so a part is
- * built when the bus takes it and copied once, into the controller. False for a stale token
- * (the transfer ended meanwhile). */
-bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq)
+/* STATE part `index` written to the idle controller, interrupts masked: its head built in
+ * the STATE frame buffer's first words, its bytes read straight from the blob where the
+ * serialiser wrote them (word-aligned: the blob is a heap block or the buffer itself, and a
+ * part a multiple of four bytes), so a part is built when the bus takes it and copied once,
+ * into the controller. */
+static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint32_t seq)
 {
-    cairn_mig_state_t *const m = cairn_net.mig;
-    if (m->role != MIG_SOURCE || m->phase != PH_TRANSFER || !m->blob || index >= m->count)
-        return false;
     unsigned at = index * MIG_PART;
     unsigned n = m->blob_len - at < MIG_PART ? m->blob_len - at : MIG_PART;
+    /* A split state (serialise_tcb): the first part in the STATE frame buffer, the later
+     * ones straight from the block T handed. */
+    const uint8_t *bytes = index && m->stage.state_at
+                               ? (const uint8_t *)m->stage.state + (at - m->stage.state_at)
+                               : m->blob + at;
     m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16 |
                        (uint32_t)index << 24;
     m->part_frame[1] = m->count | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
@@ -153,7 +159,17 @@ bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq)
         (seq & 0xFFFFu) << 16,
         MIG_PART_HEAD + n,
     };
-    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, m->blob + at, n);
+    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, bytes, n);
+}
+
+/* The bus manager's transmit of a part's token: false for a stale one (the transfer ended
+ * meanwhile). */
+bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq)
+{
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (m->role != MIG_SOURCE || m->phase != PH_TRANSFER || !m->blob || index >= m->count)
+        return false;
+    part_put(m, index, module, seq);
     return true;
 }
 
@@ -181,9 +197,25 @@ static void frame(uint8_t module, uint8_t kind, int a, int b, int c)
     send(module, f, n);
 }
 
+/* The same for the frames of one byte after mig (the answers: STATE_ACK, DESERIALIZED,
+ * FREEZE_ACK, ACTIVATED), built as the one word they are; the answers on the migration's
+ * critical path pay for no byte-by-byte build nor the count of the bytes given. */
+static void frame1(uint8_t module, uint8_t kind, uint8_t a)
+{
+    const uint32_t w = kind | (uint32_t)MIG.mig_src << 8 | (uint32_t)MIG.mig_ctr << 16 |
+                       (uint32_t)a << 24;
+    send(module, (const uint8_t *)&w, 4);
+}
+
+/* RESULT (six bytes, two words; the commit among them). */
 static void result_to(uint8_t module)
 {
-    frame(module, F_RESULT, MIG.outcome, MIG.task, MIG.dest);
+    const uint32_t w[2] = {
+        F_RESULT | (uint32_t)MIG.mig_src << 8 | (uint32_t)MIG.mig_ctr << 16 |
+            (uint32_t)MIG.outcome << 24,
+        MIG.task | (uint32_t)MIG.dest << 8,
+    };
+    send(module, (const uint8_t *)w, 6);
 }
 
 static void arm(uint32_t ticks)
@@ -191,61 +223,100 @@ static void arm(uint32_t ticks)
     (void)cairn_timer_set(CAIRN_TASK_NET, CAIRN_MIG_TIMER, ticks ? ticks : 1u, true);
 }
 
-static uint32_t query_period(void)
+static inline uint32_t query_period(const cairn_mig_state_t *m)
 {
-    return MIG.cfg.retransmit_ticks * (MIG.cfg.tries + 2u);
+    return m->cfg.retransmit_ticks * (m->cfg.tries + 2u);
 }
 
 /* ---- the source ---------------------------------------------------------------------------- */
 
-static void freeze_here(void)
+static void freeze_here(cairn_mig_state_t *m, cairn_tcb_t *t)
 {
-    cairn_tcb_t *t = cairn__tcb(MIG.task);
-    MIG.saved_flags = t->flags & TCB_READY;
+    m->saved_flags = t->flags & TCB_READY;
     t->flags &= (uint8_t)~TCB_READY; /* its queued messages wait; new ones queue behind */
-    MIG.stats.frozen++;
+    m->stats.frozen++;
     trace(CAIRN_EV_MIG_FROZEN);
 }
 
-/* The SERIALIZE handler, run now (T is not on the stack), then the kernel's part. */
-static void serialise(void)
+/* T's SERIALIZE handler called as the scheduler would call it, on a frame of T's on the
+ * execution stack (so that T is the current task: its allocations are T's, and
+ * cairn_migrate_state takes its block), with the same START, END and CURRENT trace words,
+ * but without the scheduler's way around it: no dispatch follows, so the frame leaves the
+ * stack with the task's flag in one masked stretch and no dispatch mark is set to be
+ * cleared again. A kill that came meanwhile takes the scheduler's end, which finishes it. */
+static void call_serialize(cairn_tcb_t *t)
 {
-    cairn_tcb_t *t = cairn__tcb(MIG.task);
-    if (MIG.serialised || !t || (t->flags & TCB_ON_STACK))
-        return;
-    MIG.handed = 0;
-    MIG.handed_len = 0;
-    MIG.in_serialize = true;
     cairn_frame_t f;
-    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
-    f.msg.dst = MIG.task;
-    f.msg.port = CAIRN_PORT_SERIALIZE;
-    f.msg.prio = t->prio;
+    cairn_msg_t *m = &f.msg;
+    m->next = 0;
+    m->payload = 0;
+    m->len = 0;
+    m->src = CAIRN_TASK_NONE;
+    m->dst = t->id;
+    m->port = CAIRN_PORT_SERIALIZE;
+    m->prio = t->prio;
+    m->flags = 0;
+    m->reserved = 0;
+    cairn__policy_msg_init(m);
     uint32_t s = arch_irq_save();
     cairn__enter(t, &f, t->prio);
     arch_irq_restore(s);
-    cairn__call(t, &f);
-    cairn__gap_close();
-    MIG.in_serialize = false;
+    CAIRN_TRACE(CAIRN_EV_START, t->id, CAIRN_PORT_SERIALIZE);
+    cairn_ret_t r = t->handler(t->state, m);
+    if (t->flags & TCB_KILLING) {
+        cairn__end(r, &f);
+        cairn__gap_close();
+        return;
+    }
+    CAIRN_TRACE(CAIRN_EV_END, t->id, (uint16_t)r);
+    s = arch_irq_save();
+    t->flags &= (uint8_t)~TCB_ON_STACK;
+    cairn_k.top = f.below;
+    arch_irq_restore(s);
+    CAIRN_TRACE(CAIRN_EV_CURRENT, cairn_current_task(), 0);
+}
+
+/* The SERIALIZE handler, run now (T is not on the stack), then the kernel's part. */
+static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
+{
+    if (m->serialised || !t || (t->flags & TCB_ON_STACK))
+        return;
+    m->handed = 0;
+    m->handed_len = 0;
+    m->in_serialize = true;
+    call_serialize(t);
+    m->in_serialize = false;
     /* The bytes counted first: the blob is as long as this task needs, not the longest a
      * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
     struct cairn_mig_writer w;
     unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
-    uint8_t *blob = size <= MIG_PART ? inline_blob()
+    /* Split: the state of several parts whose fields before T's block fit in the first part
+     * is written up to the first part's end in the STATE frame buffer, and its later parts
+     * go straight from T's block (no blob, no copy of the rest). */
+    unsigned at = size - MIG.handed_len;
+    bool split = size > MIG_PART && at <= MIG_PART && size <= CAIRN_MIG_STATE_MAX &&
+                 cairn_heap_owner(MIG.handed) == t->id; /* T's own heap block, kept till the end */
+    uint8_t *blob = size <= MIG_PART || split ? inline_blob()
                     : size <= CAIRN_MIG_STATE_MAX ? cairn__malloc_for(size, CAIRN_TASK_NONE) : 0;
     if (blob) {
         /* A message queued for T between the count and the write makes it too long: T
          * resumes. */
         w.buf = blob;
-        w.cap = size;
+        w.cap = split ? MIG_PART : size;
         w.len = 0;
         MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
                                                MIG.handed_len, MIG.cfg.hw_hz);
-        if (w.len > w.cap) {
+        if (w.len != size) {
             if (blob != inline_blob())
                 cairn_free(blob);
             blob = 0;
         } else {
+            if (split) {
+                /* The kernel's from now: a kill of T frees T's blocks, not this one. */
+                cairn__heap_give(MIG.handed, CAIRN_TASK_NONE);
+                m->stage.state = MIG.handed;
+                m->stage.state_at = (uint16_t)at;
+            }
             MIG.blob = blob;
             MIG.blob_len = (uint16_t)w.len;
             /* The timers travel in the blob: here they would fire for a frozen task. */
@@ -257,8 +328,31 @@ static void serialise(void)
     trace(CAIRN_EV_MIG_SERIALIZED);
 }
 
+static void serialise(void)
+{
+    serialise_tcb(cairn_net.mig, cairn__tcb(MIG.task));
+}
+
 static void source_done(void);
 
+/* The one part of a blob that lives in the STATE frame buffer (inline_blob): its head goes
+ * in the buffer's first words, just before the bytes, so the frame is one run of words for
+ * the controller, written with its idle check in one call (an empty task's STATE). */
+static bool tx_inline_part(uint8_t module, uint32_t seq)
+{
+    cairn_mig_state_t *const m = cairn_net.mig;
+    m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16;
+    m->part_frame[1] = 1u | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
+    const uint32_t h[3] = {
+        CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16,
+        (seq & 0xFFFFu) << 16,
+        MIG_PART_HEAD + m->blob_len,
+    };
+    return cairn_bus_tx_if_idle(module, h, m->part_frame, MIG_PART_HEAD + m->blob_len);
+}
+
+/* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token
+ * the bus manager cannot queue loses its part, which the timer sends again. */
 /* STATE part `index` to the controller at once when it is idle and nothing is buffered, as
  * tx_now writes a small frame; false (nothing sent) otherwise. */
 static bool tx_part_now(uint8_t index)
@@ -268,7 +362,19 @@ static bool tx_part_now(uint8_t index)
         return false; /* powered off: the general path counts it */
     uint32_t s = arch_irq_save();
     uint32_t seq = cairn_net.seq;
-    if (cairn_net.txq || !cairn_bus_tx_idle() || !cairn__mig_part_write(index, module, seq)) {
+    /* In TRANSFER with a blob and index a part of it (send_parts): no stale token to check. */
+    if (cairn_net.txq) {
+        arch_irq_restore(s);
+        return false;
+    }
+    if (MIG.count == 1u) {
+        if (!tx_inline_part(module, seq)) {
+            arch_irq_restore(s);
+            return false;
+        }
+    } else if (cairn_bus_tx_idle()) {
+        part_put(cairn_net.mig, index, module, seq);
+    } else {
         arch_irq_restore(s);
         return false;
     }
@@ -276,8 +382,6 @@ static bool tx_part_now(uint8_t index)
     return true;
 }
 
-/* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token
- * the bus manager cannot queue loses its part, which the timer sends again. */
 static void send_parts(void)
 {
     while (MIG.sent < MIG.count && MIG.sent < MIG.acked + MIG_WINDOW) {
@@ -292,10 +396,30 @@ static void send_parts(void)
 static void free_blob(void)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
-    if (m->blob != inline_blob())
+    if (m->blob && m->blob != inline_blob()) /* none, at a join: no call */
         cairn_free(m->blob);
     m->blob = 0;
     m->blob_len = 0;
+    if (m->role == MIG_SOURCE && m->stage.state_at) {
+        /* A split state's block, which T handed (the destination's is the stage's). */
+        cairn_free(m->handed);
+        m->handed = 0;
+        m->stage.state = 0;
+        m->stage.state_at = 0;
+    }
+}
+
+/* A new migration's stage holds no blocks: the fields that own them cleared (an
+ * unstage frees and clears them; a commit hands them on). Not the whole stage: the parsed
+ * fields are the staging's to fill before anything reads them, and a memset of the stage
+ * cost a word loop on both ends' way to the first STATE. */
+static void stage_clear(cairn_mig_state_t *m)
+{
+    m->stage.state = 0;
+    m->stage.tcb_reserve = 0;
+    m->stage.payloads = 0;
+    m->stage.messages = 0;
+    m->stage.state_at = 0;
 }
 
 static void resulting(uint8_t outcome)
@@ -347,18 +471,19 @@ static void resume(void)
 /* The STATE goes when T is serialised and, unless it goes first, every module is frozen. */
 static void try_transfer(void)
 {
-    if (MIG.phase != PH_FREEZING || !MIG.serialised ||
-        (!MIG.dest_epoch && (MIG.answered & all_others()) != all_others()))
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (m->phase != PH_FREEZING || !m->serialised ||
+        (!m->dest_epoch && (m->answered & m->others) != m->others))
         return;
-    if (!MIG.blob) {
+    if (!m->blob) {
         resume();
         return;
     }
-    MIG.phase = PH_TRANSFER;
-    MIG.acked = 0;
-    MIG.sent = 0;
-    MIG.count = parts();
-    MIG.tries = 0;
+    m->phase = PH_TRANSFER;
+    m->acked = 0;
+    m->sent = 0;
+    m->count = parts();
+    m->tries = 0;
     send_parts();
 }
 
@@ -391,34 +516,40 @@ static void request(cairn_task_id_t task, uint8_t dest)
         arm(MIG.cfg.retransmit_ticks / 4u);
         return;
     }
-    __builtin_memset(&MIG.stage, 0, sizeof MIG.stage);
-    MIG.role = MIG_SOURCE;
-    MIG.phase = PH_FREEZING;
-    MIG.mig_src = cairn_net.address;
-    MIG.mig_ctr = ++MIG.counter;
-    MIG.task = task;
-    MIG.dest = dest;
-    MIG.source = cairn_net.address;
-    MIG.tries = 0;
-    MIG.answered = 0;
-    MIG.outcome = 0;
-    MIG.serialised = false;
-    MIG.queued = 0;
-    MIG.stats.requests++;
+    /* One pointer to the state for the whole freeze: MIG reloads it after every store. */
+    cairn_mig_state_t *const m = cairn_net.mig;
+    stage_clear(m);
+    m->role = MIG_SOURCE;
+    m->phase = PH_FREEZING;
+    m->mig_src = cairn_net.address;
+    m->mig_ctr = ++m->counter;
+    m->task = task;
+    m->dest = dest;
+    m->source = cairn_net.address;
+    m->tries = 0;
+    m->answered = 0;
+    m->outcome = 0;
+    m->serialised = false;
+    m->queued = 0;
+    m->stats.requests++;
     trace(CAIRN_EV_MIG_REQUEST);
-    freeze_here();
+    freeze_here(m, t);
     /* With D's epoch known, the STATE goes first and freezes D; D joins on it only in that
      * epoch, so a STATE from before D's reset is refused. Without it, FREEZE first. */
-    MIG.dest_epoch = dest < CAIRN_NET_MODULES ? cairn_net.rel->peer_epoch[dest] : 0;
-    if (MIG.dest_epoch && MIG.dest_epoch == MIG.refused_epoch[dest])
-        MIG.dest_epoch = 0;
-    if (!MIG.dest_epoch)
-        send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, MIG.mig_src, MIG.mig_ctr, task, dest}, 5);
-    serialise();
+    uint8_t epoch = dest < CAIRN_NET_MODULES ? cairn_net.rel->peer_epoch[dest] : 0;
+    if (epoch && epoch == m->refused_epoch[dest])
+        epoch = 0;
+    m->dest_epoch = epoch;
+    if (!epoch)
+        send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, m->mig_src, m->mig_ctr, task, dest}, 5);
+    serialise_tcb(m, t);
     try_transfer();
-    /* Freed once the first parts are on their way: the blob has the bytes. */
-    cairn_free(MIG.handed);
-    MIG.handed = 0;
+    /* Freed once the first parts are on their way: the blob has the bytes (a split state's
+     * later parts are read from it: freed with the blob). */
+    if (!m->stage.state_at) {
+        cairn_free(MIG.handed);
+        MIG.handed = 0;
+    }
     /* Armed after the first frames went: no answer is handled before this handler returns
      * (answers are messages to the bus manager, which runs it). A resumed migration armed
      * its own. */
@@ -448,8 +579,8 @@ static void commit(void)
         return;
     }
     m->tries = 0;
-    cairn_rel_state_t *rel = cairn_net.rel;
-    /* No message kept at all, the usual case: no call to look for T's. */
+    cairn_rel_state_t *const rel = cairn_net.rel;
+    /* Nothing kept at all, the usual case: no call to look for T's. */
     if (rel->stats.pending && cairn__rel_sent_by(m->task)) {
         m->phase = PH_DRAINING;
         rel->draining = true;
@@ -483,8 +614,20 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
     uint8_t kind = f[0];
-    if (kind == F_FREEZE_ACK && (m->phase == PH_FREEZING || m->phase == PH_FREEZING_REST) &&
-        len >= 4) {
+    /* DESERIALIZED first: the answer the commit waits for. */
+    if (kind == F_DESERIALIZED && m->phase == PH_TRANSFER && src == m->dest && len >= 4) {
+        if (!f[3]) {
+            if (m->dest_epoch)
+                m->refused_epoch[m->dest] = m->dest_epoch;
+            resume();
+            return;
+        }
+        if (m->dest_epoch)
+            freeze_rest();
+        else
+            commit();
+    } else if (kind == F_FREEZE_ACK &&
+               (m->phase == PH_FREEZING || m->phase == PH_FREEZING_REST) && len >= 4) {
         if (f[3]) {
             resume(); /* the participant is in another migration */
             return;
@@ -502,17 +645,6 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
             m->sent = m->acked;
         m->tries = 0;
         send_parts();
-    } else if (kind == F_DESERIALIZED && m->phase == PH_TRANSFER && src == m->dest && len >= 4) {
-        if (!f[3]) {
-            if (m->dest_epoch)
-                m->refused_epoch[m->dest] = m->dest_epoch;
-            resume();
-            return;
-        }
-        if (m->dest_epoch)
-            freeze_rest();
-        else
-            commit();
     } else if (kind == F_ACTIVATED && m->phase == PH_COMMITTING && src == m->dest && len >= 4) {
         free_blob();
         m->answered = 1u << m->dest;
@@ -592,14 +724,15 @@ static void source_timer(void)
 
 /* ---- participants (the destination among them) ---------------------------------------------- */
 
-static inline __attribute__((always_inline)) bool this_mig(const uint8_t *f)
+static inline __attribute__((always_inline)) bool this_mig(const cairn_mig_state_t *m,
+                                                          const uint8_t *f)
 {
-    return MIG.role == MIG_PARTICIPANT && f[1] == MIG.mig_src && f[2] == MIG.mig_ctr;
+    return m->role == MIG_PARTICIPANT && f[1] == m->mig_src && f[2] == m->mig_ctr;
 }
 
 static void unfreeze(void)
 {
-    if (MIG.staged)
+    if (MIG.staged || MIG.stage.state) /* a split state's block before its staging */
         cairn__mig_unstage();
     free_blob();
     MIG.phase = PH_SETTLED;
@@ -623,13 +756,16 @@ static void apply(uint8_t src, uint8_t outcome)
 }
 
 /* This module takes part in migration (mig_src, mig_ctr) of task to dest: frozen. The
- * query timer is armed now, or (arm false) by the caller once it has answered. */
-static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source,
-                 bool arm_now)
+ * query timer is armed now, or (arm false) by the caller once it has answered. In line
+ * where the first STATE part joins (the destination's way to the staging); out of line,
+ * join, for FREEZE and QUERY. */
+static inline __attribute__((always_inline)) void
+join_in_line(cairn_mig_state_t *m, uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task,
+             uint8_t dest, uint8_t source, bool arm_now)
 {
-    cairn_mig_state_t *const m = cairn_net.mig;
-    free_blob();
-    __builtin_memset(&m->stage, 0, sizeof m->stage);
+    if (m->blob) /* none, usually */
+        free_blob();
+    stage_clear(m);
     m->role = MIG_PARTICIPANT;
     m->phase = PH_FROZEN;
     m->mig_src = mig_src;
@@ -642,10 +778,16 @@ static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t
     m->answer = 0xFF;
     m->staged = false;
     m->stats.frozen++;
-    trace(CAIRN_EV_MIG_FROZEN);
+    trace_of(m, CAIRN_EV_MIG_FROZEN);
     m->query_unarmed = !arm_now;
     if (arm_now)
-        arm(query_period());
+        arm(query_period(m));
+}
+
+static void join(uint8_t mig_src, uint8_t mig_ctr, cairn_task_id_t task, uint8_t dest, uint8_t source,
+                 bool arm_now)
+{
+    join_in_line(cairn_net.mig, mig_src, mig_ctr, task, dest, source, arm_now);
 }
 
 /* The first STATE part of a migration this module has no record of: it is frozen by it,
@@ -657,10 +799,10 @@ static void join_on_state(uint8_t src, const uint8_t *f)
     cairn_mig_state_t *const m = cairn_net.mig;
     bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     cairn_task_id_t task = f[6];
-    if (this_mig(f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
-        task > CAIRN_MAX_TASKS || (cairn__tcb(task) && !cairn__remote_is(task)))
+    if (this_mig(m, f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
+        task > CAIRN_MAX_TASKS || (cairn__tcb_inline(task) && !cairn__remote_is(task)))
         return;
-    join(f[1], f[2], task, cairn_net.address, src, false); /* armed once the part is answered */
+    join_in_line(m, f[1], f[2], task, cairn_net.address, src, false); /* armed once answered */
 }
 
 /* A QUERY about a migration to this module that it has no record of (it was reset, or the
@@ -682,16 +824,91 @@ static void query_as_destination(uint8_t src, const uint8_t *f, bool busy)
     frame(MIG.source, F_QUERY, MIG.task, MIG.dest, -1);
 }
 
+/* A STATE part of this module's migration, as its destination (frozen, no outcome yet): the
+ * next part in order taken (cairn__mig_rx_place put its bytes in the blob, or found no room),
+ * the last one staged; then the answer. */
+static inline __attribute__((always_inline)) void
+state_part(cairn_mig_state_t *m, uint8_t src, const uint8_t *f, unsigned len)
+{
+    uint8_t index = f[3], count = f[4];
+    bool accepted = index == m->parts && m->answer == 0xFF;
+    if (accepted) {
+        /* cairn__mig_rx_place put the bytes in the blob, or found no room for them. */
+        if (!m->placed) {
+            m->answer = 0;
+        } else {
+            m->blob_len = (uint16_t)(m->blob_len + (len - MIG_PART_HEAD));
+            /* The first of several: the state block taken apart while the next parts
+             * come. */
+            if (m->parts++ == 0 && count > 1 && !cairn__mig_split())
+                m->answer = 0;
+        }
+        if (m->answer == 0xFF && m->parts == count) {
+            m->answer = cairn__mig_stage() ? 1 : 0;
+            if (m->answer) {
+                m->phase = PH_STAGED;
+                m->stats.staged++;
+                trace_of(m, CAIRN_EV_MIG_STAGED);
+            } else {
+                m->stats.stage_failed++;
+                trace(CAIRN_EV_MIG_STAGE_FAILED);
+            }
+        }
+    }
+    /* Every part once the answer is known gets it; a part in order is acknowledged every
+     * MIG_ACK_EVERY parts (the source's window is wider), a repeated or out-of-order one
+     * at once with what this module has (cumulative), and changes nothing. */
+    if (m->answer != 0xFF) {
+        frame1(src, F_DESERIALIZED, m->answer);
+        /* The query timer, once the answer is on its way: the commit is a round trip
+         * away, and the timer's cost goes in it. Not on the first part, where the next
+         * one comes while this module still handles it: there it waits for the first
+         * STATE_ACK (below), or for this module to go idle (cairn__mig_idle). */
+        if (m->query_unarmed) {
+            m->query_unarmed = false;
+            arm(query_period(m));
+        }
+    } else if (!accepted || m->parts % MIG_ACK_EVERY == 0) {
+        frame1(src, F_STATE_ACK, m->parts);
+        /* A part the source's window has room behind (or a repeated one): the timer's
+         * cost is hidden there better than on the first part or at an idle moment
+         * between parts, where the next part waited for it. */
+        if (m->query_unarmed) {
+            m->query_unarmed = false;
+            arm(query_period(m));
+        }
+    }
+}
+
+/* The commit, RESULT(MOVED) from the source, at a destination that has staged T: T made live
+ * (the commit point), then answered. */
+static void commit_here(cairn_mig_state_t *m, uint8_t src)
+{
+    bool ok = cairn__mig_commit();
+    m->outcome = CAIRN_MIG_MOVED;
+    if (ok) {
+        m->stats.committed++;
+        trace_of(m, CAIRN_EV_MIG_COMMITTED);
+    }
+    free_blob();
+    m->phase = PH_SETTLED;
+    (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+    frame1(src, F_ACTIVATED, ok);
+    trace(CAIRN_EV_MIG_UNFROZEN);
+    cairn__rel_resume(m->task);
+    cairn__mig_spare(); /* for the next staging, now that this one is answered */
+}
+
 static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
     uint8_t kind = f[0];
-    bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     bool dest_here = false;
     if (kind == F_FREEZE && len >= 5) {
-        if (this_mig(f)) {
+        bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
+        if (this_mig(m, f)) {
             if (m->phase != PH_SETTLED)
-                frame(src, F_FREEZE_ACK, 0, -1, -1);
+                frame1(src, F_FREEZE_ACK, 0);
             return; /* a FREEZE for a migration whose result is known is ignored */
         }
         if (busy) {
@@ -702,81 +919,37 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         if (cairn__tcb(f[3]) && !cairn__remote_is(f[3]))
             return; /* the task lives here: this module is the source of another story */
         join(f[1], f[2], f[3], f[4], src, true);
-        frame(src, F_FREEZE_ACK, 0, -1, -1);
+        frame1(src, F_FREEZE_ACK, 0);
         return;
     }
     dest_here = m->role == MIG_PARTICIPANT && m->dest == cairn_net.address;
     if (kind == F_STATE && len >= MIG_PART_HEAD) {
-        if (!this_mig(f) || !dest_here || m->outcome) {
+        if (!this_mig(m, f) || !dest_here || m->outcome) {
             /* No FREEZE on record: reset since (or no longer in it). */
             uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], 0};
             send(src, a, 4);
             return;
         }
-        uint8_t index = f[3], count = f[4];
-        bool accepted = index == m->parts && m->answer == 0xFF;
-        if (accepted) {
-            /* cairn__mig_rx_place put the bytes in the blob, or found no room for them. */
-            if (!m->placed) {
-                m->answer = 0;
-            } else {
-                m->blob_len = (uint16_t)(m->blob_len + (len - MIG_PART_HEAD));
-                m->parts++;
-            }
-            if (m->answer == 0xFF && m->parts == count) {
-                m->answer = cairn__mig_stage() ? 1 : 0;
-                if (m->answer) {
-                    m->phase = PH_STAGED;
-                    m->stats.staged++;
-                    trace(CAIRN_EV_MIG_STAGED);
-                } else {
-                    m->stats.stage_failed++;
-                    trace(CAIRN_EV_MIG_STAGE_FAILED);
-                }
-            }
-        }
-        /* Every part once the answer is known gets it; a part in order is acknowledged every
-         * MIG_ACK_EVERY parts (the source's window is wider), a repeated or out-of-order one
-         * at once with what this module has (cumulative), and changes nothing. */
-        if (m->answer != 0xFF)
-            frame(src, F_DESERIALIZED, m->answer, -1, -1);
-        else if (!accepted || m->parts % MIG_ACK_EVERY == 0)
-            frame(src, F_STATE_ACK, m->parts, -1, -1);
-        if (m->query_unarmed) {
-            m->query_unarmed = false;
-            arm(query_period());
-        }
+        state_part(m, src, f, len);
         return;
     }
     if (kind == F_RESULT && len >= 6) {
-        if (dest_here && this_mig(f) && f[3] == CAIRN_MIG_MOVED) {
+        if (dest_here && this_mig(m, f) && f[3] == CAIRN_MIG_MOVED) {
             if (m->phase == PH_STAGED) {
-                bool ok = cairn__mig_commit();
-                m->outcome = CAIRN_MIG_MOVED;
-                if (ok) {
-                    m->stats.committed++;
-                    trace(CAIRN_EV_MIG_COMMITTED);
-                }
-                free_blob();
-                m->phase = PH_SETTLED;
-                (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
-                frame(src, F_ACTIVATED, ok, -1, -1);
-                trace(CAIRN_EV_MIG_UNFROZEN);
-                cairn__rel_resume(m->task);
-                cairn__mig_spare(); /* for the next staging, now that this one is answered */
+                commit_here(m, src); /* taken by cairn__mig_rx first, usually */
             } else if (m->phase == PH_SETTLED && m->outcome == CAIRN_MIG_MOVED &&
                        cairn__tcb(m->task)) {
-                frame(src, F_ACTIVATED, 1, -1, -1); /* a repeated commit */
+                frame1(src, F_ACTIVATED, 1); /* a repeated commit */
             } else {
                 /* No staged copy: never stages this migration again. */
                 m->outcome = CAIRN_MIG_KILLED;
                 if (m->phase != PH_SETTLED)
                     unfreeze();
-                frame(src, F_ACTIVATED, 0, -1, -1);
+                frame1(src, F_ACTIVATED, 0);
             }
             return;
         }
-        if (this_mig(f)) {
+        if (this_mig(m, f)) {
             apply(src, f[3]);
             return;
         }
@@ -787,18 +960,21 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         }
         return;
     }
-    if (kind == F_NOMIG && this_mig(f) && src == m->source && dest_here && m->phase != PH_SETTLED) {
+    if (kind == F_NOMIG && this_mig(m, f) && src == m->source && dest_here && m->phase != PH_SETTLED) {
         /* S was reset before it committed: it never will; T, if anywhere, is there. The
          * outcome is recorded so that the others' QUERY gets it from here. */
         m->outcome = CAIRN_MIG_RESUMED;
         unfreeze();
         return;
     }
-    if (kind == F_QUERY && this_mig(f)) {
+    if (kind == F_QUERY && this_mig(m, f)) {
         if (m->outcome)
             result_to(src);
     } else if (kind == F_QUERY && len >= 5 && f[4] == cairn_net.address) {
-        query_as_destination(src, f, busy);
+        /* Read here, not at the entry: only FREEZE and this QUERY need it, and every branch
+         * before this one returns, so the phase is the one the frame found. */
+        query_as_destination(src, f,
+                             m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED));
     }
 }
 
@@ -828,18 +1004,25 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
     if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART || f[0] != F_STATE)
         return 0;
     join_on_state(src, f);
-    if (!this_mig(f) || m->dest != cairn_net.address || m->outcome ||
+    if (!this_mig(m, f) || m->dest != cairn_net.address || m->outcome ||
         f[3] != m->parts || m->answer != 0xFF)
         return 0;
     if (f[3] == 0) {
-        free_blob();
+        if (m->blob) /* a join left none */
+            free_blob();
         /* Room for every part the source announced, within the longest task. */
         unsigned room = (unsigned)f[4] * MIG_PART;
         m->blob_cap = (uint16_t)(room < CAIRN_MIG_STATE_MAX ? room : CAIRN_MIG_STATE_MAX);
-        m->blob = f[4] == 1 ? inline_blob() : f[4] ? cairn_malloc(m->blob_cap) : 0;
-        if (m->blob && m->blob != inline_blob())
-            cairn_heap_set_owner(m->blob, CAIRN_TASK_NONE);
+        /* The first part goes in the STATE frame buffer whatever the count: the later ones
+         * go where cairn__mig_split puts them. */
+        m->blob = f[4] ? inline_blob() : 0;
+    } else if (m->stage.state_at) {
+        uint8_t *at = cairn__mig_split_place(len - MIG_PART_HEAD);
+        m->placed = at != 0;
+        return at;
     }
+    /* The STATE frame buffer holds only a first part (a later one finds the blob split, or a
+     * blob of blob_cap, or the answer given): blob_cap bounds both. */
     if (!m->blob || m->blob_len + (len - MIG_PART_HEAD) > m->blob_cap)
         return 0;
     m->placed = true;
@@ -848,14 +1031,32 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
 
 void cairn__mig_rx(uint8_t src, const uint8_t *f, unsigned len)
 {
-    if (!on() || !len || src >= 32) {
-        if (on())
-            MIG.stats.frames_bad++;
+    if (!on())
+        return;
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (!len || src >= 32) {
+        m->stats.frames_bad++;
         return;
     }
-    MIG.stats.frames_rx++;
+    m->stats.frames_rx++;
+    /* The commit first, as participant_rx would take it (a participant is never the
+     * source of the migration it is in): it is on the latency's path, the dispatch's
+     * tests of the other kinds before it are not. */
+    if (f[0] == F_RESULT && len >= 6 && m->phase == PH_STAGED && this_mig(m, f) &&
+        f[3] == CAIRN_MIG_MOVED && m->dest == cairn_net.address) {
+        commit_here(m, src);
+        return;
+    }
+    /* So is a STATE part placed in the blob: cairn__mig_rx_place made participant_rx's
+     * checks of it (this migration, this module its destination, no outcome, the next
+     * part in order, no answer yet). */
+    if (m->placed && f[0] == F_STATE) {
+        state_part(m, src, f, len);
+        m->placed = false;
+        return;
+    }
     mig_dispatch(src, f, len);
-    MIG.placed = false; /* it belonged to this frame */
+    m->placed = false; /* it belonged to this frame */
 }
 
 static void mig_dispatch(uint8_t src, const uint8_t *f, unsigned len)
@@ -865,12 +1066,13 @@ static void mig_dispatch(uint8_t src, const uint8_t *f, unsigned len)
             (void)take_or_forward(f[1], f[2], len >= 4 ? f[3] : 1u);
         return;
     }
+    cairn_mig_state_t *const m = cairn_net.mig;
     if (len < 3 || f[0] > F_NOMIG) {
-        MIG.stats.frames_bad++;
+        m->stats.frames_bad++;
         return;
     }
     bool mine = f[1] == cairn_net.address;
-    if (mine && MIG.role == MIG_SOURCE && f[2] == MIG.mig_ctr) {
+    if (mine && m->role == MIG_SOURCE && f[2] == m->mig_ctr) {
         source_rx(src, f, len);
     } else if (mine && f[0] == F_QUERY) {
         uint8_t a[3] = {F_NOMIG, f[1], f[2]}; /* no record of it: reset since */
@@ -898,6 +1100,22 @@ void cairn__mig_timer(void)
         participant_timer();
     else
         (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+}
+
+/* The bus manager's idle hook, interrupts masked, about to sleep: a destination that joined
+ * on a STATE part arms its query timer only now, if it is still frozen. A prompt commit
+ * (or the next part) comes while the module is still busy with the last one, so it never
+ * pays for the timer, nor for the sleep arithmetic a running timer brings; and the query is
+ * for a silence, which a module waiting for a frame only meets asleep (docs/migration.md,
+ * "Timers"). The set changes the timer stamp the idle path re-checks: it chooses again. */
+void cairn__mig_idle(void)
+{
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (!m || !m->query_unarmed)
+        return;
+    m->query_unarmed = false;
+    if (m->role == MIG_PARTICIPANT && (m->phase == PH_FROZEN || m->phase == PH_STAGED))
+        arm(query_period(m));
 }
 
 void cairn__mig_drained(void)
@@ -948,6 +1166,7 @@ cairn_ret_t cairn_migrate_start(const cairn_migrate_config_t *cfg)
     }
     MIG.cfg = *cfg;
     cairn__mig_spare();
+    MIG.others = others_of(cairn_bus_modules(), cairn_net.address);
     return CAIRN_OK;
 }
 

@@ -37,6 +37,8 @@ uint8_t *cairn__rel_epochs(cairn_task_id_t task);
 bool cairn__rel_sent_by(cairn_task_id_t task);
 /* Messages were acknowledged while a migration from here waits for its task's to be. */
 void cairn__mig_drained(void);
+/* The kernel is about to sleep (interrupts masked): a query timer left to arm is armed. */
+void cairn__mig_idle(void);
 
 /* The migrator's timer: the bus manager's timer 2. */
 #define CAIRN_MIG_TIMER 2u
@@ -49,6 +51,10 @@ cairn_ret_t cairn__mig_request_msg(const cairn_msg_t *msg);
  * made live; the source's copy detached (its routes then name module to, the messages
  * queued after the first `serialised` leave for it); a participant's routes to module to. */
 bool cairn__mig_stage(void);
+/* Destination: after the first of several STATE parts, its state block taken apart from the
+ * blob (false: no memory); where a later part's bytes go then. */
+bool cairn__mig_split(void);
+uint8_t *cairn__mig_split_place(unsigned len);
 void cairn__mig_unstage(void);
 bool cairn__mig_commit(void);
 /* The spare TCB room allocated if there is none (the start, after a commit). */

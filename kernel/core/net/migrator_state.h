@@ -68,6 +68,9 @@ struct cairn_mig_stage {
     cairn_handler_t handler; /* the task's, from the configuration */
     uint8_t messages;
     bool reserve_spare; /* tcb_reserve is the migrator's spare (given back if unstaged) */
+    /* Destination: where the state starts in the blob when the parts after the first are
+     * read straight into `state` (cairn__mig_split); 0: the blob holds the state. */
+    uint16_t state_at;
     struct cairn_mig_parsed parsed; /* the blob, parsed at staging */
 };
 
@@ -88,7 +91,6 @@ typedef struct cairn_mig_state {
     uint8_t dest_epoch;
     uint8_t refused_epoch[CAIRN_NET_MODULES];
     uint32_t answered; /* bit m: module m answered (FREEZE_ACK, RESULT_ACK) */
-    uint32_t others;   /* bit m: module m is another module of the device (0: not known yet) */
     /* Source: T's flags before the freeze, its serialisation, the messages it took. */
     uint8_t saved_flags;
     bool serialised;
@@ -116,6 +118,9 @@ typedef struct cairn_mig_state {
     struct cairn_mig_out out[MIG_OUTBOX];
     uint32_t part_frame[(CAIRN_MIG_FRAME_MAX + 3u) / 4u]; /* the STATE frame being sent */
     cairn_migrate_stats_t stats;
+    /* bit m: module m is on the bus and not this one. Last: a field placed before the
+     * others moved them past the short loads' reach. */
+    uint32_t others;
 } cairn_mig_state_t;
 
 #endif

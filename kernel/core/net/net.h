@@ -100,9 +100,11 @@ void cairn__net_service(void);
  * which defers to the first with the time synchronisation on): the RX interrupt's, called
  * with interrupts masked when the interrupt returns to the thread: the frame made the top of
  * the execution stack, whose handler the interrupt returns into, or NULL (the bus manager's
- * then; cairn/bus.h); and a send from a task's handler on its output port out_port, whose
+ * then; cairn/bus.h), given the hardware counter read at the vector's head (a TIMESYNC
+ * frame's RX stamp: a fixed number of cycles from the interrupt's entry, whatever the checks
+ * and the header read after it cost); and a send from a task's handler on its output port out_port, whose
  * route has no local TCB (cairn_send's result). */
-cairn_frame_t *cairn__net_rx_fast(void);
+cairn_frame_t *cairn__net_rx_fast(uint32_t entry_hw);
 /* The TX-done interrupt's (tx_done_fast.c): true when it cleared the latch and the bus manager
  * has nothing to do for it (nothing buffered, no time synchronisation); false, nothing done,
  * when the interrupt goes on as its binding's. */
@@ -116,9 +118,11 @@ extern const struct cairn_net_ops cairn__net_plain_ops;
 cairn_ret_t cairn__net_mcast(cairn_frame_t *f);
 
 /* Time synchronisation (timesync.c), called by the bus manager: at its entry (the RX or
- * TX done stamp); the master's period; a received TIMESYNC frame's payload (after the
+ * TX done stamp: the counter now, or the one the RX vector read at its head); the master's
+ * period; a received TIMESYNC frame's payload (after the
  * header checks); the period message. */
 void cairn__timesync_entry(void);
+void cairn__timesync_entry_at(uint32_t hw);
 void cairn__timesync_tx_done(void);
 void cairn__timesync_period_timer(void);
 void cairn__timesync_rx(uint8_t src, const uint8_t *payload, unsigned len);

@@ -14,7 +14,9 @@
  * Anything else is the bus manager's: the RX line is masked and the bus manager runs as
  * before. A header read to decide stays in cairn_net.rx_peek for it (the controller's FIFO
  * cannot be read twice), and so does the time stamp of the interrupt's entry, which a
- * TIMESYNC frame needs.
+ * TIMESYNC frame needs: the counter the port's vector read at its head, so that the stamp's
+ * distance from the frame's arrival does not depend on the checks below, the stack's depth
+ * or the header read.
  */
 #include "net.h"
 
@@ -26,7 +28,7 @@ static bool on_stack(const cairn_frame_t *f)
     return false;
 }
 
-cairn_frame_t *cairn__net_rx_fast(void)
+cairn_frame_t *cairn__net_rx_fast(uint32_t entry_hw)
 {
     cairn_frame_t *top = cairn_k.top;
     const cairn_tcb_t *net = cairn__tcb_inline(CAIRN_TASK_NET);
@@ -39,8 +41,8 @@ cairn_frame_t *cairn__net_rx_fast(void)
     int got = cairn_bus_rx_single(hw, CAIRN_NET_HEADER + CAIRN_NET_RX_BLOCK);
     if (got < 0)
         return 0;
-    if (cairn_net.ts.on) /* after the header: the stamp is a TIMESYNC frame's arrival */
-        cairn__timesync_entry();
+    if (cairn_net.ts.on) /* the header read: the entry's stamp is this frame's arrival */
+        cairn__timesync_entry_at(entry_hw);
     const uint8_t *h = (const uint8_t *)hw;
     unsigned plen = ((unsigned)got & 0xFFFFu) - CAIRN_NET_HEADER;
     cairn_tcb_t *t = cairn__tcb_inline(h[2]);

@@ -23,60 +23,74 @@ static bool have(const uint8_t *b, const uint8_t *end, unsigned n)
     return (unsigned)(end - b) >= n;
 }
 
-/* The blob's fields, read in one pass with a cursor (a call per field cost more than the
- * fields); false for a blob that is too short, too long or not this migration's task. */
-static bool parse(struct cairn_mig_parsed *p)
+/* The blob's fields up to the task's state block, read in one pass with a cursor (a call
+ * per field cost more than the fields) from the first `avail` bytes: the offset where the
+ * state starts (word-aligned), or 0 when they do not hold that much. */
+static inline __attribute__((always_inline)) unsigned
+parse_head(struct cairn_mig_parsed *p, const uint8_t *start, unsigned avail)
 {
-    const uint8_t *start = MIG.blob, *b = start, *end = start + MIG.blob_len;
+    const uint8_t *b = start, *end = start + avail;
     if (!b || !have(b, end, 5u))
-        return false;
+        return 0;
     p->id = b[0];
     p->prio = b[1];
     p->flags = b[2];
     p->num_out = b[3];
     b += 4;
     if (!have(b, end, 2u * p->num_out + 1u))
-        return false;
+        return 0;
     p->routes = b;
     b += 2u * p->num_out;
     p->members = *b++;
     if (!have(b, end, 2u * p->members + 1u))
-        return false;
+        return 0;
     p->member = b;
     b += 2u * p->members;
     p->modules = *b++;
     if (!have(b, end, 2u * p->modules + 1u))
-        return false;
+        return 0;
     p->seq = b;
     p->epoch = b + p->modules;
     b += 2u * p->modules;
     p->timers = *b++;
     if (!have(b, end, TIMER_BYTES * p->timers + 1u))
-        return false;
+        return 0;
     p->timer = b;
     b += TIMER_BYTES * p->timers;
     p->messages = *b++;
     p->messages_at = (unsigned)(b - start);
     for (unsigned i = 0; i < p->messages; i++) {
         if (!have(b, end, 5u))
-            return false;
+            return 0;
         unsigned len = b[3] | (unsigned)b[4] << 8;
         b += 5;
         if (!have(b, end, len))
-            return false;
+            return 0;
         b += len;
     }
     if (!have(b, end, 2u))
-        return false;
+        return 0;
     p->state_len = b[0] | (unsigned)b[1] << 8;
     b += 2;
     unsigned pad = (0u - (unsigned)(b - start)) & 3u;
-    if (!have(b, end, pad + p->state_len))
+    if (!have(b, end, pad))
+        return 0;
+    return (unsigned)(b + pad - start);
+}
+
+/* The whole blob's fields; false for a blob that is too short, too long or not this
+ * migration's task. A split blob (cairn__mig_split) holds the fields before the state, whose
+ * bytes are in the stage's state block. */
+static bool parse(struct cairn_mig_parsed *p)
+{
+    unsigned split = MIG.stage.state_at;
+    unsigned at = parse_head(p, MIG.blob, split ? split : MIG.blob_len);
+    if (!at || (split && at != split))
         return false;
-    p->state = b + pad;
-    b += pad + p->state_len;
-    return b == end && p->id == MIG.task && p->id >= 1 && p->id <= CAIRN_MAX_TASKS &&
-           p->prio <= CAIRN_PRIO_MAX && p->timers <= CAIRN_TIMERS_PER_TASK;
+    p->state = split ? MIG.stage.state : MIG.blob + at;
+    return at + p->state_len == MIG.blob_len && p->id == MIG.task && p->id >= 1 &&
+           p->id <= CAIRN_MAX_TASKS && p->prio <= CAIRN_PRIO_MAX &&
+           p->timers <= CAIRN_TIMERS_PER_TASK;
 }
 
 /* The serialised timers of p set again here, each for what is left until its deadline;
@@ -164,21 +178,64 @@ static void *tcb_room(struct cairn_mig_stage *s, unsigned num_out)
     return b;
 }
 
+/* After the first part of a state of several, which the STATE frame buffer holds: when the
+ * fields before the task's state block are all in it, the block is allocated now and the
+ * part's share of it copied there, and the later parts are read straight into it
+ * (cairn__mig_rx_place): no blob is allocated, and the staging after the last part neither
+ * allocates nor copies the block. Else (many queued messages) the part moves into a blob for
+ * them all. False when there is no memory for either. */
+bool cairn__mig_split(void)
+{
+    struct cairn_mig_stage *s = &MIG.stage;
+    unsigned len = MIG.blob_len;
+    unsigned at = parse_head(&s->parsed, MIG.blob, len);
+    unsigned state_len = s->parsed.state_len;
+    if (at && state_len > len - at && at + state_len <= MIG.blob_cap) {
+        s->state = kernel_block(state_len);
+        if (!s->state)
+            return false;
+        __builtin_memcpy(s->state, MIG.blob + at, len - at);
+        s->state_at = (uint16_t)at;
+        return true;
+    }
+    uint8_t *blob = kernel_block(MIG.blob_cap);
+    if (!blob)
+        return false;
+    __builtin_memcpy(blob, MIG.blob, len);
+    MIG.blob = blob;
+    return true;
+}
+
+/* Where the bytes of a later part go in a split state (len of them), or NULL. */
+uint8_t *cairn__mig_split_place(unsigned len)
+{
+    struct cairn_mig_stage *s = &MIG.stage;
+    unsigned at = (unsigned)MIG.blob_len - s->state_at;
+    if (!s->state || MIG.blob_len < s->state_at || at + len > s->parsed.state_len)
+        return 0;
+    return (uint8_t *)s->state + at;
+}
+
 bool cairn__mig_stage(void)
 {
     struct cairn_mig_stage *s = &MIG.stage;
-    /* Field by field: the parse fills the rest. */
-    s->state = s->tcb_reserve = 0;
+    /* Field by field: the parse fills the rest; a split state's block is there already. */
+    s->tcb_reserve = 0;
     s->payloads = 0;
     s->messages = 0;
     s->reserve_spare = false;
     /* Parsed once: the commit reads the same blob, which stays until the migration ends. */
     struct cairn_mig_parsed *pp = &s->parsed, p;
-    if (!parse(pp) || !(s->handler = handler_of(pp->id)) || cairn__tcb(pp->id))
+    if (!parse(pp) || !(s->handler = handler_of(pp->id)) || cairn__tcb(pp->id)) {
+        if (s->state)
+            cairn__mig_unstage();
         return false;
+    }
     p = *pp; /* a copy: through pp, every field read after a call was loaded again */
+    bool split = s->state_at != 0;
     /* A task that handed no state gets none (a NULL state, as a stateless program's). */
-    s->state = p.state_len ? kernel_block(p.state_len) : 0;
+    if (!split)
+        s->state = p.state_len ? kernel_block(p.state_len) : 0;
     s->tcb_reserve = tcb_room(s, p.num_out);
     s->messages = p.messages;
     s->payloads = p.messages ? kernel_block(p.messages * sizeof(void *)) : 0;
@@ -201,7 +258,7 @@ bool cairn__mig_stage(void)
         cairn__mig_unstage();
         return false;
     }
-    if (p.state_len)
+    if (p.state_len && !split)
         __builtin_memcpy(s->state, p.state, p.state_len);
     MIG.staged = true;
     return true;

@@ -256,10 +256,15 @@ static void follow_up(void)
     send_frame(CAIRN_TIMESYNC_FOLLOW_UP, TS.seq, zero2, false, (uint64_t)wait);
 }
 
+void cairn__timesync_entry_at(uint32_t hw)
+{
+    TS.service_hw = hw;
+    TS.service_fresh = true;
+}
+
 void cairn__timesync_entry(void)
 {
-    TS.service_hw = arch_timer_now();
-    TS.service_fresh = true;
+    cairn__timesync_entry_at(arch_timer_now());
 }
 
 /* One SYNC per TIMEOUT0 of the bus manager (its period timer). */

@@ -5,7 +5,9 @@
  * during the migration (each handled once, in order, at the destination); a failed
  * de-serialisation (RESUMED: every module as before, no heap leaked); lost FREEZE_ACK and
  * STATE frames sent again; a state of many STATE parts whose window loses, repeats and
- * delays one part each (moved intact); a destination reset before the commit (RESUMED); a timer that
+ * delays one part each (moved intact); a destination whose source falls silent after the first
+ * part arms its query timer when it goes idle and asks; a destination reset before the commit
+ * (RESUMED); a timer that
  * expires during the migration fires once, on arrival; a REQUEST between routes that name each
  * other is refused after as many modules as there are; migration frames alone, behind each
  * other or malformed get the answers the bus manager's service gave them. The test fires the bus managers'
@@ -18,6 +20,8 @@
 #include "ktest.h"
 #include "modules.h"
 
+#include "../../core/net/migrator.h"
+#include "../../core/net/migrator_state.h" /* the destination's query_unarmed */
 #include "../../core/net/net.h"
 
 #define MODULES 3
@@ -455,6 +459,58 @@ static void test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_par
     assert_int_equal(words(CAIRN_EV_MIG_STAGED), 1);
 }
 
+static unsigned parts_passed, queries_from_1;
+
+/* The source falls silent after the first STATE part (as if reset: nothing more from it). */
+static enum cairn_simbus_fate silent_after_the_first_part(const struct cairn_simbus_wire *w)
+{
+    if (w->src == 1 && w->head[0] == CAIRN_NET_KIND_MIG && w->first == 10) /* QUERY */
+        queries_from_1++;
+    if (w->src != 0)
+        return CAIRN_SIMBUS_PASS;
+    if (w->head[0] == CAIRN_NET_KIND_MIG && w->first == 4 && !parts_passed) {
+        parts_passed++;
+        return CAIRN_SIMBUS_PASS;
+    }
+    return CAIRN_SIMBUS_DROP;
+}
+
+/* Whether module 1's query timer is still to be armed (the host tests' virtual timers do
+ * not run: the test fires the migrator's timer itself). */
+static bool query_unarmed_on_1(void)
+{
+    cairn_simbus_select(1);
+    return cairn_net.mig->query_unarmed;
+}
+
+/* The destination arms its query timer lazily on the parts before the last (they come while it
+ * still handles the one before): when it would go idle. A source that falls silent after one
+ * part still gets asked. */
+static void test_a_destination_left_after_one_part_arms_its_query_timer_when_idle(void **state)
+{
+    (void)state;
+    t_extra = 2000; /* 9 parts */
+    start_all(1000);
+    parts_passed = queries_from_1 = 0;
+    cairn_simbus_filter(silent_after_the_first_part);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    cairn_simbus_run();
+    assert_int_equal(parts_passed, 1);
+    assert_true(ktest_migrate_stats(1).busy); /* frozen by the part */
+    assert_true(query_unarmed_on_1()); /* not armed on a part before the last */
+    cairn_idle();                      /* module 1 goes idle */
+    assert_false(query_unarmed_on_1()); /* armed there */
+    ktest_post_on(1, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_MIG_TIMER), 0, 0);
+    cairn_simbus_run();
+    assert_int_equal(queries_from_1, 1); /* it asks the source (the destination is itself) */
+    /* The source answers again: the move goes on and ends. */
+    cairn_simbus_filter(0);
+    ktest_modules_settle(MODULES);
+    assert_true(live_on(1));
+    assert_int_equal(t_extra_bad, 0);
+    assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
+}
+
 static bool staged_answer_seen;
 
 static enum cairn_simbus_fate drop_deserialized(const struct cairn_simbus_wire *w)
@@ -625,6 +681,7 @@ int main(void)
         MTEST(test_a_lost_freeze_ack_and_state_frame_are_sent_again),
         MTEST(test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_part),
         MTEST(test_a_destination_reset_before_the_commit_resumes),
+        MTEST(test_a_destination_left_after_one_part_arms_its_query_timer_when_idle),
         MTEST(test_a_timer_that_expires_during_the_migration_fires_once_on_arrival),
         MTEST(test_a_request_between_routes_that_name_each_other_is_refused),
         MTEST(test_migration_frames_alone_or_behind_each_other_get_the_same_answers),

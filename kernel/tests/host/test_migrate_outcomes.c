@@ -353,9 +353,8 @@ static enum cairn_simbus_fate hold_the_answer_of_1(const struct cairn_simbus_wir
 /* T is killed at S while it is being moved (D staged it, the commit not yet sent): the kill
  * wins. S does not commit: it tells every module KILLED, D frees its staged copy, T is on no
  * module, every route as before, nothing of T's left in any heap. */
-static void test_a_task_killed_at_the_source_while_it_is_moved_is_not_committed(void **state)
+static void killed_while_moved(void)
 {
-    (void)state;
     start_all();
     cairn_simbus_filter(hold_the_answer_of_1);
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
@@ -381,6 +380,24 @@ static void test_a_task_killed_at_the_source_while_it_is_moved_is_not_committed(
     cairn_simbus_select(0);
     assert_true(heap_free() >= free_before[0]);
     assert_int_equal(blocks_owned_by(T), 0);
+    struct cairn_heap_stats st;
+    cairn_heap_stats(&st);
+    assert_int_equal(st.bad_frees, 0); /* no block freed twice, by the kill and the source */
+}
+
+static void test_a_task_killed_at_the_source_while_it_is_moved_is_not_committed(void **state)
+{
+    (void)state;
+    killed_while_moved();
+}
+
+/* The same with a state of several parts, whose later parts the source sends from the block
+ * T handed: the kill frees T's blocks, the source frees that one once, when it ends. */
+static void test_a_task_of_many_parts_killed_at_the_source_leaves_no_block(void **state)
+{
+    (void)state;
+    t_extra = 2000; /* 9 STATE parts */
+    killed_while_moved();
 }
 
 /* ---- a busy FREEZE_ACK ------------------------------------------------------------------------- */
@@ -621,6 +638,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         MTEST(test_a_destination_reset_after_the_commit_kills_the_task),
         MTEST(test_a_task_killed_at_the_source_while_it_is_moved_is_not_committed),
+        MTEST(test_a_task_of_many_parts_killed_at_the_source_leaves_no_block),
         MTEST(test_a_busy_freeze_ack_resumes_and_a_retry_moves),
         MTEST(test_the_source_refuses_what_it_cannot_move),
         MTEST(test_a_source_already_migrating_refuses_another_request),

@@ -13,6 +13,7 @@
 #include "ktest.h"
 
 #include "../../core/net/net.h"
+#include "cairn/arch_timer.h"
 
 #define MODULES 3
 #define ARENA (16 * 1024)
@@ -663,7 +664,7 @@ static void test_rx_fast_path_takes_the_common_frame_and_leaves_the_rest(void **
     klog_reset();
     cairn_trace_host_reset();
     uint32_t s = arch_irq_save();
-    cairn_frame_t *f = cairn__net_rx_fast();
+    cairn_frame_t *f = cairn__net_rx_fast(arch_timer_now());
     arch_irq_restore(s);
     assert_non_null(f);
     assert_ptr_equal(cairn_k.top, f);
@@ -690,9 +691,9 @@ static void test_rx_fast_path_takes_the_common_frame_and_leaves_the_rest(void **
     assert_true(cairn_simbus_step());
     cairn_simbus_select(1);
     s = arch_irq_save();
-    assert_null(cairn__net_rx_fast());
+    assert_null(cairn__net_rx_fast(arch_timer_now()));
     assert_true(cairn_net.rx_peeked);
-    assert_null(cairn__net_rx_fast()); /* the header is read: no second look */
+    assert_null(cairn__net_rx_fast(arch_timer_now())); /* the header is read: no second look */
     arch_irq_restore(s);
     cairn_simbus_run();
     cairn_simbus_select(1);

@@ -21,7 +21,9 @@
  *   as cairn__armv6m_return_into's (kernel/arch/armv6m/fast.c). Any other frame leaves its
  *   header in rx_peek for the bus manager (rx_peeked), and the interrupt goes on as the
  *   binding's level-sensitive vector (cairn__irq_fast_level). With the time synchronisation
- *   on, the C path decides (it stamps the entry for a TIMESYNC frame).
+ *   on, the C path decides, given the counter read right after that check, a fixed
+ *   instruction sequence from the vector's entry: a TIMESYNC frame's RX stamp (the C path's
+ *   checks, its header read and the bus manager's code are then no part of it).
  *
  * cairn__net_txdone_vector (the bus TX-done vector branches here; its binding is the board's
  *   cairn_bus_txdone_binding): with nothing buffered and the time synchronisation off, the
@@ -39,6 +41,7 @@
 #include "../../../core/net/net.h"
 
 #include "cairn_bus.h"
+#include "cmsdk_timer.h"
 
 #define S_(x) #x
 #define S(x) S_(x)
@@ -147,7 +150,10 @@ void cairn__net_rx_vector_body(void);
 __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_vector_body(void)
 {
     __asm__ volatile(
-        "17:\n\t" /* time synchronisation on: the C path */
+        "17:\n\t" /* time synchronisation on: the C path, given the counter (arch_timer_now) */
+        "ldr   r0, =%c[counter]\n\t"
+        "ldr   r0, [r0]\n\t"
+        "mvns  r0, r0\n\t"
         "bl    cairn__net_rx_fast\n\t"
         "movs  r1, #7\n\t"
         "rsbs  r1, r1, #0\n\t"
@@ -385,7 +391,8 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_ve
         "cpsie i\n\t"
         "bx    lr\n\t"
         ".ltorg\n\t" ::[nettcb] "i"(CAIRN_K_TASKS + 4 * CAIRN_TASK_NET),
-        [tson] "i"(&cairn_net.ts.on), [header] "i"(CAIRN_NET_HEADER),
+        [tson] "i"(&cairn_net.ts.on), [counter] "i"(&CMSDK_TIMER1->value),
+        [header] "i"(CAIRN_NET_HEADER),
         [block] "i"(CAIRN_NET_RX_BLOCK), [kind] "i"(CAIRN_NET_KIND_MSG),
         [portmax] "i"(CAIRN_PORT_LIMIT - 2), [maxtasks] "i"(CAIRN_MAX_TASKS),
         [remote] "i"(CAIRN_MSG_REMOTE), [heapremote] "i"(CAIRN_MSG_HEAP | CAIRN_MSG_REMOTE),
