@@ -223,6 +223,15 @@ static void arm(uint32_t ticks)
     (void)cairn_timer_set(CAIRN_TASK_NET, CAIRN_MIG_TIMER, ticks ? ticks : 1u, true);
 }
 
+/* This module's migration has ended: the timer stops, unless a REQUEST waits for that end. */
+static void timer_end(void)
+{
+    if (MIG.deferred_task)
+        arm(1u);
+    else
+        (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+}
+
 static inline uint32_t query_period(const cairn_mig_state_t *m)
 {
     return m->cfg.retransmit_ticks * (m->cfg.tries + 2u);
@@ -232,7 +241,10 @@ static inline uint32_t query_period(const cairn_mig_state_t *m)
 
 static void freeze_here(cairn_mig_state_t *m, cairn_tcb_t *t)
 {
-    m->saved_flags = t->flags & TCB_READY;
+    /* T's flags from before a deferred REQUEST stopped it, if one did. */
+    m->saved_flags = m->prefrozen == t->id ? m->prefrozen_flags : t->flags & TCB_READY;
+    if (m->prefrozen == t->id)
+        m->prefrozen = 0;
     t->flags &= (uint8_t)~TCB_READY; /* its queued messages wait; new ones queue behind */
     m->stats.frozen++;
     trace(CAIRN_EV_MIG_FROZEN);
@@ -490,29 +502,63 @@ static void try_transfer(void)
 static void source_done(void)
 {
     MIG.phase = PH_DONE;
-    (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+    timer_end();
     trace(CAIRN_EV_MIG_UNFROZEN);
     if (MIG.cfg.done)
         MIG.cfg.done(MIG.task, MIG.dest, MIG.outcome);
 }
 
-static void request(cairn_task_id_t task, uint8_t dest)
+static void defer(cairn_task_id_t task, uint8_t dest, unsigned hops)
+{
+    MIG.deferred_task = task;
+    MIG.deferred_dest = dest;
+    MIG.deferred_hops = (uint8_t)hops;
+}
+
+/* A deferred REQUEST refused after all: its task takes messages again. */
+static void unprefreeze(cairn_task_id_t task, cairn_tcb_t *t)
+{
+    if (!task || MIG.prefrozen != task)
+        return;
+    MIG.prefrozen = 0;
+    if (t)
+        t->flags |= MIG.prefrozen_flags;
+}
+
+static void request(cairn_task_id_t task, uint8_t dest, unsigned hops)
 {
     cairn_tcb_t *t = cairn__tcb(task);
     bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    if (busy && t && !MIG.deferred_task) {
+        /* In another migration (maybe T's own, whose REQUEST this one followed closely):
+         * this one waits for its end and is then taken, or sent on to where T went. */
+        defer(task, dest, hops);
+        return;
+    }
     if (!t || !cairn__movable(task) || busy || dest == cairn_net.address ||
         dest >= cairn_bus_modules() || (t->flags & TCB_KILLING)) {
+        unprefreeze(task, t);
         MIG.stats.refused++;
         return;
     }
     if (t->flags & TCB_ON_STACK) {
         /* T is running, or its dispatch has begun (its frame pushed, the handler not yet
-         * called): frozen now, it would start that handler frozen. The REQUEST waits until
-         * T is off the stack, so that T stops between two messages: a quarter of a
-         * retransmission period, long enough for the handler to end (a tick would keep
-         * the bus manager, which outranks T, busy with this timer). */
-        MIG.deferred_task = task;
-        MIG.deferred_dest = dest;
+         * called): frozen now, it would start that handler frozen. T stops taking messages
+         * now and the REQUEST waits until T is off the stack, so that T stops at the end of
+         * the handler it runs: a quarter of a retransmission period, long enough for the
+         * handler to end (a tick would keep the bus manager, which outranks T, busy with
+         * this timer). */
+        if (MIG.deferred_task && MIG.deferred_task != task) {
+            MIG.stats.refused++; /* one REQUEST waits at a time */
+            return;
+        }
+        if (MIG.prefrozen != task) {
+            unprefreeze(MIG.prefrozen, cairn__tcb(MIG.prefrozen));
+            MIG.prefrozen_flags = t->flags & TCB_READY;
+            t->flags &= (uint8_t)~TCB_READY;
+            MIG.prefrozen = task;
+        }
+        defer(task, dest, hops);
         arm(MIG.cfg.retransmit_ticks / 4u);
         return;
     }
@@ -736,7 +782,7 @@ static void unfreeze(void)
         cairn__mig_unstage();
     free_blob();
     MIG.phase = PH_SETTLED;
-    (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+    timer_end();
     trace(CAIRN_EV_MIG_UNFROZEN);
     cairn__rel_resume(MIG.task);
 }
@@ -892,7 +938,7 @@ static void commit_here(cairn_mig_state_t *m, uint8_t src)
     }
     free_blob();
     m->phase = PH_SETTLED;
-    (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
+    timer_end();
     frame1(src, F_ACTIVATED, ok);
     trace(CAIRN_EV_MIG_UNFROZEN);
     cairn__rel_resume(m->task);
@@ -1086,11 +1132,14 @@ void cairn__mig_timer(void)
 {
     if (!on())
         return;
-    if (MIG.deferred_task) {
+    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    if (MIG.deferred_task && !busy) {
         cairn_task_id_t task = MIG.deferred_task;
         uint32_t taken = MIG.stats.requests;
         MIG.deferred_task = 0;
-        request(task, MIG.deferred_dest);
+        if (MIG.prefrozen == task && !cairn__tcb(task))
+            MIG.prefrozen = 0; /* killed while it waited */
+        (void)take_or_forward(task, MIG.deferred_dest, MIG.deferred_hops);
         if (MIG.deferred_task || MIG.stats.requests != taken)
             return; /* deferred again, or taken: the timer is armed for what follows */
     }
@@ -1202,7 +1251,7 @@ cairn_ret_t cairn__mig_request_msg(const cairn_msg_t *msg)
 static cairn_ret_t take_or_forward(cairn_task_id_t task, uint8_t module, unsigned hops)
 {
     if (cairn__tcb(task) && !cairn__remote_is(task)) {
-        request(task, module);
+        request(task, module, hops);
         return CAIRN_OK;
     }
     int where = cairn_task_module(task);
@@ -1235,5 +1284,6 @@ void cairn_migrate_stats(cairn_migrate_stats_t *st)
         return;
     }
     *st = MIG.stats;
-    st->busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    st->busy = (MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED)) ||
+               MIG.deferred_task;
 }

@@ -79,9 +79,16 @@ typedef struct cairn_mig_state {
     uint8_t role, phase, outcome;
     uint8_t mig_src, mig_ctr; /* the migration: its source and counter */
     uint8_t counter;          /* this module's migration counter */
-    /* A REQUEST that came while its task was on the stack: taken at the next timer tick. */
+    /* A REQUEST that came while its task was on the stack (taken at a timer tick once the
+     * task's handler has ended) or while this module was in another migration (taken, or
+     * sent on, once that one has ended); its hops so far. */
     cairn_task_id_t deferred_task;
-    uint8_t deferred_dest;
+    uint8_t deferred_dest, deferred_hops;
+    /* The task a deferred REQUEST stopped taking messages while its handler ran (0: none),
+     * and its READY flag before: it stops at the end of that handler, not at a gap between
+     * two of its messages that a backlog never leaves. */
+    cairn_task_id_t prefrozen;
+    uint8_t prefrozen_flags;
     cairn_task_id_t task;
     uint8_t dest, source;
     uint8_t tries;

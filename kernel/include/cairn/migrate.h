@@ -71,7 +71,7 @@ typedef struct cairn_migrate_stats {
     uint32_t frozen;     /* times a task was frozen here */
     uint32_t frames_rx, frames_bad, retransmits;
     uint8_t last_outcome;
-    bool busy;           /* in a migration now */
+    bool busy;           /* in a migration now, or a REQUEST waits here to be taken */
 } cairn_migrate_stats_t;
 
 void cairn_migrate_stats(cairn_migrate_stats_t *st);

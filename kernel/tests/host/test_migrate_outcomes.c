@@ -8,7 +8,8 @@
  * module, the routes unchanged. A busy FREEZE_ACK: a bystander in another migration makes
  * the source resume, every message to T still handled once, in order; the other migration
  * and a retry then move. The refusals: at the source (no such task, not movable, to itself,
- * to no module, already migrating, being killed) and at the destination (no room for the
+ * to no module, being killed; one REQUEST waits while the source is migrating, a second is
+ * refused) and at the destination (no room for the
  * state, already in another migration; the retry, FREEZE first, then meets busy
  * FREEZE_ACKs), each leaving every module as before. A task killed at the source while it
  * is moved is not committed: KILLED. The test
@@ -27,6 +28,7 @@
 #define U 4      /* movable, on module 2 */
 #define NOBODY 9 /* a task on no module */
 #define PORT_KILL_AND_MOVE CAIRN_PORT(1)
+#define PORT_MOVE_SELF CAIRN_PORT(2)
 
 static uint8_t arena[MODULES][ARENA];
 static size_t free_before[MODULES];
@@ -72,6 +74,11 @@ static cairn_ret_t movable_handler(void *state, cairn_msg_t *msg)
         assert_int_equal(cairn_task_kill(cairn_current_task()), CAIRN_OK);
         assert_int_equal(cairn_migrate(cairn_current_task(), 1), CAIRN_OK);
         klog("%s@%u:killed", me, here);
+        break;
+    case PORT_MOVE_SELF:
+        /* Asks for its own move while it runs: the REQUEST finds it on the stack. */
+        assert_int_equal(cairn_migrate(cairn_current_task(), 1), CAIRN_OK);
+        klog("%s@%u:move", me, here);
         break;
     default:
         s->handled++;
@@ -509,8 +516,9 @@ static enum cairn_simbus_fate drop_every_answer_to_0(const struct cairn_simbus_w
     return CAIRN_SIMBUS_PASS;
 }
 
-/* A second REQUEST while the source is in a migration is refused; the first one moves T. */
-static void test_a_source_already_migrating_refuses_another_request(void **state)
+/* A REQUEST that reaches the source while it is in a migration waits for that migration's
+ * end (one at a time: a second is refused), then goes where T went and moves it again. */
+static void test_a_request_during_a_migration_waits_for_its_end(void **state)
 {
     (void)state;
     start_all();
@@ -520,16 +528,38 @@ static void test_a_source_already_migrating_refuses_another_request(void **state
     cairn_simbus_run();
     assert_true(acks_dropped >= 1);
     assert_true(ktest_migrate_stats(0).busy);
-    migrate_on(0, T, 2);
-    migrate_on(2, T, 2); /* forwarded to S: refused there */
+    migrate_on(0, T, 2); /* waits */
+    migrate_on(2, T, 2); /* forwarded to S: refused there, one waits already */
     cairn_simbus_run();
-    assert_int_equal(ktest_migrate_stats(0).refused, 2);
+    assert_int_equal(ktest_migrate_stats(0).refused, 1);
     assert_int_equal(ktest_migrate_stats(0).requests, 1);
     cairn_simbus_filter(0);
     ktest_modules_settle(MODULES);
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
     assert_int_equal(ktest_migrate_stats(0).requests, 1);
-    assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2");
+    assert_int_equal(ktest_migrate_stats(1).requests, 1); /* the waiting one, sent on */
+    assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2 T@1:ser T@2:deser(3)");
+    t_only_on(2);
+    routes_name(T, 2, 2, -1);
+}
+
+/* A REQUEST for T while T's handler runs: T takes no message after that handler (the ones
+ * that came meanwhile move with it), where it went on with its backlog until the REQUEST,
+ * looking at every timer tick, found it between two messages. */
+static void test_a_request_for_a_running_task_stops_it_at_the_end_of_its_handler(void **state)
+{
+    (void)state;
+    start_all();
+    ktest_post_on(0, T, PORT_MOVE_SELF, 0, 0);
+    ktest_post_on(0, T, CAIRN_PORT(0), "a", 1);
+    ktest_post_on(0, T, CAIRN_PORT(0), "b", 1);
+    cairn_simbus_run();
+    assert_true(ktest_migrate_stats(0).busy); /* the REQUEST waits for the timer */
+    assert_int_equal(ktest_migrate_stats(0).requests, 0);
+    ktest_modules_settle(MODULES);
+    assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
+    assert_int_equal(ktest_migrate_stats(0).refused, 0);
+    assert_log("T@0:move T@0:ser T@1:deser(0) T@1:a T@1:b");
     t_only_on(1);
     routes_name(T, 1, -1, 1);
 }
@@ -641,7 +671,8 @@ int main(void)
         MTEST(test_a_task_of_many_parts_killed_at_the_source_leaves_no_block),
         MTEST(test_a_busy_freeze_ack_resumes_and_a_retry_moves),
         MTEST(test_the_source_refuses_what_it_cannot_move),
-        MTEST(test_a_source_already_migrating_refuses_another_request),
+        MTEST(test_a_request_during_a_migration_waits_for_its_end),
+        MTEST(test_a_request_for_a_running_task_stops_it_at_the_end_of_its_handler),
         MTEST(test_a_destination_without_room_refuses_and_the_retry_moves),
         MTEST(test_a_destination_in_another_migration_refuses_the_state),
     };
