@@ -223,11 +223,13 @@ static void arm(uint32_t ticks)
     (void)cairn_timer_set(CAIRN_TASK_NET, CAIRN_MIG_TIMER, ticks ? ticks : 1u, true);
 }
 
-/* This module's migration has ended: the timer stops, unless a REQUEST waits for that end. */
+/* This module's migration has ended: the timer stops, unless a REQUEST waits for that end,
+ * which it takes once, at the next tick (a periodic tick would keep a slow module in the
+ * timer's interrupt for ever). */
 static void timer_end(void)
 {
     if (MIG.deferred_task)
-        arm(1u);
+        (void)cairn_timer_set(CAIRN_TASK_NET, CAIRN_MIG_TIMER, 1u, false);
     else
         (void)cairn_timer_cancel(CAIRN_TASK_NET, CAIRN_MIG_TIMER);
 }
