@@ -7,7 +7,8 @@
  * STATE frames sent again; a state of many STATE parts whose window loses, repeats and
  * delays one part each (moved intact); a destination whose source falls silent after the first
  * part arms its query timer when it goes idle and asks; a destination reset before the commit
- * (RESUMED); a timer that
+ * (RESUMED); a source reset after its commit was lost (NOMIG, a QUERY answered: RESUMED
+ * everywhere); a timer that
  * expires during the migration fires once, on arrival; a REQUEST between routes that name each
  * other is refused after as many modules as there are; migration frames alone, behind each
  * other or malformed get the answers the bus manager's service gave them. The test fires the bus managers'
@@ -547,6 +548,50 @@ static void test_a_destination_reset_before_the_commit_resumes(void **state)
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
 }
 
+static unsigned commits_dropped;
+
+static enum cairn_simbus_fate drop_commits(const struct cairn_simbus_wire *w)
+{
+    if (w->head[0] == CAIRN_NET_KIND_MIG && w->first == 7 && w->dst == 1) { /* RESULT */
+        commits_dropped++;
+        return CAIRN_SIMBUS_DROP;
+    }
+    return CAIRN_SIMBUS_PASS;
+}
+
+/* The source reset after it sent the commit, which was lost: the destination's QUERY finds the
+ * source with no record of the migration (NOMIG), so the commit will never come again: it
+ * records RESUMED, frees the staged copy and unfreezes; the frozen bystander, whose QUERY the
+ * source cannot answer either, gets that outcome from the destination (a QUERY answered). T
+ * runs again at its home, from its first state. */
+static void test_a_source_reset_after_a_lost_commit_resumes_everywhere(void **state)
+{
+    (void)state;
+    start_all(1000);
+    commits_dropped = 0;
+    cairn_simbus_filter(drop_commits);
+    ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
+    cairn_simbus_run();
+    assert_int_equal(commits_dropped, 1);
+    assert_int_equal(ktest_migrate_stats(1).staged, 1);
+    assert_true(ktest_migrate_stats(1).busy);
+    assert_true(ktest_migrate_stats(2).busy); /* frozen before the commit went */
+    /* Module 0 is reset: it boots knowing nothing of the migration. */
+    cairn_simbus_filter(0);
+    boot(0, 1000);
+    apps(0);
+    ktest_modules_settle(MODULES);
+    assert_false(ktest_migrate_stats(1).busy);
+    assert_false(ktest_migrate_stats(2).busy);
+    assert_int_equal(ktest_migrate_stats(1).committed, 0);
+    assert_true(live_on(0));
+    assert_false(live_on(1));
+    routes_name(-1, 0, 0);
+    cairn_simbus_select(1);
+    assert_int_equal(heap_free(), free_before[1]);
+    cairn_simbus_select(0);
+}
+
 static void test_a_timer_that_expires_during_the_migration_fires_once_on_arrival(void **state)
 {
     (void)state;
@@ -681,6 +726,7 @@ int main(void)
         MTEST(test_a_lost_freeze_ack_and_state_frame_are_sent_again),
         MTEST(test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_part),
         MTEST(test_a_destination_reset_before_the_commit_resumes),
+        MTEST(test_a_source_reset_after_a_lost_commit_resumes_everywhere),
         MTEST(test_a_destination_left_after_one_part_arms_its_query_timer_when_idle),
         MTEST(test_a_timer_that_expires_during_the_migration_fires_once_on_arrival),
         MTEST(test_a_request_between_routes_that_name_each_other_is_refused),
