@@ -83,6 +83,9 @@ CONFIGS: tuple[Config, ...] = (
     Config("ends", "every migration ends (LTL `<>[] !WAITING`, weak fairness)",
            ("LIVENESS", "NMSG=2", "R=0", "K=1", "MAXLOSS=2", "MAXDELAY=1", "MAXCRASH=1"),
            liveness=True),
+    Config("ends-fast", "every migration ends when the STATE carries the commit (the source "
+           "never gives up after it)", ("LIVENESS", "OTHERS_FIRST", "NMSG=2", "R=0", "K=1",
+                                        "MAXLOSS=2", "MAXDELAY=1", "MAXCRASH=1"), liveness=True),
     *(Config(f"bug-{bug[4:].lower().replace('_', '-')}", what, (bug, *LONG_TIMERS), bug=bug)
       for bug, what in (
           ("BUG_ROUTE_EARLY", "routes switched on FREEZE, before the result"),

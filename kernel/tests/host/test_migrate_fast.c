@@ -4,7 +4,8 @@
  * answers ACTIVATED, with no DESERIALIZED → RESULT(MOVED) round trip. Module 0 holds the
  * movable task T and moves it to module 1.
  *
- * The move itself (no DESERIALIZED, no commit frame); its ACTIVATED lost (the source sends the
+ * The move itself (no DESERIALIZED, no commit frame), with the STATE first and with FREEZE
+ * first (D's epoch not known: its FREEZE_ACK says it); its ACTIVATED lost (the source sends the
  * part again, the destination answers again and stages nothing twice); the destination reset
  * before the part came and after it committed (the source cannot tell the two apart: KILLED,
  * never resumed); the destination's staging failing (RESUMED, and the migration is never staged
@@ -148,9 +149,12 @@ static void start_all(void)
 static unsigned seen[2][16];
 static uint8_t drop_kind, drop_from;
 static unsigned drop_n;
+static bool hellos_of_1_lost; /* module 1's DACKs (its hello among them) dropped */
 
 static enum cairn_simbus_fate watch(const struct cairn_simbus_wire *w)
 {
+    if (hellos_of_1_lost && w->head[0] == CAIRN_NET_KIND_DACK && w->src == 1)
+        return CAIRN_SIMBUS_DROP;
     if (w->head[0] != CAIRN_NET_KIND_MIG || w->first >= 16 || w->src >= MODULES)
         return CAIRN_SIMBUS_PASS;
     seen[w->src][w->first]++;
@@ -174,6 +178,7 @@ static int setup(void **state)
     cairn_simbus_reset(MODULES, 4);
     memset(seen, 0, sizeof seen);
     drop(0, 0, 0);
+    hellos_of_1_lost = false;
     cairn_simbus_filter(watch);
     for (unsigned m = 0; m < MODULES; m++)
         handler_known[m] = true;
@@ -274,6 +279,27 @@ static void test_a_lost_activated_is_answered_again_without_a_second_staging(voi
     assert_int_equal(ktest_migrate_stats(1).committed, 1);
     assert_int_equal(ktest_migrate_stats(0).resumed, 0);
     assert_int_equal(ktest_migrate_stats(0).moved, 1);
+    assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1");
+    assert_true(live_on(1));
+    assert_false(live_on(0));
+}
+
+/* S does not know D's epoch (D's hello lost): FREEZE goes first, D's FREEZE_ACK says its
+ * epoch, and the STATE, sent when D (the only other module) is frozen, carries the commit. */
+static void test_the_state_carries_the_commit_when_freeze_went_first(void **state)
+{
+    (void)state;
+    hellos_of_1_lost = true;
+    start_all();
+    move();
+    ktest_modules_settle(MODULES);
+    assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
+    assert_int_equal(seen[0][F_FREEZE], 1);
+    assert_int_equal(seen[1][F_FREEZE_ACK], 1);
+    assert_int_equal(seen[0][F_STATE], 1);
+    assert_int_equal(seen[1][F_DESERIALIZED], 0);
+    assert_int_equal(seen[0][F_RESULT], 1); /* MOVED to the others, after ACTIVATED */
+    assert_int_equal(ktest_migrate_stats(1).committed, 1);
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1");
     assert_true(live_on(1));
     assert_false(live_on(0));
@@ -405,6 +431,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         MTEST(test_the_last_part_commits_on_staging),
+        MTEST(test_the_state_carries_the_commit_when_freeze_went_first),
         MTEST(test_a_lost_activated_is_answered_again_without_a_second_staging),
         MTEST(test_a_destination_reset_before_the_last_part_kills),
         MTEST(test_a_destination_reset_after_it_committed_kills),
