@@ -800,8 +800,11 @@ static void shut(cairn_mig_state_t *m, uint8_t mig_src, uint8_t mig_ctr)
 
 static bool is_shut(const cairn_mig_state_t *m, uint8_t mig_src, uint8_t mig_ctr)
 {
+    /* Recorded before this module knew the source's epoch (0): whatever it knows now, the
+     * record may be of the present life. */
+    uint8_t epoch = mig_src < CAIRN_NET_MODULES ? m->shut_epoch[mig_src] : 0;
     return mig_src < CAIRN_NET_MODULES && ((m->shut_set >> mig_src) & 1u) &&
-           m->shut_epoch[mig_src] == cairn_net.rel->peer_epoch[mig_src] &&
+           (!epoch || epoch == cairn_net.rel->peer_epoch[mig_src]) &&
            (uint8_t)(m->shut_ctr[mig_src] - mig_ctr) < MIG_SHUT_SPAN;
 }
 
