@@ -29,6 +29,21 @@
  * answered (what it does when it does not know D's epoch): a STATE without a FREEZE on
  * record is refused.
  *
+ * The commit on staging: a STATE sent when every other module is frozen already (with
+ * FREEZE_FIRST, always: the source sends it only when every FREEZE_ACK is in) carries the
+ * commit (COMMIT in its first field), and D makes T live as soon as it has staged it and
+ * answers ACTIVATED, with no DESER → RESULT(MOVED) round trip. The STATE names D's epoch as
+ * D's FREEZE_ACK said it; D takes no STATE of another life (it may have committed in the
+ * earlier one: it answers DESER(2), no record). From the first such STATE the source may no
+ * longer resume T on a timeout (it never gives up, as in COMMITTING); it resumes only on
+ * DESER(0), D's failure in the life the STATE names (D never stages it in that life), and
+ * kills T on DESER(2).
+ *
+ * Compiled with -DOTHERS_FIRST the source freezes O (and P) first and then sends the STATE
+ * first to D, naming D's epoch and carrying the commit: D joins on it, stages and commits at
+ * once. This is what a device of two modules does (no other module to freeze: the STATE is
+ * the first frame), with O's sender kept so that messages still flow.
+ *
  * Deliberately broken variants, each of which SPIN must catch (python -m cairn.spin):
  *   BUG_ROUTE_EARLY    others switch their route to D on FREEZE, before the result
  *   BUG_NO_PENDING     the source does not serialise the messages queued for T
@@ -39,6 +54,10 @@
  *   BUG_NO_TIMER       the source does not serialise T's virtual timer
  *   BUG_ANY_EPOCH      the destination joins a migration on a STATE of any epoch
  *   BUG_NO_DRAIN       (with T_SENDS) the source commits while T's sent messages are kept
+ *   BUG_FAST_RESUME    (with FREEZE_FIRST or OTHERS_FIRST) the source resumes T on a timeout
+ *                      after a STATE that carried the commit
+ *   BUG_FAST_EPOCH     (with OTHERS_FIRST) a STATE with the commit sent again names D's present
+ *                      epoch, not the one the first named
  *
  * With -DT_SENDS, T also sends: messages 1..TMSG to a logger on O, from wherever it is
  * live, numbered per (sending module, logger) and kept at that module until the logger's
@@ -94,7 +113,10 @@
 mtype = { DATA, DACK, NOTASK, FREEZE, FREEZE_ACK, STATE, DESER, RESULT, ACTIVATED,
           RESULT_ACK, QUERY, NOMIG, TDATA, TDACK };
 
-#if defined(T_SENDS) && defined(FREEZE_FIRST)
+#if defined(FREEZE_FIRST) && defined(OTHERS_FIRST)
+#error "OTHERS_FIRST is the STATE-first order with the others frozen before it"
+#endif
+#if defined(T_SENDS) && (defined(FREEZE_FIRST) || defined(OTHERS_FIRST))
 #error "T_SENDS models the drain rule in the STATE-first order only"
 #endif
 #ifndef TMSG
@@ -143,6 +165,8 @@ byte known[NMOD];       /* the outcome this module knows */
 
 /* the source's migrator */
 byte sphase;
+bool sfast;             /* a STATE with the commit went: D may have committed */
+byte sdep;              /* D's epoch as its FREEZE_ACK said (FREEZE_FIRST) */
 byte stries;
 byte acked;             /* FREEZE_ACKs received, as module bits */
 byte racked;            /* RESULT_ACKs received */
@@ -153,6 +177,7 @@ bool started;
 bool part;              /* it has a record of the migration (a FREEZE, STATE or QUERY came) */
 byte depoch = 1;        /* its epoch: one more at each reset */
 byte dres;              /* de-serialisation: 0 not yet, 1 staged, 2 failed */
+bool dshut;             /* refused the migration in this life without a record: never joins it */
 
 /* the sender on O */
 byte next = 1;
@@ -278,20 +303,43 @@ inline forget(m)        /* T's copy on m is freed: its state, timers, queued mes
 }
 
 /* T's serialised state, frozen since the REQUEST: its own state, the kernel's sequence
- * table, its queued messages, its timer; and D's epoch (0: not known, FREEZE went first) */
+ * table, its queued messages, its timer; D's epoch (as D's FREEZE_ACK said it when FREEZE
+ * went first); and COMMIT when every other module is frozen already (FREEZE went first). */
+#define COMMIT 64
 #ifdef FREEZE_FIRST
-#define EPOCH_TO_D 0
+#define EPOCH_TO_D (sdep * 16)
+#define FAST COMMIT
+/* a STATE joins D only with a FREEZE on record */
+#define JOINS(b) part
+#else
+#ifdef OTHERS_FIRST
+/* the epoch D had at the REQUEST (the source's knowledge then), in every STATE sent: a
+ * STATE with the commit sent again must not name a later life of D than the first did, or
+ * D's new life would commit a copy its earlier life may have run (the implementation keeps
+ * the epoch it named first) */
+#ifdef BUG_FAST_EPOCH
+#define EPOCH_TO_D (depoch * 16)
+#else
+#define EPOCH_TO_D (sdep * 16)
+#endif
+#define FAST COMMIT
+#define STATE_WENT sfast      /* FREEZING again only after DESER(ok) */
 #else
 #define EPOCH_TO_D (depoch * 16)
+#define FAST 0
+#define STATE_WENT true
+#endif
+#define JOINS(b) (part || (b) / 16 % 8 == depoch)
 #endif
 inline send_state()
 {
+    if :: FAST != 0 -> sfast = 1 :: else -> skip fi;
 #if defined(BUG_NO_PENDING)
-    send(S, D, STATE, got[S] * 8 + acc[S], EPOCH_TO_D + armed[S] * 128)
+    send(S, D, STATE, got[S] * 8 + acc[S] + FAST, EPOCH_TO_D + armed[S] * 128)
 #elif defined(BUG_NO_TIMER)
-    send(S, D, STATE, got[S] * 8 + acc[S], pend[S] + EPOCH_TO_D)
+    send(S, D, STATE, got[S] * 8 + acc[S] + FAST, pend[S] + EPOCH_TO_D)
 #else
-    send(S, D, STATE, got[S] * 8 + acc[S], pend[S] + EPOCH_TO_D + armed[S] * 128)
+    send(S, D, STATE, got[S] * 8 + acc[S] + FAST, pend[S] + EPOCH_TO_D + armed[S] * 128)
 #endif
 }
 
@@ -302,6 +350,14 @@ inline resume_at_source()
     sphase = RESULTING; stries = 0; racked = 0;
     send(S, D, RESULT, RESUMED, 0);
     to_participants(RESULT, RESUMED)
+}
+
+inline moved_at_source()       /* step 7: the migration succeeded; the source's copy goes */
+{
+    decision = MOVED; known[S] = MOVED;
+    forget(S); frozen[S] = 0; route[S] = D;
+    sphase = RESULTING; stries = 0; racked = 1 << D;
+    to_participants(RESULT, MOVED)
 }
 
 inline kill_at_source()        /* D was reset after the commit was asked: T may have run there */
@@ -335,7 +391,8 @@ end:
             :: !holds[S] && route[S] == D -> send(S, from, RESULT, MOVED, 0)  /* moved: redirect */
             :: else -> send(S, from, NOTASK, 0, 0)
             fi
-        :: k == FREEZE_ACK && sphase == FREEZING -> acked = acked | (1 << from)
+        :: k == FREEZE_ACK && sphase == FREEZING -> acked = acked | (1 << from);
+            if :: from == D -> sdep = a :: else -> skip fi
 #ifdef FREEZE_FIRST
         :: k == DESER && sphase == TRANSFER && a == 1 ->
             sphase = COMMITTING; stries = 0; send(S, D, RESULT, MOVED, 0)
@@ -346,12 +403,12 @@ end:
             to_participants(FREEZE, 0)
 #endif
         :: k == DESER && sphase == TRANSFER && a == 0 -> resume_at_source()
-        :: k == ACTIVATED && sphase == COMMITTING && a == 1 ->
-            /* step 7: the migration succeeded; the source's copy goes */
-            decision = MOVED; known[S] = MOVED;
-            forget(S); frozen[S] = 0; route[S] = D;
-            sphase = RESULTING; stries = 0; racked = 1 << D;
-            to_participants(RESULT, MOVED)
+        /* no record in the life the STATE named: D may have committed before its reset */
+        :: k == DESER && sphase == TRANSFER && a == 2 && !sfast -> resume_at_source()
+        :: k == DESER && sphase == TRANSFER && a == 2 && sfast -> kill_at_source()
+        :: k == ACTIVATED && sphase == TRANSFER && sfast && a == 1 -> moved_at_source()
+        :: k == ACTIVATED && sphase == TRANSFER && sfast && a == 0 -> kill_at_source()
+        :: k == ACTIVATED && sphase == COMMITTING && a == 1 -> moved_at_source()
 #ifdef BUG_RESUME_REFUSED
         :: k == ACTIVATED && sphase == COMMITTING && a == 0 -> resume_at_source()
 #else
@@ -373,9 +430,13 @@ end:
     :: atomic { sphase == IDLE && !started && live[S] ->
         started = 1; live[S] = 0; frozen[S] = 1;
         stries = 0; acked = 0;
-#ifdef FREEZE_FIRST
+#if defined(FREEZE_FIRST)
         sphase = FREEZING;
         send(S, D, FREEZE, 0, 0);
+        to_participants(FREEZE, 0)
+#elif defined(OTHERS_FIRST)
+        sphase = FREEZING; acked = 1 << D;  /* the STATE will freeze D */
+        sdep = depoch;
         to_participants(FREEZE, 0)
 #else
         sphase = TRANSFER;      /* the STATE freezes D */
@@ -392,9 +453,16 @@ end:
         send_state()
         }
 #else
+#ifdef OTHERS_FIRST
+    /* the others frozen: the STATE goes first to D, with the commit */
+    :: atomic { sphase == FREEZING && acked == OTHERS && !sfast ->
+        sphase = TRANSFER; stries = 0;
+        send_state()
+        }
+#endif
     /* every module answered, D with DESER(ok), and T's messages sent from S drained (the
      * drain rule): the commit */
-    :: atomic { sphase == FREEZING && acked == OTHERS && DRAINED ->
+    :: atomic { sphase == FREEZING && acked == OTHERS && DRAINED && STATE_WENT ->
         sphase = COMMITTING; stries = 0; send(S, D, RESULT, MOVED, 0)
         }
 #ifdef T_SENDS
@@ -410,7 +478,13 @@ end:
     :: atomic { sphase == TRANSFER && stries < K && FIRE(stries) -> NOTE(stries);
         send_state()
         }
+#ifdef BUG_FAST_RESUME
     :: atomic { sphase == TRANSFER && stries == K && GIVEUP -> resume_at_source() }
+#else
+    /* after a STATE with the commit, as in COMMITTING: never gives up */
+    :: atomic { sphase == TRANSFER && stries == K && GIVEUP && !sfast -> resume_at_source() }
+    :: atomic { sphase == TRANSFER && stries == K && sfast && FIRE(stries) -> send_state() }
+#endif
     /* the destination decides: ask it again, never give up */
     :: atomic { sphase == COMMITTING && FIRE(stries) -> NOTE(stries); send(S, D, RESULT, MOVED, 0) }
 #ifdef BUG_RESUME_SILENT
@@ -429,12 +503,14 @@ end:
     do
     :: atomic { inbox[D]?k, from, a, b ->
         if
-        :: k == FREEZE && known[D] == NONE ->
-            part = 1; frozen[D] = 1; send(D, S, FREEZE_ACK, 0, 0)
+        :: k == FREEZE && known[D] == NONE && !dshut ->
+            part = 1; frozen[D] = 1; send(D, S, FREEZE_ACK, depoch, 0)
 #ifdef BUG_ANY_EPOCH
         :: k == STATE && known[D] == NONE && (part || b / 16 % 8 != 0) ->
 #else
-        :: k == STATE && known[D] == NONE && (part || b / 16 % 8 == depoch) ->
+        /* a STATE for another life of D: it may have committed in the earlier one */
+        :: k == STATE && b / 16 % 8 != depoch -> send(D, S, DESER, 2, 0)
+        :: k == STATE && b / 16 % 8 == depoch && known[D] == NONE && JOINS(b) && !dshut ->
 #endif
             /* step 6: de-serialise into a staged copy that does not run yet (a STATE of
              * D's present epoch freezes D as FREEZE would) */
@@ -442,19 +518,31 @@ end:
             if
             :: dres == 0 ->
                 if
-                :: holds[D] = 1; got[D] = a / 8; acc[D] = a % 8; pend[D] = b % 16;
+                :: holds[D] = 1; got[D] = a % 64 / 8; acc[D] = a % 8; pend[D] = b % 16;
                    armed[D] = b / 128; dres = 1
                 :: dres = 2     /* no memory for it */
                 fi
             :: else -> skip
             fi;
-            send(D, S, DESER, dres == 1, 0)
+            if
+            :: dres == 1 && a / 64 == 1 ->
+                /* the commit on staging: T runs here from now on */
+                live[D] = 1; frozen[D] = 0; known[D] = MOVED; route[D] = D; committed = 1;
+                send(D, S, ACTIVATED, 1, 0)
+            :: else -> send(D, S, DESER, dres == 1, 0)
+            fi
 #ifdef BUG_ANY_EPOCH
         :: k == STATE && !part && !(known[D] == NONE && b / 16 % 8 != 0) ->
-#else
-        :: k == STATE && !part && !(known[D] == NONE && b / 16 % 8 == depoch) ->
-#endif
             send(D, S, DESER, 0, 0)     /* no record: reset since FREEZE, or an earlier epoch's */
+#else
+        /* this life, a migration it settled: what it knows */
+        :: k == STATE && b / 16 % 8 == depoch && known[D] == MOVED -> send(D, S, ACTIVATED, 1, 0)
+        :: k == STATE && b / 16 % 8 == depoch && known[D] == KILLED -> send(D, S, ACTIVATED, 0, 0)
+        :: k == STATE && b / 16 % 8 == depoch && known[D] == RESUMED -> send(D, S, DESER, 0, 0)
+        /* this life, no record (FREEZE went first and never came here): never joins it */
+        :: k == STATE && b / 16 % 8 == depoch && known[D] == NONE && (!JOINS(b) || dshut) ->
+            dshut = 1; send(D, S, DESER, 0, 0)
+#endif
         :: k == RESULT && a == MOVED ->
             if
             :: known[D] == NONE && holds[D] ->
@@ -579,7 +667,7 @@ end:
 #ifdef T_SENDS
         tout[D] = 0;
 #endif
-        part = 0; dres = 0; depoch++ }
+        part = 0; dres = 0; dshut = 0; depoch++ }
     :: atomic { !deadline -> deadline = 1 }
     od
 }

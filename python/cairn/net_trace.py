@@ -307,6 +307,9 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
       each, 1, 2, 3 … in order, only where the task is live; a number never accepted is a
       violation unless every later one of its stream was lost too and either the sender was
       restarted after sending it or a module holding the task (live or staged) was restarted;
+      a migration that ends KILLED after another module was restarted during it counts as the
+      task lost with that module (the destination reset after the last STATE part carried the
+      commit: the source cannot tell whether the task ran there before the reset);
     - every module that froze the task for a migration unfreezes it (or is restarted).
     """
     addr = address or {}
@@ -318,6 +321,7 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
     frozen_src: dict[int, int] = {}  #: task -> source module while frozen there
     frozen: dict[tuple[int, int], int] = {}  #: (module, mig) -> task, until unfrozen
     lost_at: dict[int, list[int]] = {t: [] for t in homes}  #: task -> times it was lost
+    requested: dict[int, int] = {}  #: migration -> the time of its REQUEST word
     events: list[tuple[int, int, int, Word | None]] = []  # (ps, order, module, word)
     for m, t in restarts:
         events.append((t, 0, m, None))
@@ -391,6 +395,7 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
             mig, phase = w.b, MIG_PHASES.get(code, hex(code))
             if phase == "request":
                 c.outcomes.setdefault(mig, "unfinished")
+                requested.setdefault(mig, ps)
             elif phase == "frozen":
                 frozen[(m, mig)] = task
                 if live.get(task) == m:
@@ -413,6 +418,8 @@ def check_migration(tr: NetTrace, homes: dict[int, int], address: dict[int, int]
             elif phase == "killed":
                 if live.get(task) == m:
                     live[task] = None
+                    if any(r != m and requested.get(mig, ps) <= t <= ps for r, t in restarts):
+                        lost_at[task].append(ps)  # with the module restarted meanwhile
                 frozen_src.pop(task, None)
                 frozen.pop((m, mig), None)
                 c.outcomes[mig] = "killed"

@@ -71,11 +71,21 @@ CONFIGS: tuple[Config, ...] = (
            ("NMSG=2", "R=1", "K=1", "MAXLOSS=0", "MAXDELAY=1", "MAXCRASH=0")),
     Config("early-timers-stale", "early timers, a delay and a reset: a STATE from before "
            "the destination's reset", STALE),
-    Config("freeze-first", "FREEZE to every module first (the destination's epoch unknown)",
-           ("FREEZE_FIRST", *LONG_TIMERS)),
+    Config("freeze-first", "FREEZE to every module first (the destination's epoch unknown); "
+           "the STATE carries the commit", ("FREEZE_FIRST", *LONG_TIMERS)),
+    Config("others-first", "the others frozen first, then the STATE first to the destination "
+           "with the commit (what a device of two modules does)", ("OTHERS_FIRST", *LONG_TIMERS)),
+    Config("others-first-stale", "the same under early timers, a delay and a reset: a STATE "
+           "from before the destination's reset", ("OTHERS_FIRST", *STALE)),
+    Config("freeze-first-stale", "the commit on staging under early timers, a delay and a "
+           "reset: a FREEZE or STATE from before the destination's reset",
+           ("FREEZE_FIRST", *STALE)),
     Config("ends", "every migration ends (LTL `<>[] !WAITING`, weak fairness)",
            ("LIVENESS", "NMSG=2", "R=0", "K=1", "MAXLOSS=2", "MAXDELAY=1", "MAXCRASH=1"),
            liveness=True),
+    Config("ends-fast", "every migration ends when the STATE carries the commit (the source "
+           "never gives up after it)", ("LIVENESS", "OTHERS_FIRST", "NMSG=2", "R=0", "K=1",
+                                        "MAXLOSS=2", "MAXDELAY=1", "MAXCRASH=1"), liveness=True),
     *(Config(f"bug-{bug[4:].lower().replace('_', '-')}", what, (bug, *LONG_TIMERS), bug=bug)
       for bug, what in (
           ("BUG_ROUTE_EARLY", "routes switched on FREEZE, before the result"),
@@ -88,6 +98,12 @@ CONFIGS: tuple[Config, ...] = (
       )),
     Config("bug-any-epoch", "the destination joins on a STATE of any epoch",
            ("BUG_ANY_EPOCH", *STALE), bug="BUG_ANY_EPOCH"),
+    Config("bug-fast-resume", "the source resumes on a timeout after a STATE that carried "
+           "the commit", ("BUG_FAST_RESUME", "FREEZE_FIRST", *LONG_TIMERS), bug="BUG_FAST_RESUME"),
+    Config("bug-fast-resume-two", "the same when the STATE went first (a device of two "
+           "modules)", ("BUG_FAST_RESUME", "OTHERS_FIRST", *LONG_TIMERS), bug="BUG_FAST_RESUME"),
+    Config("bug-fast-epoch", "a STATE with the commit sent again names the destination's present "
+           "epoch", ("BUG_FAST_EPOCH", "OTHERS_FIRST", *LONG_TIMERS), bug="BUG_FAST_EPOCH"),
     Config("sends", "T sends to a logger on O too: the drain rule keeps its messages in order",
            SENDS),
     Config("bug-no-drain", "the source commits while T's sent messages are kept",

@@ -51,6 +51,25 @@ def test_the_checker_reports_a_doctored_trace() -> None:
                for x in net_trace.check_migration(dropped, fault_campaign.HOMES).violations)
 
 
+def test_a_kill_after_a_restart_during_the_migration_is_a_loss_with_that_module() -> None:
+    """The last STATE part carries the commit: the destination reset meanwhile may have run the
+    task before its reset, so the source kills it; the senders' NOTASK drops that follow are
+    messages lost with that module. The same kill with no module restarted is not."""
+    tr, _, _ = fault_campaign.run_device([], 0)
+    request = next(w for w in tr.words if w.code == net_trace.EV_MIG_FIRST)
+    before = [w for w in tr.words if w.ps <= request.ps]
+    killed = net_trace.Word(request.pid, request.ps + 20, net_trace.EV_MIG_KILLED, request.a, request.b)
+    notask = net_trace.Word(3, request.ps + 30, net_trace.EV_NET_ERR, net_trace.ERR_RX_NO_TASK,
+                            0x100 | request.a)
+    fast = next(p for p, n in tr.names.items() if n == "fast")
+    lost = dataclasses.replace(tr, words=before + [killed, notask], restarts=[(fast, request.ps + 10)])
+    c = net_trace.check_migration(lost, fault_campaign.HOMES)
+    assert not any("NOTASK" in v for v in c.violations)
+    assert c.outcomes[request.b] == "killed"
+    kept = dataclasses.replace(lost, restarts=[])
+    assert any("NOTASK" in v for v in net_trace.check_migration(kept, fault_campaign.HOMES).violations)
+
+
 def test_progress_is_checked_only_under_fair_loss() -> None:
     periodic = fault_campaign.Scenario(1, ((("action", "drop"), ("every", 2)),))
     random_loss = fault_campaign.Scenario(1, ((("action", "drop"), ("probability", 0.3)),))

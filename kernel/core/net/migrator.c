@@ -137,6 +137,14 @@ static uint8_t *inline_blob(void)
     return (uint8_t *)MIG.part_frame + MIG_PART_HEAD;
 }
 
+/* The last head byte of part `index` (MIG_PART_COMMIT, MIG_PART_NO_JOIN). */
+static inline __attribute__((always_inline)) uint32_t part_flags(const cairn_mig_state_t *m,
+                                                                 unsigned index)
+{
+    return (index + 1u == m->count && m->fast ? MIG_PART_COMMIT : 0u) |
+           (m->dest_epoch ? 0u : MIG_PART_NO_JOIN);
+}
+
 /* STATE part `index` written to the idle controller, interrupts masked: its head built in
  * the STATE frame buffer's first words, its bytes read straight from the blob where the
  * serialiser wrote them (word-aligned: the blob is a heap block or the buffer itself, and a
@@ -153,7 +161,8 @@ static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint3
                                : m->blob + at;
     m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16 |
                        (uint32_t)index << 24;
-    m->part_frame[1] = m->count | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
+    m->part_frame[1] = m->count | (uint32_t)m->state_epoch << 8 | (uint32_t)m->task << 16 |
+                       part_flags(m, index) << 24;
     const uint32_t h[3] = {
         CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16,
         (seq & 0xFFFFu) << 16,
@@ -356,7 +365,8 @@ static bool tx_inline_part(uint8_t module, uint32_t seq)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
     m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16;
-    m->part_frame[1] = 1u | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
+    m->part_frame[1] = 1u | (uint32_t)m->state_epoch << 8 | (uint32_t)m->task << 16 |
+                       part_flags(m, 0) << 24;
     const uint32_t h[3] = {
         CAIRN_NET_KIND_MIG | (uint32_t)cairn_net.address << 8 | (uint32_t)CAIRN_TASK_NET << 16,
         (seq & 0xFFFFu) << 16,
@@ -396,8 +406,26 @@ static bool tx_part_now(uint8_t index)
     return true;
 }
 
+/* The last part may carry the commit (MIG_PART_COMMIT) when nothing is left for S to wait
+ * for after D's staging: every other module frozen (a device of two modules, or FREEZE went
+ * first and every module answered it), T's sent messages drained (the drain rule, as
+ * commit() checks it: T is frozen, so it stays drained) and T not killed here. D then makes
+ * T live as soon as it has staged it, and the DESERIALIZED → RESULT(MOVED) round trip is
+ * gone. From the first such part on S may no longer resume T on a timeout (m->fast). */
+static bool commit_on_staging(cairn_mig_state_t *m)
+{
+    if (!m->state_epoch || ((m->answered | 1u << m->dest) & m->others) != m->others ||
+        !cairn__tcb_inline(m->task))
+        return false;
+    cairn_rel_state_t *const rel = cairn_net.rel;
+    return !(rel->stats.pending && cairn__rel_sent_by(m->task));
+}
+
 static void send_parts(void)
 {
+    cairn_mig_state_t *const m = cairn_net.mig;
+    if (!m->fast && m->sent < m->count && m->count <= m->acked + MIG_WINDOW)
+        m->fast = commit_on_staging(m); /* the last part goes in this window */
     while (MIG.sent < MIG.count && MIG.sent < MIG.acked + MIG_WINDOW) {
         uint8_t i = MIG.sent++;
         /* The controller takes one frame at a time: the first part may go at once, the
@@ -588,6 +616,8 @@ static void request(cairn_task_id_t task, uint8_t dest, unsigned hops)
     if (epoch && epoch == m->refused_epoch[dest])
         epoch = 0;
     m->dest_epoch = epoch;
+    m->state_epoch = epoch;
+    m->fast = false;
     if (!epoch)
         send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, m->mig_src, m->mig_ctr, task, dest}, 5);
     serialise_tcb(m, t);
@@ -622,7 +652,8 @@ static void freeze_silent(void)
 static void commit(void)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
-    if (!cairn__tcb_inline(m->task)) {
+    /* A kill after a part with the commit went is too late, as after the commit itself. */
+    if (!m->fast && !cairn__tcb_inline(m->task)) {
         killed_here();
         return;
     }
@@ -641,6 +672,27 @@ static void commit(void)
      * latency's path, between the DESERIALIZED that came and the frame that goes. */
     const uint8_t f[6] = {F_RESULT, m->mig_src, m->mig_ctr, CAIRN_MIG_MOVED, m->task, m->dest};
     send(m->dest, f, sizeof f);
+}
+
+/* D's answer to the commit (RESULT(MOVED), or a part with MIG_PART_COMMIT): T live there,
+ * or D reset since it may have run T there (KILLED). */
+static void activated(cairn_mig_state_t *m, bool live)
+{
+    free_blob();
+    m->answered = 1u << m->dest;
+    if (live) {
+        cairn__mig_detach(m->task, m->dest, m->queued);
+        m->stats.moved++;
+        trace(CAIRN_EV_MIG_FREED);
+        resulting(CAIRN_MIG_MOVED);
+    } else {
+        cairn_tcb_t *t = cairn__tcb(m->task);
+        if (t)
+            cairn__task_remove(t);
+        m->stats.killed++;
+        trace(CAIRN_EV_MIG_KILLED);
+        resulting(CAIRN_MIG_KILLED);
+    }
 }
 
 /* STATE went first: D is staged and frozen; the others are frozen next, then the commit. */
@@ -664,10 +716,15 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
     uint8_t kind = f[0];
     /* DESERIALIZED first: the answer the commit waits for. */
     if (kind == F_DESERIALIZED && m->phase == PH_TRANSFER && src == m->dest && len >= 4) {
-        if (!f[3]) {
+        if (f[3] != MIG_DESER_OK) {
             if (m->dest_epoch)
                 m->refused_epoch[m->dest] = m->dest_epoch;
-            resume();
+            /* After a part with the commit, only D's failure in the life the parts name
+             * lets T resume: D with no record of it may have committed before a reset. */
+            if (m->fast && f[3] != MIG_DESER_FAILED)
+                activated(m, false);
+            else
+                resume();
             return;
         }
         if (m->dest_epoch)
@@ -681,6 +738,9 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
             return;
         }
         m->answered |= 1u << src;
+        /* FREEZE went first: D's epoch, for the parts to name (the commit on staging). */
+        if (src == m->dest && !m->dest_epoch && m->phase == PH_FREEZING)
+            m->state_epoch = len >= 5 ? f[4] : 0;
         if (m->phase == PH_FREEZING)
             try_transfer();
         else if ((m->answered & all_others()) == all_others())
@@ -693,22 +753,9 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
             m->sent = m->acked;
         m->tries = 0;
         send_parts();
-    } else if (kind == F_ACTIVATED && m->phase == PH_COMMITTING && src == m->dest && len >= 4) {
-        free_blob();
-        m->answered = 1u << m->dest;
-        if (f[3]) {
-            cairn__mig_detach(m->task, m->dest, m->queued);
-            m->stats.moved++;
-            trace(CAIRN_EV_MIG_FREED);
-            resulting(CAIRN_MIG_MOVED);
-        } else {
-            cairn_tcb_t *t = cairn__tcb(m->task);
-            if (t)
-                cairn__task_remove(t);
-            m->stats.killed++;
-            trace(CAIRN_EV_MIG_KILLED);
-            resulting(CAIRN_MIG_KILLED);
-        }
+    } else if (kind == F_ACTIVATED && src == m->dest && len >= 4 &&
+               (m->phase == PH_COMMITTING || (m->phase == PH_TRANSFER && m->fast))) {
+        activated(m, f[3] != 0);
     } else if (kind == F_RESULT_ACK && m->phase == PH_RESULTING) {
         m->answered |= 1u << src;
         if ((m->answered & all_others()) == all_others())
@@ -745,7 +792,8 @@ static void source_timer(void)
             resume();
         break;
     case PH_TRANSFER:
-        if (++MIG.tries > MIG.cfg.tries) {
+        /* After a part with the commit: never gives up, as in PH_COMMITTING. */
+        if (!MIG.fast && ++MIG.tries > MIG.cfg.tries) {
             resume();
         } else {
             MIG.sent = MIG.acked; /* again from the first part not acknowledged */
@@ -778,8 +826,40 @@ static inline __attribute__((always_inline)) bool this_mig(const cairn_mig_state
     return m->role == MIG_PARTICIPANT && f[1] == m->mig_src && f[2] == m->mig_ctr;
 }
 
+/* Migration (mig_src, mig_ctr) is one this module, its destination, left or refused without
+ * committing it: it never joins it, nor an older one of that source's present life, again
+ * (a source numbers its migrations in order and runs one at a time, so an older one is
+ * decided). Per source, with the source's epoch as this module knows it, so that a source's
+ * new life, whose counter starts again, is not refused. */
+static void shut(cairn_mig_state_t *m, uint8_t mig_src, uint8_t mig_ctr)
+{
+    if (mig_src >= CAIRN_NET_MODULES)
+        return;
+    uint8_t epoch = cairn_net.rel->peer_epoch[mig_src];
+    /* The newest is kept: leaving an older one later (a stale migration that this module
+     * was still in when it refused a newer one) must not let the newer one in again. */
+    if (((m->shut_set >> mig_src) & 1u) && m->shut_epoch[mig_src] == epoch &&
+        (uint8_t)(mig_ctr - m->shut_ctr[mig_src]) >= 128u)
+        return;
+    m->shut_ctr[mig_src] = mig_ctr;
+    m->shut_epoch[mig_src] = epoch;
+    m->shut_set |= 1u << mig_src;
+}
+
+static bool is_shut(const cairn_mig_state_t *m, uint8_t mig_src, uint8_t mig_ctr)
+{
+    /* Recorded before this module knew the source's epoch (0): whatever it knows now, the
+     * record may be of the present life. */
+    uint8_t epoch = mig_src < CAIRN_NET_MODULES ? m->shut_epoch[mig_src] : 0;
+    return mig_src < CAIRN_NET_MODULES && ((m->shut_set >> mig_src) & 1u) &&
+           (!epoch || epoch == cairn_net.rel->peer_epoch[mig_src]) &&
+           (uint8_t)(m->shut_ctr[mig_src] - mig_ctr) < MIG_SHUT_SPAN;
+}
+
 static void unfreeze(void)
 {
+    if (MIG.dest == cairn_net.address)
+        shut(cairn_net.mig, MIG.mig_src, MIG.mig_ctr);
     if (MIG.staged || MIG.stage.state) /* a split state's block before its staging */
         cairn__mig_unstage();
     free_blob();
@@ -847,8 +927,9 @@ static void join_on_state(uint8_t src, const uint8_t *f)
     cairn_mig_state_t *const m = cairn_net.mig;
     bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
     cairn_task_id_t task = f[6];
-    if (this_mig(m, f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch || task < 1 ||
-        task > CAIRN_MAX_TASKS || (cairn__tcb_inline(task) && !cairn__remote_is(task)))
+    if (this_mig(m, f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch ||
+        (f[7] & MIG_PART_NO_JOIN) || task < 1 || task > CAIRN_MAX_TASKS ||
+        (cairn__tcb_inline(task) && !cairn__remote_is(task)) || is_shut(m, f[1], f[2]))
         return;
     join_in_line(m, f[1], f[2], task, cairn_net.address, src, false); /* armed once answered */
 }
@@ -866,11 +947,13 @@ static void query_as_destination(uint8_t src, const uint8_t *f, bool busy)
                                     cairn_net.address}, 6);
         return;
     }
-    if (busy)
-        return; /* one migration at a time: the asker asks again */
+    if (busy || is_shut(cairn_net.mig, f[1], f[2]))
+        return; /* one migration at a time (the asker asks again), or one left already */
     join(f[1], f[2], task, f[4], f[1], true);
     frame(MIG.source, F_QUERY, MIG.task, MIG.dest, -1);
 }
+
+static void commit_here(cairn_mig_state_t *m, uint8_t src);
 
 /* A STATE part of this module's migration, as its destination (frozen, no outcome yet): the
  * next part in order taken (cairn__mig_rx_place put its bytes in the blob, or found no room),
@@ -897,6 +980,13 @@ state_part(cairn_mig_state_t *m, uint8_t src, const uint8_t *f, unsigned len)
                 m->phase = PH_STAGED;
                 m->stats.staged++;
                 trace_of(m, CAIRN_EV_MIG_STAGED);
+                /* The source has nothing left to wait for: live now, ACTIVATED(yes). The
+                 * part names this life (cairn__mig_rx_place and participant_rx refuse any
+                 * other). */
+                if (f[7] & MIG_PART_COMMIT) {
+                    commit_here(m, src);
+                    return;
+                }
             } else {
                 m->stats.stage_failed++;
                 trace(CAIRN_EV_MIG_STAGE_FAILED);
@@ -907,6 +997,10 @@ state_part(cairn_mig_state_t *m, uint8_t src, const uint8_t *f, unsigned len)
      * MIG_ACK_EVERY parts (the source's window is wider), a repeated or out-of-order one
      * at once with what this module has (cumulative), and changes nothing. */
     if (m->answer != 0xFF) {
+        if (m->answer && (f[7] & MIG_PART_COMMIT)) {
+            commit_here(m, src); /* staged on a part without it: the commit comes now */
+            return;
+        }
         frame1(src, F_DESERIALIZED, m->answer);
         /* The query timer, once the answer is on its way: the commit is a round trip
          * away, and the timer's cost goes in it. Not on the first part, where the next
@@ -940,11 +1034,66 @@ static void commit_here(cairn_mig_state_t *m, uint8_t src)
     }
     free_blob();
     m->phase = PH_SETTLED;
-    timer_end();
+    /* Committed on staging, the query timer was never armed: nothing to cancel, unless a
+     * REQUEST waits for this migration's end. */
+    if (m->query_unarmed && !m->deferred_task)
+        m->query_unarmed = false;
+    else {
+        m->query_unarmed = false;
+        timer_end();
+    }
     frame1(src, F_ACTIVATED, ok);
     trace(CAIRN_EV_MIG_UNFROZEN);
     cairn__rel_resume(m->task);
     cairn__mig_spare(); /* for the next staging, now that this one is answered */
+}
+
+/* A STATE part that state_part does not take: for another life of this module, for a
+ * migration it has no record of, or one it has settled. Every answer says what this module
+ * knows for sure, since a part with MIG_PART_COMMIT may have made T live here before. */
+static void state_elsewhere(cairn_mig_state_t *m, uint8_t src, const uint8_t *f, unsigned len,
+                            bool dest_here)
+{
+    uint8_t epoch = cairn_net.rel->epoch;
+    if (f[5] && f[5] != epoch) {
+        /* Sent to an earlier life: it may have committed then; staged never now. */
+        uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], MIG_DESER_NO_RECORD};
+        send(src, a, 4);
+        return;
+    }
+    if (this_mig(m, f) && dest_here) {
+        if (!m->outcome) {
+            state_part(m, src, f, len);
+        } else if (m->outcome == CAIRN_MIG_MOVED) {
+            /* Committed: every part of it is answered so, for a source whose ACTIVATED was
+             * lost. */
+            uint8_t a[4] = {F_ACTIVATED, f[1], f[2], cairn__tcb(m->task) != 0};
+            send(src, a, 4);
+        } else if (m->outcome == CAIRN_MIG_KILLED) {
+            uint8_t a[4] = {F_ACTIVATED, f[1], f[2], 0};
+            send(src, a, 4);
+        } else {
+            uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], MIG_DESER_FAILED};
+            send(src, a, 4);
+        }
+        return;
+    }
+    uint8_t answer = MIG_DESER_NO_RECORD;
+    cairn_task_id_t task = f[6];
+    if (f[5]) {
+        if (task >= 1 && task <= CAIRN_MAX_TASKS && cairn__tcb(task) && !cairn__remote_is(task)) {
+            /* T is live here, though frozen at the source: this life committed it, and a
+             * later migration took the record's place. */
+            uint8_t a[4] = {F_ACTIVATED, f[1], f[2], 1};
+            send(src, a, 4);
+            return;
+        }
+        /* Not in it in this life (busy, FREEZE missed, or left it): never will be. */
+        shut(m, f[1], f[2]);
+        answer = MIG_DESER_FAILED;
+    }
+    uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], answer};
+    send(src, a, 4);
 }
 
 static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
@@ -956,10 +1105,10 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
         if (this_mig(m, f)) {
             if (m->phase != PH_SETTLED)
-                frame1(src, F_FREEZE_ACK, 0);
+                frame(src, F_FREEZE_ACK, 0, cairn_net.rel->epoch, -1);
             return; /* a FREEZE for a migration whose result is known is ignored */
         }
-        if (busy) {
+        if (busy || (f[4] == cairn_net.address && is_shut(m, f[1], f[2]))) {
             uint8_t a[4] = {F_FREEZE_ACK, f[1], f[2], 1};
             send(src, a, 4);
             return;
@@ -967,18 +1116,13 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
         if (cairn__tcb(f[3]) && !cairn__remote_is(f[3]))
             return; /* the task lives here: this module is the source of another story */
         join(f[1], f[2], f[3], f[4], src, true);
-        frame1(src, F_FREEZE_ACK, 0);
+        /* with this module's epoch, which the STATE parts then name (the commit on staging) */
+        frame(src, F_FREEZE_ACK, 0, cairn_net.rel->epoch, -1);
         return;
     }
     dest_here = m->role == MIG_PARTICIPANT && m->dest == cairn_net.address;
     if (kind == F_STATE && len >= MIG_PART_HEAD) {
-        if (!this_mig(m, f) || !dest_here || m->outcome) {
-            /* No FREEZE on record: reset since (or no longer in it). */
-            uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], 0};
-            send(src, a, 4);
-            return;
-        }
-        state_part(m, src, f, len);
+        state_elsewhere(m, src, f, len, dest_here);
         return;
     }
     if (kind == F_RESULT && len >= 6) {
@@ -1053,7 +1197,7 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
         return 0;
     join_on_state(src, f);
     if (!this_mig(m, f) || m->dest != cairn_net.address || m->outcome ||
-        f[3] != m->parts || m->answer != 0xFF)
+        f[3] != m->parts || m->answer != 0xFF || (f[5] && f[5] != cairn_net.rel->epoch))
         return 0;
     if (f[3] == 0) {
         if (m->blob) /* a join left none */

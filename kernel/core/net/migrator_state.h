@@ -36,6 +36,24 @@ enum {
  * destination acknowledged; the destination acknowledges every MIG_ACK_EVERY parts. */
 #define MIG_WINDOW 6u
 #define MIG_ACK_EVERY 3u
+/* A STATE part's last head byte (f[7]). COMMIT: the destination makes the task live as soon
+ * as it has staged it, if the part names its present epoch, and answers ACTIVATED instead of
+ * DESERIALIZED (the last part, sent when every other module is frozen and the drain rule
+ * holds). NO_JOIN: FREEZE went first, the part names the epoch the destination's FREEZE_ACK
+ * said, and a destination with no FREEZE on record does not join on it. */
+#define MIG_PART_COMMIT 1u
+#define MIG_PART_NO_JOIN 2u
+/* DESERIALIZED's answers: failed (and this module never stages that migration in this
+ * life), staged, and no record in this life (reset since the epoch the part names, or that
+ * epoch not known: it cannot say whether it committed before). */
+#define MIG_DESER_FAILED 0u
+#define MIG_DESER_OK 1u
+#define MIG_DESER_NO_RECORD 2u
+/* A destination refuses the migration it left uncommitted and the MIG_SHUT_SPAN - 1 before it
+ * from the same source: a part delayed past that many of the source's later migrations is
+ * not met on a bus, and a counter out of step (a source's new life whose epoch this module
+ * has not heard yet) holds back that few. */
+#define MIG_SHUT_SPAN 16u
 /* A TX token whose task byte has this bit names a STATE part (its index below it), built
  * from the blob when the bus takes it; any other names an outbox slot. */
 #define MIG_TOKEN_PART 0x80u
@@ -108,6 +126,12 @@ typedef struct cairn_mig_state {
     uint8_t acked;     /* TRANSFER: parts the destination has, in order */
     uint8_t sent;      /* TRANSFER: the next part to send */
     uint8_t count;     /* TRANSFER: the blob's parts (a division, computed once) */
+    /* Source: the destination's epoch the STATE parts name (dest_epoch when the STATE went
+     * first, the one D's FREEZE_ACK said when FREEZE did; 0: not known). */
+    uint8_t state_epoch;
+    /* Source: the last part went with MIG_PART_COMMIT (sticky): from then on D may have
+     * committed, so S no longer resumes T on a timeout (as in PH_COMMITTING). */
+    bool fast;
     bool placed;       /* destination: the frame being handled put its part in the blob */
     bool query_unarmed; /* destination: joined on a STATE part, its query timer not yet armed */
     /* Both: the serialised task (source: built; destination: received). */
@@ -128,6 +152,13 @@ typedef struct cairn_mig_state {
     /* bit m: module m is on the bus and not this one. Last: a field placed before the
      * others moved them past the short loads' reach. */
     uint32_t others;
+    /* Destination: per source module, the newest migration (its counter, in the source's
+     * epoch then) that this module left or refused without committing it: it never joins
+     * that one nor an older one of that source's life again, so that a part with
+     * MIG_PART_COMMIT that comes late cannot make T live after the source resumed it. */
+    uint8_t shut_ctr[CAIRN_NET_MODULES];
+    uint8_t shut_epoch[CAIRN_NET_MODULES];
+    uint32_t shut_set; /* bit m: shut_ctr[m] holds one */
 } cairn_mig_state_t;
 
 #endif

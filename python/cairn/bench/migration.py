@@ -10,7 +10,9 @@ stamped with each processor's exact cycle:
 - the freeze time: the task frozen at the source -> the source's migration left (unfrozen);
 - the phases of the latency: request -> serialised (freezing and serialising), serialised ->
   staged (the STATE parts with their acknowledgements, and de-serialising), staged ->
-  committed (DESERIALIZED and the commit, one round trip).
+  committed (the commit point alone when the last STATE part carries the commit, as on two
+  modules; with more, the others' FREEZE round, then DESERIALIZED and the commit, one round
+  trip).
 
 The latency is fitted as base + per byte by least squares over the sizes at 2 modules (R²
 reported); the latency by module count is taken at one size. It returns the dict that
