@@ -1036,12 +1036,10 @@ static void commit_here(cairn_mig_state_t *m, uint8_t src)
     m->phase = PH_SETTLED;
     /* Committed on staging, the query timer was never armed: nothing to cancel, unless a
      * REQUEST waits for this migration's end. */
-    if (m->query_unarmed && !m->deferred_task)
-        m->query_unarmed = false;
-    else {
-        m->query_unarmed = false;
+    bool armed = !m->query_unarmed;
+    m->query_unarmed = false;
+    if (armed || m->deferred_task)
         timer_end();
-    }
     frame1(src, F_ACTIVATED, ok);
     trace(CAIRN_EV_MIG_UNFROZEN);
     cairn__rel_resume(m->task);
