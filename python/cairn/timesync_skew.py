@@ -29,6 +29,8 @@ from cairn.scenario import Device
 
 EV_TIME_MARK = 0x27
 DEVICE = repo_root() / "experiments" / "devices" / "timesync.toml"
+#: The same with the STM32L053 energy profile: its flash wait state and deep-sleep wake-up.
+ENERGY_DEVICE = repo_root() / "experiments" / "devices" / "timesync-energy.toml"
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,22 @@ def skews(by_mark: dict[int, dict[int, int]]) -> list[Skew]:
         if set(stamps) != modules:
             continue
         out.append(Skew(k, max(stamps.values()) - min(stamps.values()), min(stamps.values())))
+    return out
+
+
+def counters(console: str) -> dict[int, dict[str, int]]:
+    """Module -> the counters of its last line (`m<module> marks <n> missed <n> samples <n>
+    ...`, kernel/apps/timesync), from the run's console ("m1: m1 marks 97 ..." lines)."""
+    out: dict[int, dict[str, int]] = {}
+    for line in console.splitlines():
+        head, _, rest = line.partition(": ")
+        words = rest.split()
+        if not head.startswith("m") or not words or words[0] != head:
+            continue
+        pairs = words[1:]
+        if pairs[-1] == "ppb":
+            pairs = pairs[:-1]
+        out[int(head[1:])] = {pairs[i]: int(pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)}
     return out
 
 

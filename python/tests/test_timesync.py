@@ -52,7 +52,7 @@ def test_every_module_keeps_the_global_clock_within_10_us(synced: timesync_skew.
         f = _fields(line)
         assert f["missed"] == 0 and f["bad"] == 0 and f["late"] == 0, line
         if m:
-            # Two SYNCs at 250 ms, then 1 Hz until the 10 s run ends.
+            # Three SYNCs 200 ms apart, then 1 Hz until the 10 s run ends.
             assert f["samples"] >= 10, line
     # Marks count from each receiver's first complete synchronisation (offset and rate).
     assert len(synced.skews) >= 90
@@ -79,7 +79,7 @@ def test_sync_frames_are_broadcast_and_accounted_in_the_trace() -> None:
     samples = [w for w in tr.words if w.code == 0x26]
     d2 = net_trace.check(tr, modules=list(range(MODULES)))
     assert d2.ok(), d2
-    # SYNC and FOLLOW_UP for each sync: 2 at 250 ms, then 1 Hz.
+    # SYNC and FOLLOW_UP for each sync: 3 at 200 ms, then 1 Hz.
     assert all(f.src_module == 0 and f.dst_module == net_trace.BROADCAST for f in tr.sent)
     assert len(tr.sent) % 2 == 0 and len(tr.sent) >= 20
     # Each receiver took one sample per sync (TIME_SYNC word), the first without a rate.

@@ -360,8 +360,11 @@ void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void 
         __builtin_memcpy(f->data + hdr_len, payload, len);
 }
 
+/* The simulated bus moves only when the test runs it: the watch sees the frame still
+ * queued, and the TX done interrupt does the rest. */
 uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
-                              const void *payload, unsigned len, uint64_t (*stamp)(void))
+                              const void *payload, unsigned len, uint64_t (*stamp)(void),
+                              cairn_bus_watch_t *watch)
 {
     uint8_t buf[CAIRN_NET_MAX_FRAME];
     unsigned n = len > sizeof buf - 8 ? (unsigned)sizeof buf - 8 : len;
@@ -371,6 +374,7 @@ uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
     for (unsigned i = 0; i < 8; i++)
         buf[n + i] = (uint8_t)(t >> (8 * i));
     cairn_bus_tx(dst, hdr, hdr_len, buf, n + 8);
+    watch->busy = watch->turns;
     return t;
 }
 
@@ -390,6 +394,15 @@ uint32_t cairn_bus_rtc(void)
     unsigned __int128 t = (unsigned __int128)arch_timer_now() * 32768u *
                           (uint64_t)(1000000000 + (int64_t)m->rtc_ppb);
     return m->rtc_start + (uint32_t)(t / ((uint64_t)m->rtc_hz * 1000000000u));
+}
+
+uint32_t cairn_bus_rtc_edge(uint32_t *hw)
+{
+    uint32_t n0 = cairn_bus_rtc(), n;
+    while ((n = cairn_bus_rtc()) == n0)
+        ;
+    *hw = arch_timer_now();
+    return n;
 }
 
 int cairn_bus_rx_head(uint8_t *src, bool *corrupt)

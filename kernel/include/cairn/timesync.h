@@ -69,7 +69,7 @@ typedef struct cairn_timesync_config {
 
 /* Starts time synchronisation: the master sends SYNC every period (its bus manager's
  * timer 0), the others take samples. CAIRN_ENOROUTE without cairn_net_init; CAIRN_EINVAL:
- * a bad configuration. */
+ * a bad configuration; CAIRN_ENOMEM: no heap for its 16-byte block (the first call only). */
 cairn_ret_t cairn_timesync_init(const cairn_timesync_config_t *cfg);
 
 /* This module's local clock: its RTC, interpolated by the hardware counter. */
@@ -88,7 +88,8 @@ cairn_ret_t cairn_global_deadline(cairn_time_t g, uint32_t *hw);
 
 typedef struct cairn_timesync_stats {
     uint32_t syncs_sent;   /* SYNC frames committed (master) */
-    uint32_t skipped;      /* periods the bus was busy: no SYNC (master) */
+    uint32_t skipped;      /* periods without a sample: the bus was busy (no SYNC), or the
+                            * SYNC arrived before the master watched (no FOLLOW_UP) (master) */
     uint32_t samples;      /* samples taken (offset updated) */
     uint32_t bad;          /* frames refused: not from the master, bad length or type, a
                             * wait out of range, a sample that contradicts the rate */
