@@ -71,6 +71,8 @@ static struct {
     cairn_simbus_filter_t filter;
     struct frame delayed;
     bool has_delayed;
+    bool watch_set;
+    uint32_t watch_busy;
 } bus;
 
 static struct module *cur(void)
@@ -360,8 +362,14 @@ void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void 
         __builtin_memcpy(f->data + hdr_len, payload, len);
 }
 
-/* The simulated bus moves only when the test runs it: the watch sees the frame still
- * queued, and the TX done interrupt does the rest. */
+void cairn_simbus_watch_next(uint32_t busy)
+{
+    bus.watch_set = true;
+    bus.watch_busy = busy;
+}
+
+/* The watch sees the frame still queued, and the TX done interrupt does the rest, unless
+ * cairn_simbus_watch_next said otherwise. */
 uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
                               const void *payload, unsigned len, uint64_t (*stamp)(void),
                               cairn_bus_watch_t *watch)
@@ -375,6 +383,13 @@ uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
         buf[n + i] = (uint8_t)(t >> (8 * i));
     cairn_bus_tx(dst, hdr, hdr_len, buf, n + 8);
     watch->busy = watch->turns;
+    if (bus.watch_set && bus.watch_busy < watch->turns) {
+        bus.watch_set = false;
+        host_timer_advance(bus.watch_busy);
+        cairn_simbus_step();
+        watch->busy = bus.watch_busy;
+        watch->hw = arch_timer_now();
+    }
     return t;
 }
 
