@@ -58,8 +58,8 @@ static uint64_t get64(const uint8_t *p)
 /* Waits for the RTC's next tick (at most 30.5 us) and anchors there. The driver's loop is a
  * few cycles, so the anchor trails the edge by a fixed time give or take those: the fixed
  * part delays every local time of the module alike and cancels out; the rest is jitter in
- * every stamp (the loop of calls it replaces, ~25 cycles and twice that with a flash wait
- * state, gave a microsecond of it, amplified by the rate). */
+ * every stamp, which the rate amplifies, so the loop must be short (a loop of calls, with
+ * a flash wait state, gave a microsecond of it). */
 static void anchor(void)
 {
     uint32_t hw;
