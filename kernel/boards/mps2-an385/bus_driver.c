@@ -197,7 +197,12 @@ void cairn_bus_tx_sub(uint8_t dst, const uint32_t *head, const uint32_t *sub, un
  * follow it, a fixed number of cycles. The watch's first look comes five cycles (and their
  * wait states) after the commit: sooner than the frame can arrive (its transfer time at the
  * least, 0.9 us on the timesync demo's bus) at 8 MHz and above. Its loop is LDR, TST, BNE,
- * ADDS, CMP, BHI: eight cycles a turn. */
+ * ADDS, CMP, BHI: eight cycles a turn, and the arrival half a turn before the LDR that sees
+ * it, on average; from that LDR to the counter's read: LDR, TST, BNE taken, two CMPs and
+ * branches not taken, BL, and the LDR of the counter's address in arch_timer_now, 14 cycles.
+ * The reading less those 18 is the arrival, as the receivers' RX stamp is their wake-up
+ * (kernel/arch/armv6m/net/net_fast.c, RX_STAMP_CYCLES). */
+#define WATCH_CYCLES 18u
 uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
                               const void *payload, unsigned len, uint64_t (*stamp)(void),
                               cairn_bus_watch_t *watch)
@@ -213,7 +218,7 @@ uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
     while (!(CAIRN_BUS_STATUS & CAIRN_BUS_STATUS_TX_IDLE) && ++busy < turns)
         ;
     if (busy && busy < turns)
-        watch->hw = arch_timer_now();
+        watch->hw = arch_timer_now() - WATCH_CYCLES;
     watch->busy = busy;
     return t;
 }

@@ -62,9 +62,10 @@ typedef struct cairn_timesync_config {
     uint32_t bus_header_bytes; /* the controller's own header on the wire */
     uint32_t max_wait_ns;  /* longest slot wait a FOLLOW_UP may report (a TDMA round and
                             * its stalls); beyond it the sample is refused */
-    uint32_t rx_latency_ns; /* from a frame's arrival to the receiver's stamp when it was
+    uint32_t rx_latency_ns; /* from a frame's arrival to the receiver's wake-up when it was
                              * asleep: its sleep state's wake-up time (the receivers sleep
-                             * between syncs); subtracted from the RX stamp */
+                             * between syncs); subtracted from the RX stamp, which the port
+                             * has taken back from its reading to the wake-up */
 } cairn_timesync_config_t;
 
 /* Starts time synchronisation: the master sends SYNC every period (its bus manager's
