@@ -29,6 +29,8 @@ from cairn.scenario import Device
 
 EV_TIME_MARK = 0x27
 DEVICE = repo_root() / "experiments" / "devices" / "timesync.toml"
+#: The same with the STM32L053 energy profile: its flash wait state and deep-sleep wake-up.
+ENERGY_DEVICE = repo_root() / "experiments" / "devices" / "timesync-energy.toml"
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,32 @@ def skews(by_mark: dict[int, dict[int, int]]) -> list[Skew]:
     return out
 
 
+def offsets(by_mark: dict[int, dict[int, int]], master: int = 0) -> dict[int, float]:
+    """Module -> its marks' mean offset (ps) from the master's, over the marks every module
+    made: the part of the skew that is a fixed offset of one module's stamps against the
+    master's (what the RX stamp and the master's watch take off, docs/distributed.md)."""
+    every = [by_mark[s.mark] for s in skews(by_mark)]
+    if not every:
+        return {}
+    return {m: sum(st[m] - st[master] for st in every) / len(every) for m in every[0] if m != master}
+
+
+def counters(console: str) -> dict[int, dict[str, int]]:
+    """Module -> the counters of its last line (`m<module> marks <n> missed <n> samples <n>
+    ...`, kernel/apps/timesync), from the run's console ("m1: m1 marks 97 ..." lines)."""
+    out: dict[int, dict[str, int]] = {}
+    for line in console.splitlines():
+        head, _, rest = line.partition(": ")
+        words = rest.split()
+        if not head.startswith("m") or not words or words[0] != head:
+            continue
+        pairs = words[1:]
+        if pairs[-1] == "ppb":
+            pairs = pairs[:-1]
+        out[int(head[1:])] = {pairs[i]: int(pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)}
+    return out
+
+
 def summary(found: list[Skew]) -> str:
     worst = max((s.spread_ps for s in found), default=0)
     return f"time sync: max skew {worst / 1e6:.1f} us over {len(found)} marks"
@@ -76,6 +104,7 @@ class Run:
     stdout: str
     stderr: str
     skews: list[Skew]
+    offsets: dict[int, float]  #: module -> mean offset (ps) from the master's marks
 
 
 def run(free: bool = False, device: Path = DEVICE, sim: Path | None = None) -> Run:
@@ -87,8 +116,8 @@ def run(free: bool = False, device: Path = DEVICE, sim: Path | None = None) -> R
             p.firmware = str(p.firmware).replace("timesync.elf", "timesync-free.elf")
     r = cairn.run(dev, ["trace"], max_time="15s", timeout=300, sim=sim)
     trace = r.files["trace"]
-    found = skews(marks(trace.read_text())) if trace.exists() else []
-    return Run(r.status, r.console, r.stderr.decode(errors="replace"), found)
+    by_mark = marks(trace.read_text()) if trace.exists() else {}
+    return Run(r.status, r.console, r.stderr.decode(errors="replace"), skews(by_mark), offsets(by_mark))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -71,6 +71,8 @@ static struct {
     cairn_simbus_filter_t filter;
     struct frame delayed;
     bool has_delayed;
+    bool watch_set;
+    uint32_t watch_busy;
 } bus;
 
 static struct module *cur(void)
@@ -360,8 +362,17 @@ void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void 
         __builtin_memcpy(f->data + hdr_len, payload, len);
 }
 
+void cairn_simbus_watch_next(uint32_t busy)
+{
+    bus.watch_set = true;
+    bus.watch_busy = busy;
+}
+
+/* The watch sees the frame still queued, and the TX done interrupt does the rest, unless
+ * cairn_simbus_watch_next said otherwise. */
 uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
-                              const void *payload, unsigned len, uint64_t (*stamp)(void))
+                              const void *payload, unsigned len, uint64_t (*stamp)(void),
+                              cairn_bus_watch_t *watch)
 {
     uint8_t buf[CAIRN_NET_MAX_FRAME];
     unsigned n = len > sizeof buf - 8 ? (unsigned)sizeof buf - 8 : len;
@@ -371,6 +382,14 @@ uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
     for (unsigned i = 0; i < 8; i++)
         buf[n + i] = (uint8_t)(t >> (8 * i));
     cairn_bus_tx(dst, hdr, hdr_len, buf, n + 8);
+    watch->busy = watch->turns;
+    if (bus.watch_set && bus.watch_busy < watch->turns) {
+        bus.watch_set = false;
+        host_timer_advance(bus.watch_busy);
+        cairn_simbus_step();
+        watch->busy = bus.watch_busy;
+        watch->hw = arch_timer_now();
+    }
     return t;
 }
 
@@ -390,6 +409,15 @@ uint32_t cairn_bus_rtc(void)
     unsigned __int128 t = (unsigned __int128)arch_timer_now() * 32768u *
                           (uint64_t)(1000000000 + (int64_t)m->rtc_ppb);
     return m->rtc_start + (uint32_t)(t / ((uint64_t)m->rtc_hz * 1000000000u));
+}
+
+uint32_t cairn_bus_rtc_edge(uint32_t *hw)
+{
+    uint32_t n0 = cairn_bus_rtc(), n;
+    while ((n = cairn_bus_rtc()) == n0)
+        ;
+    *hw = arch_timer_now();
+    return n;
 }
 
 int cairn_bus_rx_head(uint8_t *src, bool *corrupt)

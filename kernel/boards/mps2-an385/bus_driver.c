@@ -11,6 +11,7 @@
  * the bus manager's fast paths, which take the common case without the bus manager's message
  * (kernel/arch/armv6m/net/net_fast.c).
  */
+#include "cairn/arch_timer.h"
 #include "cairn/bus.h"
 #include "cairn/irq.h"
 #include "cairn/net.h"
@@ -193,23 +194,48 @@ void cairn_bus_tx_sub(uint8_t dst, const uint32_t *head, const uint32_t *sub, un
 }
 
 /* The stamp is the last thing computed before TX_SEND: two word stores and the commit
- * follow it, a fixed number of cycles. */
+ * follow it, a fixed number of cycles. The watch's first look comes five cycles (and their
+ * wait states) after the commit: sooner than the frame can arrive (its transfer time at the
+ * least, 0.9 us on the timesync demo's bus) at 8 MHz and above. Its loop is LDR, TST, BNE,
+ * ADDS, CMP, BHI: eight cycles a turn, and the arrival half a turn before the LDR that sees
+ * it, on average; from that LDR to the counter's read: LDR, TST, BNE taken, two CMPs and
+ * branches not taken, BL, and the LDR of the counter's address in arch_timer_now, 14 cycles.
+ * The reading less those 18 is the arrival, as the receivers' RX stamp is their wake-up
+ * (kernel/arch/armv6m/net/net_fast.c, RX_STAMP_CYCLES). */
+#define WATCH_CYCLES 18u
 uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
-                              const void *payload, unsigned len, uint64_t (*stamp)(void))
+                              const void *payload, unsigned len, uint64_t (*stamp)(void),
+                              cairn_bus_watch_t *watch)
 {
     CAIRN_BUS_TX_DEST = dst;
     put(hdr, hdr_len);
     put(payload, len);
     uint64_t t = stamp();
+    uint32_t turns = watch->turns, busy = 0;
     CAIRN_BUS_TX_DATA = (uint32_t)t;
     CAIRN_BUS_TX_DATA = (uint32_t)(t >> 32);
     CAIRN_BUS_TX_SEND = 1u;
+    while (!(CAIRN_BUS_STATUS & CAIRN_BUS_STATUS_TX_IDLE) && ++busy < turns)
+        ;
+    if (busy && busy < turns)
+        watch->hw = arch_timer_now() - WATCH_CYCLES;
+    watch->busy = busy;
     return t;
 }
 
 uint32_t cairn_bus_rtc(void)
 {
     return CAIRN_RTC_COUNT;
+}
+
+/* LDR, CMP, BEQ: five cycles a turn (and a wait state per instruction from flash). */
+uint32_t cairn_bus_rtc_edge(uint32_t *hw)
+{
+    uint32_t n0 = CAIRN_RTC_COUNT, n;
+    while ((n = CAIRN_RTC_COUNT) == n0)
+        ;
+    *hw = arch_timer_now();
+    return n;
 }
 
 int cairn_bus_rx_head(uint8_t *src, bool *corrupt)

@@ -25,11 +25,19 @@ _Static_assert(sizeof(cairn_rtcb_t) <= 6, "a remote TCB is at most 6 bytes (CoMO
 
 /* Time synchronisation (timesync.c): the local clock's anchor, the master's SYNC in
  * flight, the receiver's pending SYNC and its reference point and rate. */
+struct cairn_timesync_base {
+    cairn_time_t local, master;
+};
+
 typedef struct cairn_timesync_state {
     cairn_timesync_config_t cfg;
     bool on;
     bool anchored;
     uint32_t anchor_rtc, anchor_hw; /* an RTC edge and the hardware counter there */
+    /* Receiver: the older sample the rate is measured from, a kernel-owned heap block (in
+     * the padding before units_per_hw: the bus manager's state keeps its size and layout,
+     * and the other services' cycle counts with it). */
+    struct cairn_timesync_base *base;
     uint64_t units_per_hw;          /* clock units per counter tick, Q32 */
     cairn_time_t transfer;          /* a TIMESYNC frame's time on the wire, in units */
     uint32_t max_wait_hw;           /* cfg.max_wait_ns in counter ticks */

@@ -12,6 +12,7 @@
 #include "net.h"
 
 #include "cairn/arch_timer.h"
+#include "cairn/mem.h"
 #include "cairn/timer.h"
 
 #define TS (cairn_net.ts)
@@ -23,13 +24,20 @@
 /* Samples further than this from the prediction are refused (a wild stamp), unless two come
  * in a row: then the master's clock has really jumped, and synchronisation starts again. */
 #define MAX_STEP (CAIRN_TIME_SECOND / 1000u)
+/* The rate is measured from an older sample than the last while they are less than this
+ * far apart: a sample's jitter then weighs on the rate over seconds, not over one period,
+ * which matters most when a short period (the first samples') gives the rate used over a
+ * longer one. Crystals that wander are followed with this much delay. */
+#define RATE_SPAN (4u * CAIRN_TIME_SECOND)
 /* Crystals are at most this far apart (500 ppm, Q32): a larger rate is a bad sample. */
 #define MAX_RATE ((int64_t)2147484)
 /* Longest period, so that the timer's ticks fit CAIRN_TIMER_MAX_TICKS at any counter rate
  * up to 32 MHz. */
 #define MAX_PERIOD_MS 60000u
-/* Loops the master watches its controller for the SYNC's arrival, at most. */
-#define POLL_LIMIT 4096u
+/* A turn of the driver's watch for the SYNC's arrival takes at least this many counter
+ * ticks (the counter runs at the core clock): its turns are bounded by max_wait_hw over this.
+ * A watch that ends past max_wait reports a wait the receivers refuse. */
+#define POLL_TURN_MIN 4u
 
 static void put64(uint8_t *p, uint64_t v)
 {
@@ -47,16 +55,15 @@ static uint64_t get64(const uint8_t *p)
 
 /* ---- the local clock ------------------------------------------------------------------ */
 
-/* Waits for the RTC's next tick (at most 30.5 us) and anchors there: the counter is read
- * right after COUNT is seen to change, so the anchor is late by at most one loop. */
+/* Waits for the RTC's next tick (at most 30.5 us) and anchors there. The driver's loop is a
+ * few cycles, so the anchor trails the edge by a fixed time give or take those: the fixed
+ * part delays every local time of the module alike and cancels out; the rest is jitter in
+ * every stamp, which the rate amplifies, so the loop must be short (a loop of calls, with
+ * a flash wait state, gave a microsecond of it). */
 static void anchor(void)
 {
-    uint32_t n0 = cairn_bus_rtc(), n, hw;
-    do {
-        n = cairn_bus_rtc();
-        hw = arch_timer_now();
-    } while (n == n0);
-    TS.anchor_rtc = n;
+    uint32_t hw;
+    TS.anchor_rtc = cairn_bus_rtc_edge(&hw);
     TS.anchor_hw = hw;
     TS.anchored = true;
 }
@@ -139,8 +146,8 @@ static void sample(cairn_time_t l, cairn_time_t m)
             TS.samples = 0; /* the master's clock jumped: start again */
     }
     if (TS.samples >= 1) {
-        int64_t dl = (int64_t)(l - TS.ref_local);
-        int64_t dm = (int64_t)(m - TS.ref_master);
+        int64_t dl = (int64_t)(l - TS.base->local);
+        int64_t dm = (int64_t)(m - TS.base->master);
         int64_t diff = dm - dl;
         /* Checked before the division so that it cannot overflow: the rate must be below
          * 1/1024 (and is then below 2^22 in Q32, times a diff below 2^40). */
@@ -154,14 +161,21 @@ static void sample(cairn_time_t l, cairn_time_t m)
         if (rate > MAX_RATE || rate < -MAX_RATE) {
             TS.stats.bad++;
             TS.samples = 1; /* keep the newer point as the reference */
-            TS.ref_local = l;
-            TS.ref_master = m;
+            TS.ref_local = TS.base->local = l;
+            TS.ref_master = TS.base->master = m;
             return;
         }
         TS.rate = rate;
         TS.samples = 2;
+        if (dl >= (int64_t)RATE_SPAN) {
+            /* The next rate spans two periods at least. */
+            TS.base->local = TS.ref_local;
+            TS.base->master = TS.ref_master;
+        }
     } else {
         TS.samples = 1;
+        TS.base->local = l;
+        TS.base->master = m;
     }
     TS.refused = 0;
     TS.ref_local = l;
@@ -226,26 +240,34 @@ void cairn_timesync_stats(cairn_timesync_stats_t *st)
 
 /* ---- the protocol --------------------------------------------------------------------- */
 
-static void send_frame(uint8_t type, uint8_t n, const uint8_t *p4, bool stamped, uint64_t v)
+static uint16_t frame_head(uint8_t *h)
 {
     uint16_t seq = cairn_net.seq++;
-    uint8_t h[CAIRN_NET_HEADER] = {
+    const uint8_t head[CAIRN_NET_HEADER] = {
         CAIRN_NET_KIND_TIMESYNC, cairn_net.address, CAIRN_TASK_TIMESYNC, 0, CAIRN_NET_PRIO, 0,
         (uint8_t)seq, (uint8_t)(seq >> 8), CAIRN_TIMESYNC_PAYLOAD, 0,
     };
-    uint8_t p[CAIRN_TIMESYNC_PAYLOAD] = {type, n, p4[0], p4[1]};
-    if (stamped) {
-        TS.commit = cairn_bus_tx_stamped(CAIRN_NET_BROADCAST, h, sizeof h, p, 4, stamp_now);
-    } else {
-        put64(p + 4, v);
-        cairn_bus_tx(CAIRN_NET_BROADCAST, h, sizeof h, p, sizeof p);
-    }
+    __builtin_memcpy(h, head, sizeof head);
+    return seq;
+}
+
+static void sent(uint16_t seq)
+{
     cairn_net.stats.tx_frames++;
     CAIRN_TRACE(CAIRN_EV_NET_SEND, CAIRN_NET_BROADCAST, seq);
     CAIRN_TRACE(CAIRN_EV_NET_SEND_TO, CAIRN_TASK_TIMESYNC, 0);
 }
 
-static const uint8_t zero2[2];
+/* A FOLLOW_UP: the last 8 bytes are v. */
+static void send_frame(uint8_t type, uint8_t n, uint64_t v)
+{
+    uint8_t h[CAIRN_NET_HEADER];
+    uint16_t seq = frame_head(h);
+    uint8_t p[CAIRN_TIMESYNC_PAYLOAD] = {type, n};
+    put64(p + 4, v);
+    cairn_bus_tx(CAIRN_NET_BROADCAST, h, sizeof h, p, sizeof p);
+    sent(seq);
+}
 
 /* The SYNC arrived when the counter read TS.service_hw: its wait for the slot goes out. */
 static void follow_up(void)
@@ -253,7 +275,7 @@ static void follow_up(void)
     TS.in_flight = false;
     cairn_time_t done = local_at(TS.service_hw);
     int64_t wait = (int64_t)(done - TS.commit - TS.transfer);
-    send_frame(CAIRN_TIMESYNC_FOLLOW_UP, TS.seq, zero2, false, (uint64_t)wait);
+    send_frame(CAIRN_TIMESYNC_FOLLOW_UP, TS.seq, (uint64_t)wait);
 }
 
 void cairn__timesync_entry_at(uint32_t hw)
@@ -275,24 +297,30 @@ void cairn__timesync_period_timer(void)
     uint32_t s = arch_irq_save();
     bool idle = !cairn_net.txq && !TS.in_flight && cairn_bus_tx_idle();
     if (idle) {
-        TS.seq++;
-        send_frame(CAIRN_TIMESYNC_SYNC, TS.seq, zero2, true, 0);
-        TS.in_flight = true;
+        uint8_t h[CAIRN_NET_HEADER];
+        uint16_t seq = frame_head(h);
+        uint8_t p[4] = {CAIRN_TIMESYNC_SYNC, ++TS.seq};
+        /* The frame arrives at the start of the master's next slot and a transfer time on:
+         * the driver watches the controller for it from right after the commit, interrupts
+         * masked, and sees it within a turn of its loop, where the TX done interrupt would
+         * come as late as the longest critical section. */
+        cairn_bus_watch_t w = {.turns = TS.max_wait_hw / POLL_TURN_MIN + 1u};
+        TS.commit = cairn_bus_tx_stamped(CAIRN_NET_BROADCAST, h, sizeof h, p, sizeof p,
+                                         stamp_now, &w);
+        sent(seq);
         TS.stats.syncs_sent++;
-        /* The frame arrives within a TDMA round: watching the controller for it, with
-         * interrupts masked, stamps the arrival within a loop's time, where the TX done
-         * interrupt would come as late as the longest critical section. Past max_wait (a
-         * stalled bus; the host's simulated bus, which moves only when the test steps it)
-         * the TX done interrupt does it. */
-        uint32_t t0 = arch_timer_now(), hw = t0;
-        for (unsigned n = 0; n < POLL_LIMIT && hw - t0 <= TS.max_wait_hw; n++) {
-            if (cairn_bus_tx_idle()) {
-                TS.service_hw = hw;
-                follow_up();
-                break;
-            }
-            hw = arch_timer_now();
+        TS.in_flight = true;
+        if (w.busy == 0) {
+            /* There already (a clock too slow to look in time): when, the master cannot
+             * tell, so this SYNC has no FOLLOW_UP and the receivers keep their clocks. */
+            TS.in_flight = false;
+            TS.stats.skipped++;
+        } else if (w.busy < w.turns) {
+            TS.service_hw = w.hw;
+            follow_up();
         }
+        /* Past max_wait (a stalled bus; the host's simulated bus, which moves only when the
+         * test steps it) the TX done interrupt sends the FOLLOW_UP. */
     } else {
         TS.stats.skipped++;
     }
@@ -382,7 +410,12 @@ cairn_ret_t cairn_timesync_init(const cairn_timesync_config_t *cfg)
     if (!cfg || cfg->hw_hz == 0 || cfg->hw_hz > 32000000u || cfg->bus_bytes_per_s == 0 ||
         cfg->period_ms > MAX_PERIOD_MS || cfg->master == CAIRN_NET_BROADCAST)
         return CAIRN_EINVAL;
+    struct cairn_timesync_base *base = TS.base;
+    if (!base && !(base = cairn_malloc(sizeof *base)))
+        return CAIRN_ENOMEM;
+    cairn_heap_set_owner(base, CAIRN_TASK_NONE);
     __builtin_memset(&TS, 0, sizeof TS);
+    TS.base = base;
     TS.cfg = *cfg;
     TS.units_per_hw = ((uint64_t)1 << 63) / cfg->hw_hz;
     /* arrival = slot start + ceil(bytes x 10^12 / throughput) ps + latency (docs/device.md) */

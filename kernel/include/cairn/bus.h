@@ -27,12 +27,27 @@ bool cairn_bus_tx_idle(void);
 void cairn_bus_tx(uint8_t dst, const uint8_t *hdr, unsigned hdr_len, const void *payload,
                   unsigned len);
 
+/* The master's watch for its SYNC's arrival (cairn_bus_tx_stamped). */
+typedef struct cairn_bus_watch {
+    uint32_t turns; /* at most this many turns of the driver's loop */
+    uint32_t busy;  /* out: the turns it saw the controller busy; 0 when the frame had arrived
+                     * by the first look (when, it cannot tell), `turns` when still busy */
+    uint32_t hw;    /* out, when 0 < busy < turns: the hardware counter (arch_timer_now)
+                     * read right after the loop, a fixed number of cycles after the arrival
+                     * give or take one turn */
+} cairn_bus_watch_t;
+
 /* The same for a TIMESYNC frame (docs/distributed.md, "Time synchronisation"): after the
  * header and payload, the driver appends stamp()'s 8 bytes (little-endian) as the last
  * thing before it commits the frame, so the stamp is taken as late as it can be; returns
- * the stamp it wrote. */
+ * the stamp it wrote. Then, from the instruction after the commit, it watches the
+ * controller until nothing of this module's is queued or on the wire (the frame's arrival),
+ * in a loop of a few instructions: the arrival is seen within those few cycles whatever the
+ * code around it costs, and a frame that goes at once (a slot starting then) is still on
+ * the wire at the first look. */
 uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
-                              const void *payload, unsigned len, uint64_t (*stamp)(void));
+                              const void *payload, unsigned len, uint64_t (*stamp)(void),
+                              cairn_bus_watch_t *watch);
 
 /* A number of this boot of the module, never 0, one more (mod 255) than the previous
  * boot's: the reliable layer tells a restarted peer's frames from its earlier life's. */
@@ -40,6 +55,12 @@ uint8_t cairn_bus_boot_epoch(void);
 
 /* The module's real-time clock: 32.768 kHz ticks (at its crystal's true rate). */
 uint32_t cairn_bus_rtc(void);
+
+/* Waits for the RTC's next tick (at most one, 30.5 us) and returns its count, with the
+ * hardware counter (arch_timer_now) in *hw: read right after a loop of a few instructions on
+ * the register, so a fixed number of cycles after the edge give or take one turn, whatever
+ * the code around it costs (time synchronisation's anchor, docs/distributed.md). */
+uint32_t cairn_bus_rtc_edge(uint32_t *hw);
 
 /* The frame at the head of the RX FIFO: its length, or -1 when the FIFO is empty; its
  * source module in *src, and whether it failed the controller's check in *corrupt. */

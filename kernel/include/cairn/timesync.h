@@ -62,14 +62,15 @@ typedef struct cairn_timesync_config {
     uint32_t bus_header_bytes; /* the controller's own header on the wire */
     uint32_t max_wait_ns;  /* longest slot wait a FOLLOW_UP may report (a TDMA round and
                             * its stalls); beyond it the sample is refused */
-    uint32_t rx_latency_ns; /* from a frame's arrival to the receiver's stamp when it was
+    uint32_t rx_latency_ns; /* from a frame's arrival to the receiver's wake-up when it was
                              * asleep: its sleep state's wake-up time (the receivers sleep
-                             * between syncs); subtracted from the RX stamp */
+                             * between syncs); subtracted from the RX stamp, which the port
+                             * has taken back from its reading to the wake-up */
 } cairn_timesync_config_t;
 
 /* Starts time synchronisation: the master sends SYNC every period (its bus manager's
  * timer 0), the others take samples. CAIRN_ENOROUTE without cairn_net_init; CAIRN_EINVAL:
- * a bad configuration. */
+ * a bad configuration; CAIRN_ENOMEM: no heap for its 16-byte block (the first call only). */
 cairn_ret_t cairn_timesync_init(const cairn_timesync_config_t *cfg);
 
 /* This module's local clock: its RTC, interpolated by the hardware counter. */
@@ -88,7 +89,8 @@ cairn_ret_t cairn_global_deadline(cairn_time_t g, uint32_t *hw);
 
 typedef struct cairn_timesync_stats {
     uint32_t syncs_sent;   /* SYNC frames committed (master) */
-    uint32_t skipped;      /* periods the bus was busy: no SYNC (master) */
+    uint32_t skipped;      /* periods without a sample: the bus was busy (no SYNC), or the
+                            * SYNC arrived before the master watched (no FOLLOW_UP) (master) */
     uint32_t samples;      /* samples taken (offset updated) */
     uint32_t bad;          /* frames refused: not from the master, bad length or type, a
                             * wait out of range, a sample that contradicts the rate */

@@ -336,6 +336,92 @@ static void test_bad_and_late_frames_are_refused_and_counted(void **state)
     assert_tracks_master(2, TOL_US);
 }
 
+/* One sample on module 1 from injected frames: the master's clock read its local clock plus
+ * err when the SYNC arrived. */
+static void sample_with_error(uint8_t n, int64_t err)
+{
+    cairn_simbus_select(1);
+    cairn_time_t l = cairn_local_time();
+    inject(1, 0, CAIRN_TIMESYNC_SYNC, n, l + (uint64_t)err - cairn_net.ts.transfer,
+           CAIRN_TIMESYNC_PAYLOAD);
+    serve(1);
+    inject(1, 0, CAIRN_TIMESYNC_FOLLOW_UP, n, 0, CAIRN_TIMESYNC_PAYLOAD);
+    serve(1);
+}
+
+/* A stamp's error weighs on the rate over the span from an older sample, not over one
+ * period: a short period's rate used over a longer one (the demo's first syncs) multiplied
+ * it. The span grows to 4 s, then starts again from the sample before the newest. */
+static void test_the_rate_is_measured_over_several_periods(void **state)
+{
+    (void)state;
+    start_all(0);
+    const int64_t err = (int64_t)(CAIRN_TIME_SECOND / 10000u); /* 100 us */
+    sample_with_error(1, 0);
+    host_timer_advance(SECOND);
+    sample_with_error(2, err);
+    /* Over one period: 100 us in 1 s. */
+    assert_true(ts_stats(1).rate_ppb > 99000 && ts_stats(1).rate_ppb < 101000);
+    host_timer_advance(SECOND);
+    sample_with_error(3, 0);
+    /* From the first sample, 2 s on: no rate at all (one period back, -100 ppm). */
+    int32_t r = ts_stats(1).rate_ppb;
+    assert_true(r > -1000 && r < 1000);
+    for (uint8_t n = 4; n <= 5; n++) {
+        host_timer_advance(SECOND);
+        sample_with_error(n, 0); /* 4 s from the first: the next rate from the sample at 3 s */
+    }
+    host_timer_advance(SECOND);
+    sample_with_error(6, err);
+    /* 100 us over the 2 s since the sample at 3 s (from the first, 5 s: 20 ppm). */
+    r = ts_stats(1).rate_ppb;
+    assert_true(r > 49000 && r < 51000);
+    assert_int_equal(ts_stats(1).samples, 6);
+    assert_int_equal(ts_stats(1).bad + ts_stats(1).late, 0);
+}
+
+/* The master's driver watches the controller from right after the SYNC's commit: the arrival
+ * it sees is the FOLLOW_UP's at once. A SYNC already delivered at the first look has no
+ * known arrival: no FOLLOW_UP, the period counted skipped, and the receivers keep their
+ * clocks until the next. */
+static void test_the_master_watches_for_the_arrival(void **state)
+{
+    (void)state;
+    start_all(0);
+    for (unsigned k = 0; k < 2; k++) {
+        if (k)
+            host_timer_advance(SECOND);
+        cairn_simbus_watch_next(25); /* 25 us on the wire and in the slot wait */
+        cairn_simbus_select(0);
+        assert_int_equal(cairn_post(CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT0, NULL, 0), CAIRN_OK);
+        /* SYNC delivered and FOLLOW_UP queued by the timer's own call */
+        assert_int_equal(cairn_simbus_wire_count(), 2u * k + 1u);
+        assert_int_equal(cairn_simbus_tx_count(0), 1);
+        cairn_simbus_run();
+    }
+    assert_int_equal(ts_stats(1).samples, 2);
+    assert_tracks_master(1, TOL_US);
+    assert_tracks_master(2, TOL_US);
+
+    host_timer_advance(SECOND);
+    cairn_simbus_watch_next(0);
+    cairn_simbus_select(0);
+    assert_int_equal(cairn_post(CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT0, NULL, 0), CAIRN_OK);
+    assert_int_equal(cairn_simbus_tx_count(0), 0); /* no FOLLOW_UP */
+    cairn_simbus_run();
+    assert_int_equal(ts_stats(0).skipped, 1);
+    assert_int_equal(ts_stats(1).samples, 2);
+    /* The next sync, the TX done interrupt's way, is a sample again. */
+    host_timer_advance(SECOND);
+    sync_once();
+    for (unsigned m = 1; m < MODULES; m++) {
+        assert_int_equal(ts_stats(m).samples, 3);
+        assert_int_equal(ts_stats(m).bad + ts_stats(m).late, 0);
+        assert_tracks_master(m, TOL_US);
+    }
+    assert_int_equal(ts_stats(0).syncs_sent, 4);
+}
+
 /* The RX fast path (rx_fast.c; the armv6m vector calls it with the counter read at its head)
  * stamps a TIMESYNC frame with the counter it is given, not the counter once its own checks
  * and the header read are done, and the bus manager keeps that stamp when it takes the frame:
@@ -386,6 +472,8 @@ int main(void)
         TTEST(test_receivers_keep_the_masters_offset_and_rate),
         TTEST(test_the_period_changes_by_a_message),
         TTEST(test_bad_and_late_frames_are_refused_and_counted),
+        TTEST(test_the_rate_is_measured_over_several_periods),
+        TTEST(test_the_master_watches_for_the_arrival),
         TTEST(test_the_rx_stamp_is_the_vectors_entry),
         TTEST(test_configuration_is_checked),
     };

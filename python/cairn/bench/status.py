@@ -201,6 +201,11 @@ def render_distributed(d: dict[str, Any]) -> list[str]:
                      f"(experiments/devices/timesync.toml), worst true skew between modules "
                      f"**{d['timesync_skew_us_max']} µs** over {d['timesync_marks']} marks (target ≤ "
                      f"{d['timesync_skew_us_target']} µs: {ts_met})")
+        if "timesync_energy_skew_us_max" in d:
+            te_met = "met" if d["timesync_energy_skew_met"] else "not met"
+            lines[-1] += (f"; with the STM32L053 energy profile (its flash wait state and deep-sleep "
+                          f"wake-up; timesync-energy.toml) **{d['timesync_energy_skew_us_max']} µs** over "
+                          f"{d['timesync_energy_marks']} marks ({te_met})")
     if "checkpoint_cost_base_cycles" in d:
         by = d["checkpoint_cost_cycles_by_size"]
         lines.append("  - checkpoint migration (a 4 MHz and a 32 MHz module, docs/checkpoint.md), migration "

@@ -121,6 +121,16 @@ _Static_assert(CAIRN_BUS_STATUS_RX_CORRUPT == 1u << 3 && CAIRN_BUS_STATUS_TX_IDL
 _Static_assert(CAIRN_NET_HEADER == 10u && CAIRN_NET_RX_BLOCK <= 16u,
                "the header is two words and a halfword; a receive block at most four words");
 
+/* Time synchronisation's RX stamp is the counter at the receiver's wake-up (docs/distributed.md,
+ * "Time synchronisation"): the counter's read at label 17 less the cycles from a wake-up by the
+ * RX interrupt to that read, at zero wait states: arch_idle's BX (2), cairn_idle's MSR PRIMASK
+ * (3), the exception's entry (15), irq24_handler's B (2), the path from cairn__net_rx_vector to
+ * label 17 (32) and the LDR of the counter's address (2). The receiver then goes back the
+ * wake-up's own time (rx_latency_ns); the master's watch takes off its own few cycles
+ * (bus_driver.c), so that both stamp the same instant. A change to this path changes the
+ * figure: test_timesync.py's check of the receivers' offset against the master fails. */
+#define RX_STAMP_CYCLES 56
+
 /* Trace words (event code << 24). */
 #define EV_SEND 1
 #define EV_START 2
@@ -154,6 +164,7 @@ __attribute__((naked, section(".text.cairn_fast.net_rx"))) void cairn__net_rx_ve
         "ldr   r0, =%c[counter]\n\t"
         "ldr   r0, [r0]\n\t"
         "mvns  r0, r0\n\t"
+        "subs  r0, #" S(RX_STAMP_CYCLES) "\n\t"
         "bl    cairn__net_rx_fast\n\t"
         "movs  r1, #7\n\t"
         "rsbs  r1, r1, #0\n\t"
