@@ -105,6 +105,9 @@ bool cairn_simbus_powered(unsigned m);
  * fails its check; a raw frame appears in module dst's RX FIFO as if from src. */
 void cairn_simbus_corrupt_next(void);
 void cairn_simbus_inject(unsigned dst, unsigned src, const void *data, unsigned len);
+/* Module m's retained RAM (cairn_bus_retained) filled with `byte`, as a power loss may leave
+ * it. */
+void cairn_simbus_lose_retained(unsigned m, uint8_t byte);
 /* The next TIMESYNC frame's watch (cairn_bus_tx_stamped) sees the frame delivered after
  * `busy` turns, a host timer tick each (0: delivered by its first look): the frame goes on
  * the wire then (cairn_simbus_step). Otherwise the watch sees it still queued, as the

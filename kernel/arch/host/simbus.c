@@ -60,6 +60,7 @@ struct module {
     int32_t rtc_ppb;
     uint32_t rtc_hz, rtc_start;
     uint8_t boots; /* cairn_bus_init calls: one per boot of the module's kernel */
+    uint32_t retained[10]; /* cairn_bus_retained: kept across boots, as a reset keeps RAM */
 };
 
 static struct {
@@ -322,6 +323,18 @@ bool cairn_bus_init(void)
 uint8_t cairn_bus_boot_epoch(void)
 {
     return cur()->boots;
+}
+
+void cairn_simbus_lose_retained(unsigned m, uint8_t byte)
+{
+    if (m < CAIRN_SIMBUS_MODULES)
+        __builtin_memset(bus.m[m].retained, byte, sizeof bus.m[m].retained);
+}
+
+void *cairn_bus_retained(unsigned *len)
+{
+    *len = sizeof cur()->retained;
+    return cur()->retained;
 }
 
 uint8_t cairn_bus_address(void)

@@ -76,6 +76,15 @@ uint8_t cairn_bus_boot_epoch(void)
     return boot_epoch;
 }
 
+/* Beside the boot counter, kept as it is. */
+static uint32_t retained[10] __attribute__((section(".noinit")));
+
+void *cairn_bus_retained(unsigned *len)
+{
+    *len = sizeof retained;
+    return retained;
+}
+
 bool cairn_bus_init(void)
 {
     count_boot();

@@ -1026,6 +1026,9 @@ state_part(cairn_mig_state_t *m, uint8_t src, const uint8_t *f, unsigned len)
  * (the commit point), then answered. */
 static void commit_here(cairn_mig_state_t *m, uint8_t src)
 {
+    /* Recorded first: a reset once T is live must not let the source resume it. */
+    if (m->commits && m->mig_src < CAIRN_NET_MODULES)
+        m->commits[m->mig_src] = cairn__mig_record_word(cairn_net.rel->epoch, m->mig_ctr);
     bool ok = cairn__mig_commit();
     m->outcome = CAIRN_MIG_MOVED;
     if (ok) {
@@ -1054,8 +1057,12 @@ static void state_elsewhere(cairn_mig_state_t *m, uint8_t src, const uint8_t *f,
 {
     uint8_t epoch = cairn_net.rel->epoch;
     if (f[5] && f[5] != epoch) {
-        /* Sent to an earlier life: it may have committed then; staged never now. */
-        uint8_t a[4] = {F_DESERIALIZED, f[1], f[2], MIG_DESER_NO_RECORD};
+        /* Sent to an earlier life: it may have committed then (unless the record kept across
+         * the reset proves it did not); staged never now. */
+        uint8_t a[4] = {F_DESERIALIZED, f[1], f[2],
+                        cairn__mig_record_never_committed(epoch, f[5], f[1], f[2])
+                            ? MIG_DESER_FAILED
+                            : MIG_DESER_NO_RECORD};
         send(src, a, 4);
         return;
     }
@@ -1360,6 +1367,7 @@ cairn_ret_t cairn_migrate_start(const cairn_migrate_config_t *cfg)
     MIG.cfg = *cfg;
     cairn__mig_spare();
     MIG.others = others_of(cairn_bus_modules(), cairn_net.address);
+    MIG.commits = cairn__mig_record_open(cairn_net.rel->epoch);
     return CAIRN_OK;
 }
 

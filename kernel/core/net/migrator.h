@@ -4,6 +4,19 @@
 
 #include "net.h"
 
+/* What a destination remembers of its commits across a reset (migrator_record.c), `life`
+ * being this module's epoch: the record checked (started afresh when it is not valid), its
+ * words per source returned (0: none kept); the word that records a commit of migration
+ * counter ctr in life `life`, stored in words[src] before the task goes live; whether the
+ * record proves that the life `named` did not commit migration (src, ctr). */
+uint32_t *cairn__mig_record_open(uint8_t life);
+static inline uint32_t cairn__mig_record_word(uint8_t life, uint8_t ctr)
+{
+    return life | (uint32_t)ctr << 8 | (uint32_t)(uint8_t)~life << 16 |
+           (uint32_t)(uint8_t)~ctr << 24;
+}
+bool cairn__mig_record_never_committed(uint8_t life, uint8_t named, uint8_t src, uint8_t ctr);
+
 /* Whether messages for task must stay with this module's senders (task frozen). */
 bool cairn__mig_holds(cairn_task_id_t task);
 /* A DATA frame for task from module src: true when this module refuses it (the task is

@@ -159,6 +159,9 @@ typedef struct cairn_mig_state {
     uint8_t shut_ctr[CAIRN_NET_MODULES];
     uint8_t shut_epoch[CAIRN_NET_MODULES];
     uint32_t shut_set; /* bit m: shut_ctr[m] holds one */
+    /* Destination: the words of the record kept across a reset, one per source
+     * (migrator_record.c; 0: the board keeps none), which the commit point writes. */
+    uint32_t *commits;
 } cairn_mig_state_t;
 
 #endif

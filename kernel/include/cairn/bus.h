@@ -53,6 +53,11 @@ uint64_t cairn_bus_tx_stamped(uint8_t dst, const uint8_t *hdr, unsigned hdr_len,
  * boot's: the reliable layer tells a restarted peer's frames from its earlier life's. */
 uint8_t cairn_bus_boot_epoch(void);
 
+/* A few bytes of RAM that a reset of the module keeps, as the boot counter's (*len: how
+ * many): what the kernel must remember of a life the module has left. A power loss may clear
+ * them or leave noise: their user checks them. */
+void *cairn_bus_retained(unsigned *len);
+
 /* The module's real-time clock: 32.768 kHz ticks (at its crystal's true rate). */
 uint32_t cairn_bus_rtc(void);
 

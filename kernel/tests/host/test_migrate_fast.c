@@ -7,8 +7,9 @@
  * The move itself (no DESERIALIZED, no commit frame), with the STATE first and with FREEZE
  * first (D's epoch not known: its FREEZE_ACK says it); its ACTIVATED lost (the source sends the
  * part again, the destination answers again and stages nothing twice); the destination reset
- * before the part came and after it committed (the source cannot tell the two apart: KILLED,
- * never resumed); the destination's staging failing (RESUMED, and the migration is never staged
+ * before the part came (its record, kept across the reset, proves it did not commit:
+ * RESUMED), the same with its record lost (nothing proves it: KILLED) and after it committed
+ * (KILLED, never resumed); the destination's staging failing (RESUMED, and the migration is never staged
  * there again, even from a copy of the part that comes late); a destination in another
  * migration (it refuses, and S may resume). The test fires the bus managers' timers itself.
  */
@@ -305,9 +306,9 @@ static void test_the_state_carries_the_commit_when_freeze_went_first(void **stat
     assert_false(live_on(0));
 }
 
-/* The part with the commit went to D's earlier life: D may have committed then, so S kills T
- * rather than resume a copy that may be older than what ran. */
-static void test_a_destination_reset_before_the_last_part_kills(void **state)
+/* The part with the commit went to D's earlier life, lost on the way: D's record, kept across
+ * the reset, proves that life never committed it, so D answers "failed" and S resumes T. */
+static void test_a_destination_reset_before_the_last_part_resumes(void **state)
 {
     (void)state;
     start_all();
@@ -318,11 +319,34 @@ static void test_a_destination_reset_before_the_last_part_kills(void **state)
     for (unsigned i = 0; i < 4; i++)
         source_tick();
     ktest_modules_settle(MODULES);
+    assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
+    assert_int_equal(ktest_migrate_stats(0).killed, 0);
+    assert_int_equal(ktest_migrate_stats(1).staged, 0);
+    assert_int_equal(ktest_migrate_stats(1).frozen, 0);
+    assert_true(live_on(0));
+    assert_false(live_on(1));
+    assert_log("T@0:ser T@0:q0 T@0:q1");
+    heap_as_before(1);
+}
+
+/* The same reset with D's retained RAM lost (a power loss): nothing proves D's earlier life
+ * did not commit, so S kills T rather than resume a copy that may be older than what ran. */
+static void test_a_destination_that_lost_its_record_kills(void **state)
+{
+    (void)state;
+    start_all();
+    drop(0, F_STATE, 1);
+    move();
+    assert_true(ktest_migrate_stats(0).busy);
+    cairn_simbus_lose_retained(1, 0xA5);
+    reset(1);
+    for (unsigned i = 0; i < 4; i++)
+        source_tick();
+    ktest_modules_settle(MODULES);
     assert_int_equal(done_outcome, CAIRN_MIG_KILLED);
     assert_int_equal(ktest_migrate_stats(0).killed, 1);
     assert_int_equal(ktest_migrate_stats(0).resumed, 0);
     assert_int_equal(ktest_migrate_stats(1).staged, 0);
-    assert_int_equal(ktest_migrate_stats(1).frozen, 0);
     assert_false(live_on(0));
     assert_false(live_on(1));
     assert_log("T@0:ser");
@@ -433,7 +457,8 @@ int main(void)
         MTEST(test_the_last_part_commits_on_staging),
         MTEST(test_the_state_carries_the_commit_when_freeze_went_first),
         MTEST(test_a_lost_activated_is_answered_again_without_a_second_staging),
-        MTEST(test_a_destination_reset_before_the_last_part_kills),
+        MTEST(test_a_destination_reset_before_the_last_part_resumes),
+        MTEST(test_a_destination_that_lost_its_record_kills),
         MTEST(test_a_destination_reset_after_it_committed_kills),
         MTEST(test_a_failed_staging_resumes_and_is_never_staged_again),
         MTEST(test_a_destination_in_another_migration_refuses_and_the_source_resumes),
