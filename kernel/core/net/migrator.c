@@ -286,43 +286,45 @@ static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
     m->in_serialize = true;
     call_serialize(t);
     m->in_serialize = false;
-    /* The bytes counted first: the blob is as long as this task needs, not the longest a
-     * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
+    /* Written once into the STATE frame buffer, up to a part: that is the whole blob of a
+     * task of one part, and the first part of a split state (several parts whose fields
+     * before T's block fit in the first: its later parts go straight from T's block, no
+     * blob, no copy of the rest). Only a longer blob is allocated, as long as this task
+     * needs (a handler may hand up to CAIRN_MIG_STATE_MAX), and written again. */
     struct cairn_mig_writer w;
-    unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
-    /* Split: the state of several parts whose fields before T's block fit in the first part
-     * is written up to the first part's end in the STATE frame buffer, and its later parts
-     * go straight from T's block (no blob, no copy of the rest). */
-    unsigned at = size - MIG.handed_len;
+    cairn__mig_gather(&w, t);
+    uint8_t *const part = inline_blob();
+    w.buf = part;
+    w.cap = MIG_PART;
+    const uint8_t *seq = cairn__rel_table(MIG.task);
+    unsigned queued = cairn__mig_write(&w, t, seq, MIG.handed, MIG.handed_len, MIG.cfg.hw_hz);
+    unsigned size = w.len, at = size - MIG.handed_len;
     bool split = size > MIG_PART && at <= MIG_PART && size <= CAIRN_MIG_STATE_MAX &&
                  cairn_heap_owner(MIG.handed) == t->id; /* T's own heap block, kept till the end */
-    uint8_t *blob = size <= MIG_PART || split ? inline_blob()
-                    : size <= CAIRN_MIG_STATE_MAX ? cairn__malloc_for(size, CAIRN_TASK_NONE) : 0;
-    if (blob) {
-        /* A message queued for T between the count and the write makes it too long: T
-         * resumes. */
+    uint8_t *blob = size <= MIG_PART || split ? part : 0;
+    if (!blob && size <= CAIRN_MIG_STATE_MAX && (blob = cairn__malloc_for(size, CAIRN_TASK_NONE))) {
+        /* A message queued for T since the first write makes it too long: T resumes. */
         w.buf = blob;
-        w.cap = split ? MIG_PART : size;
-        w.len = 0;
-        MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
-                                               MIG.handed_len, MIG.cfg.hw_hz);
+        w.cap = size;
+        queued = cairn__mig_write(&w, t, seq, MIG.handed, MIG.handed_len, MIG.cfg.hw_hz);
         if (w.len != size) {
-            if (blob != inline_blob())
-                cairn_free(blob);
+            cairn_free(blob);
             blob = 0;
-        } else {
-            if (split) {
-                /* The kernel's from now: a kill of T frees T's blocks, not this one. */
-                cairn__heap_give(MIG.handed, CAIRN_TASK_NONE);
-                m->stage.state = MIG.handed;
-                m->stage.state_at = (uint16_t)at;
-            }
-            MIG.blob = blob;
-            MIG.blob_len = (uint16_t)w.len;
-            /* The timers travel in the blob: here they would fire for a frozen task. */
-            if (w.running)
-                cairn_timer_cancel_all(MIG.task);
         }
+    }
+    MIG.queued = (uint8_t)queued;
+    if (blob) {
+        if (split) {
+            /* The kernel's from now: a kill of T frees T's blocks, not this one. */
+            cairn__heap_give(MIG.handed, CAIRN_TASK_NONE);
+            m->stage.state = MIG.handed;
+            m->stage.state_at = (uint16_t)at;
+        }
+        MIG.blob = blob;
+        MIG.blob_len = (uint16_t)size;
+        /* The timers travel in the blob: here they would fire for a frozen task. */
+        if (w.running)
+            cairn_timer_cancel_all(MIG.task);
     }
     MIG.serialised = true; /* without a blob: the transfer fails, T resumes */
     trace(CAIRN_EV_MIG_SERIALIZED);
