@@ -66,23 +66,33 @@ def test_fit_is_exact_on_a_line() -> None:
     assert linefit.fit([0.0, 1.0, 2.0], [5.0, 9.0, 7.0])[2] < 1.0
 
 
-@pytest.mark.xfail(strict=True, reason="an empty task's move is three frames one after another "
-                   "(STATE, DESERIALIZED, the commit); with the frame path short, most of it is the "
-                   "source's freezing, the destination's staging and commit point, and the round "
-                   "trip between them, now mostly the source's answer to DESERIALIZED (the "
-                   "destination is idle when the commit comes) (docs/migration.md, \"Where the "
-                   "cycles go\")")
-def test_base_target(runs: dict[int, mig.Migration]) -> None:
+def test_empty_task_within_the_base_target(runs: dict[int, mig.Migration]) -> None:
+    # The empty task's move alone; the target is on the fitted base (below), which the states
+    # of several parts lift above it.
     assert runs[SMALL].latency <= mig.BASE_CYCLES_MAX
+
+
+def _latency_by_size(runs: dict[int, mig.Migration]) -> dict[int, int]:
+    for size in mig.SIZES:
+        elf = firmware_dir() / f"migration-bench-{size}.elf"
+        assert elf.is_file(), f"{elf} is missing: `make build` builds it"
+    return {s: runs[s].latency if s in runs else mig.run(s, 2).latency for s in mig.SIZES}
+
+
+@pytest.mark.xfail(strict=True, reason="the fitted base lies above the empty task's move: a state "
+                   "of several parts costs per part beyond its bytes (the 256-byte point lies above "
+                   "the line), and each of the three sequential frames waits for its sender's TDMA "
+                   "slot (docs/migration.md, \"Where the cycles go\")")
+def test_base_target(runs: dict[int, mig.Migration]) -> None:
+    latency = _latency_by_size(runs)
+    base, _, _ = linefit.fit([float(s) for s in mig.SIZES], [float(latency[s]) for s in mig.SIZES])
+    assert base <= mig.BASE_CYCLES_MAX
 
 
 def test_per_byte_target(runs: dict[int, mig.Migration]) -> None:
     # The bench's slope: least squares over its sizes. Two points would not do: a task of one
     # STATE part (the empty one) allocates no blob at either end, so the line from it to a
     # task of several parts is steeper than the cost of a byte.
-    for size in mig.SIZES:
-        elf = firmware_dir() / f"migration-bench-{size}.elf"
-        assert elf.is_file(), f"{elf} is missing: `make build` builds it"
-    latency = {s: runs[s].latency if s in runs else mig.run(s, 2).latency for s in mig.SIZES}
+    latency = _latency_by_size(runs)
     _, per_byte, _ = linefit.fit([float(s) for s in mig.SIZES], [float(latency[s]) for s in mig.SIZES])
     assert per_byte <= mig.PER_BYTE_CYCLES_MAX
