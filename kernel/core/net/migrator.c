@@ -269,11 +269,13 @@ static void call_serialize(cairn_tcb_t *t)
         return;
     }
     CAIRN_TRACE(CAIRN_EV_END, t->id, (uint16_t)r);
+    cairn_frame_t *below = f.below;
     s = arch_irq_save();
     t->flags &= (uint8_t)~TCB_ON_STACK;
-    cairn_k.top = f.below;
+    cairn_k.top = below;
     arch_irq_restore(s);
-    CAIRN_TRACE(CAIRN_EV_CURRENT, cairn_current_task(), 0);
+    /* cairn_current_task() in line: the frame below is the top now (the bus manager's). */
+    CAIRN_TRACE(CAIRN_EV_CURRENT, cairn_k.isr_depth || !below ? CAIRN_TASK_NONE : cairn__frame_task(below), 0);
 }
 
 /* The SERIALIZE handler, run now (T is not on the stack), then the kernel's part. */
@@ -293,41 +295,44 @@ static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
      * needs (a handler may hand up to CAIRN_MIG_STATE_MAX), and written again. */
     struct cairn_mig_writer w;
     cairn__mig_gather(&w, t);
-    uint8_t *const part = inline_blob();
+    /* Read once: through m, every field read after a call or a store is loaded again. */
+    void *const handed = m->handed;
+    unsigned handed_len = m->handed_len;
+    uint8_t *const part = (uint8_t *)m->part_frame + MIG_PART_HEAD; /* inline_blob() */
     w.buf = part;
     w.cap = MIG_PART;
-    const uint8_t *seq = cairn__rel_table(MIG.task);
-    unsigned queued = cairn__mig_write(&w, t, seq, MIG.handed, MIG.handed_len, MIG.cfg.hw_hz);
-    unsigned size = w.len, at = size - MIG.handed_len;
+    const uint8_t *seq = cairn_net.rel->rx_seq[t->id]; /* cairn__rel_table, without its call */
+    unsigned queued = cairn__mig_write(&w, t, seq, handed, handed_len, m->cfg.hw_hz);
+    unsigned size = w.len, at = size - handed_len;
     bool split = size > MIG_PART && at <= MIG_PART && size <= CAIRN_MIG_STATE_MAX &&
-                 cairn_heap_owner(MIG.handed) == t->id; /* T's own heap block, kept till the end */
+                 cairn_heap_owner(handed) == t->id; /* T's own heap block, kept till the end */
     uint8_t *blob = size <= MIG_PART || split ? part : 0;
     if (!blob && size <= CAIRN_MIG_STATE_MAX && (blob = cairn__malloc_for(size, CAIRN_TASK_NONE))) {
         /* A message queued for T since the first write makes it too long: T resumes. */
         w.buf = blob;
         w.cap = size;
-        queued = cairn__mig_write(&w, t, seq, MIG.handed, MIG.handed_len, MIG.cfg.hw_hz);
+        queued = cairn__mig_write(&w, t, seq, handed, handed_len, m->cfg.hw_hz);
         if (w.len != size) {
             cairn_free(blob);
             blob = 0;
         }
     }
-    MIG.queued = (uint8_t)queued;
+    m->queued = (uint8_t)queued;
     if (blob) {
         if (split) {
             /* The kernel's from now: a kill of T frees T's blocks, not this one. */
-            cairn__heap_give(MIG.handed, CAIRN_TASK_NONE);
-            m->stage.state = MIG.handed;
+            cairn__heap_give(handed, CAIRN_TASK_NONE);
+            m->stage.state = handed;
             m->stage.state_at = (uint16_t)at;
         }
-        MIG.blob = blob;
-        MIG.blob_len = (uint16_t)size;
+        m->blob = blob;
+        m->blob_len = (uint16_t)size;
         /* The timers travel in the blob: here they would fire for a frozen task. */
         if (w.running)
-            cairn_timer_cancel_all(MIG.task);
+            cairn_timer_cancel_all(t->id);
     }
-    MIG.serialised = true; /* without a blob: the transfer fails, T resumes */
-    trace(CAIRN_EV_MIG_SERIALIZED);
+    m->serialised = true; /* without a blob: the transfer fails, T resumes */
+    trace_of(m, CAIRN_EV_MIG_SERIALIZED);
 }
 
 static void serialise(void)
@@ -350,7 +355,8 @@ static bool tx_inline_part(uint8_t module, uint32_t seq)
         (seq & 0xFFFFu) << 16,
         MIG_PART_HEAD + m->blob_len,
     };
-    return cairn_bus_tx_if_idle(module, h, m->part_frame, MIG_PART_HEAD + m->blob_len);
+    bool ok = cairn_bus_tx_if_idle(module, h, m->part_frame, MIG_PART_HEAD + m->blob_len);
+    return ok;
 }
 
 /* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token

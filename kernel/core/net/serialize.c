@@ -150,6 +150,9 @@ void cairn__mig_gather(struct cairn_mig_writer *w, const cairn_tcb_t *t)
     }
 }
 
+typedef uint32_t __attribute__((may_alias, aligned(4))) word_t;
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a word stored as the blob's bytes");
+
 /* Little-endian stores with no capacity check, unrolled: the head's room is checked once
  * (raw_head), where a put() per field tested the capacity and looped over its bytes. */
 WRITER uint8_t *raw(uint8_t *b, uint32_t v, unsigned bytes)
@@ -201,8 +204,10 @@ static void raw_head(uint8_t *b, const struct cairn_mig_writer *w, const cairn_t
 {
     cairn_task_id_t id = t->id;
     unsigned num_out = t->num_out;
-    /* id, priority, flags (only a movable task is serialised), ports */
-    b = raw(b, id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)num_out << 24, 4);
+    /* id, priority, flags (only a movable task is serialised), ports: one word, the blob's
+     * first (a blob starts word-aligned: its state block is copied by words at both ends) */
+    *(word_t *)b = id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)num_out << 24;
+    b += 4;
     for (unsigned i = 0; i < num_out; i++)
         b = raw(b, t->routes[i].task | (uint32_t)t->routes[i].port << 8, 2);
     *b++ = w->member_count;
@@ -210,7 +215,7 @@ static void raw_head(uint8_t *b, const struct cairn_mig_writer *w, const cairn_t
         b = raw_members(b, w->members);
     *b++ = CAIRN_NET_MODULES;
     b = raw_table(b, seq);
-    b = raw_table(b, cairn__rel_epochs(id));
+    b = raw_table(b, cairn_net.rel->rx_epoch[id]); /* cairn__rel_epochs, without its call */
     *b++ = w->timer_count;
     if (w->running)
         (void)raw_timers(b, w, hw_hz);
@@ -243,9 +248,20 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
     if (count_at < c->cap)
         c->buf[count_at] = (uint8_t)msgs;
     arch_irq_restore(s);
-    put(c, state_len, 2);
-    put(c, 0, (0u - c->len) & 3u);
-    put_bytes(c, state, state_len);
+    /* The state's length and the zeros before its bytes, together: where they do not fit,
+     * neither does the state, and the caller discards the blob (or, written up to a part,
+     * sends its first part only when the state starts within it). */
+    unsigned len = c->len, at = len + 2u, pad = (0u - at) & 3u;
+    if (at + pad <= c->cap) {
+        uint8_t *b = c->buf + len;
+        b[0] = (uint8_t)state_len;
+        b[1] = (uint8_t)(state_len >> 8);
+        for (unsigned i = 0; i < pad; i++)
+            b[2 + i] = 0;
+    }
+    c->len = at + pad;
+    if (state_len) /* an empty task's none: no call */
+        put_bytes(c, state, state_len);
     w->len = c->len;
     return msgs;
 }

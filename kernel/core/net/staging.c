@@ -335,7 +335,8 @@ bool cairn__mig_commit(void)
         cairn__heap_give(s->state, id); /* the staging's own block: no check needed */
     for (unsigned i = 0; i < p->members; i++)
         (void)cairn_group_join(p->member[2 * i], id, p->member[2 * i + 1]);
-    uint8_t *seq = cairn__rel_table(id), *epoch = cairn__rel_epochs(id);
+    /* cairn__rel_table and cairn__rel_epochs, without their calls */
+    uint8_t *seq = cairn_net.rel->rx_seq[id], *epoch = cairn_net.rel->rx_epoch[id];
     if (p->modules == CAIRN_NET_MODULES) {
         /* What every module of this build writes: unrolled, with no test per byte (the
          * blob's tables are not word-aligned, and memcpy copies them byte by byte, with
