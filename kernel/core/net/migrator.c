@@ -146,11 +146,21 @@ static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint3
 {
     unsigned at = index * MIG_PART;
     unsigned n = m->blob_len - at < MIG_PART ? m->blob_len - at : MIG_PART;
-    /* A split state (serialise_tcb): the first part in the STATE frame buffer, the later
-     * ones straight from the block T handed. */
-    const uint8_t *bytes = index && m->stage.state_at
-                               ? (const uint8_t *)m->stage.state + (at - m->stage.state_at)
-                               : m->blob + at;
+    /* A split state (serialise_tcb): the first part's fields in the STATE frame buffer, the
+     * bytes of T's block, the first part's share too, straight from the block T handed. */
+    unsigned state_at = m->stage.state_at, head_words = MIG_PART_HEAD / 4u, bytes_n = n;
+    const uint8_t *bytes = m->blob + at;
+    if (state_at) {
+        if (index) {
+            bytes = (const uint8_t *)m->stage.state + (at - state_at);
+        } else {
+            /* The first: its fields (word-aligned, behind the part's head), then the block's
+             * first bytes, which were never copied into the buffer. */
+            head_words += state_at / 4u;
+            bytes = m->stage.state;
+            bytes_n = n - state_at;
+        }
+    }
     m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16 |
                        (uint32_t)index << 24;
     m->part_frame[1] = m->count | (uint32_t)m->dest_epoch << 8 | (uint32_t)m->task << 16;
@@ -159,7 +169,7 @@ static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint3
         (seq & 0xFFFFu) << 16,
         MIG_PART_HEAD + n,
     };
-    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, bytes, n);
+    cairn_bus_tx_sub(module, h, m->part_frame, head_words, bytes, bytes_n);
 }
 
 /* The bus manager's transmit of a part's token: false for a stale one (the transfer ended
@@ -289,10 +299,11 @@ static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
     call_serialize(t);
     m->in_serialize = false;
     /* Written once into the STATE frame buffer, up to a part: that is the whole blob of a
-     * task of one part, and the first part of a split state (several parts whose fields
-     * before T's block fit in the first: its later parts go straight from T's block, no
-     * blob, no copy of the rest). Only a longer blob is allocated, as long as this task
-     * needs (a handler may hand up to CAIRN_MIG_STATE_MAX), and written again. */
+     * task of one part, and the first part's fields of a split state (several parts whose
+     * fields before T's block fit in the first: its parts' bytes of T's block go to the
+     * controller straight from the block, no blob, no copy). Only a longer blob is
+     * allocated, as long as this task needs (a handler may hand up to CAIRN_MIG_STATE_MAX),
+     * and written again. The writer counts T's block and leaves its bytes to this. */
     struct cairn_mig_writer w;
     cairn__mig_gather(&w, t);
     /* Read once: through m, every field read after a call or a store is loaded again. */
@@ -302,7 +313,7 @@ static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
     w.buf = part;
     w.cap = MIG_PART;
     const uint8_t *seq = cairn_net.rel->rx_seq[t->id]; /* cairn__rel_table, without its call */
-    unsigned queued = cairn__mig_write(&w, t, seq, handed, handed_len, m->cfg.hw_hz);
+    unsigned queued = cairn__mig_write(&w, t, seq, handed_len, m->cfg.hw_hz);
     unsigned size = w.len, at = size - handed_len;
     bool split = size > MIG_PART && at <= MIG_PART && size <= CAIRN_MIG_STATE_MAX &&
                  cairn_heap_owner(handed) == t->id; /* T's own heap block, kept till the end */
@@ -311,12 +322,14 @@ static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
         /* A message queued for T since the first write makes it too long: T resumes. */
         w.buf = blob;
         w.cap = size;
-        queued = cairn__mig_write(&w, t, seq, handed, handed_len, m->cfg.hw_hz);
+        queued = cairn__mig_write(&w, t, seq, handed_len, m->cfg.hw_hz);
         if (w.len != size) {
             cairn_free(blob);
             blob = 0;
         }
     }
+    if (blob && !split && handed_len)
+        __builtin_memcpy(blob + at, handed, handed_len);
     m->queued = (uint8_t)queued;
     if (blob) {
         if (split) {

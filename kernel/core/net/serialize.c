@@ -222,7 +222,7 @@ static void raw_head(uint8_t *b, const struct cairn_mig_writer *w, const cairn_t
 }
 
 unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
-                          const void *state, unsigned state_len, uint32_t hw_hz)
+                          unsigned state_len, uint32_t hw_hz)
 {
     struct cursor cur = {w->buf, w->cap, 0}, *c = &cur;
     cairn_task_id_t id = t->id;
@@ -259,9 +259,9 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
         for (unsigned i = 0; i < pad; i++)
             b[2 + i] = 0;
     }
-    c->len = at + pad;
-    if (state_len) /* an empty task's none: no call */
-        put_bytes(c, state, state_len);
-    w->len = c->len;
+    /* The state's bytes are counted, not copied: the caller knows where they go (after the
+     * fields in a blob of one part or of its own; nowhere in the first part of a split
+     * state, whose bytes go to the controller straight from the task's block). */
+    w->len = at + pad + state_len;
     return msgs;
 }

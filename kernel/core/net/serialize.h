@@ -24,12 +24,14 @@ struct cairn_mig_reader {
     bool bad; /* read past the end */
 };
 
-/* Writes task t (its sequence table seq, its SERIALIZE block) to w from its start, the
- * memberships and timers as cairn__mig_gather read them into w; returns how many queued
- * messages it holds. w->len is the whole length, also when it is beyond w->cap (then only
- * what fits was written: the head whole or not at all, the rest up to cap). */
+/* Writes task t (its sequence table seq, the length of its SERIALIZE block) to w from its
+ * start, the memberships and timers as cairn__mig_gather read them into w, up to the block's
+ * bytes, which it does not copy: they go at w->len - state_len; returns how many queued
+ * messages it holds. w->len is the whole length, the block's bytes included, also when it is
+ * beyond w->cap (then only what fits was written: the head whole or not at all, the rest up
+ * to cap). */
 unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
-                          const void *state, unsigned state_len, uint32_t hw_hz);
+                          unsigned state_len, uint32_t hw_hz);
 /* Reads t's memberships, timers and the clock into w, for cairn__mig_write. */
 void cairn__mig_gather(struct cairn_mig_writer *w, const cairn_tcb_t *t);
 /* A little-endian number of 1 to 4 bytes, or of 8. */
