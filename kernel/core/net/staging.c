@@ -81,7 +81,8 @@ parse_head(struct cairn_mig_parsed *p, const uint8_t *start, unsigned avail)
 /* The checks of a blob whose fields before the state end at `at`; false for a blob that is
  * too short, too long or not this migration's task. A split blob (cairn__mig_split) holds the
  * fields before the state, whose bytes are in the stage's state block. */
-static bool parsed_ok(const cairn_mig_state_t *m, struct cairn_mig_parsed *p, unsigned at)
+static inline __attribute__((always_inline)) bool
+parsed_ok(const cairn_mig_state_t *m, struct cairn_mig_parsed *p, unsigned at)
 {
     p->state = m->stage.state_at ? m->stage.state : m->blob + at;
     return at + p->state_len == m->blob_len && p->id == m->task && p->id >= 1 &&
@@ -310,6 +311,32 @@ static void remote_drop(cairn_task_id_t id)
     }
 }
 
+/* The messages that were queued for the task at its source, in their order, each with the
+ * payload block the staging allocated for it: out of line, since a task usually has none, and
+ * their reader kept the commit's common path on the stack. */
+static __attribute__((noinline)) void deliver_moved(cairn_mig_state_t *m, const struct cairn_mig_parsed *p,
+                                                    cairn_task_id_t id)
+{
+    struct cairn_mig_stage *s = &m->stage;
+    struct cairn_mig_reader r = {.buf = m->blob, .len = m->blob_len, .pos = p->messages_at};
+    for (unsigned i = 0; i < p->messages; i++) {
+        cairn_port_t port = (cairn_port_t)cairn__mig_get(&r, 1);
+        cairn_task_id_t src = (cairn_task_id_t)cairn__mig_get(&r, 1);
+        (void)cairn__mig_get(&r, 1);
+        unsigned len = (unsigned)cairn__mig_get(&r, 2);
+        (void)cairn__mig_get_bytes(&r, len);
+        void *b = s->payloads[i];
+        s->payloads[i] = 0;
+        cairn_frame_t f;
+        cairn__msg_new(&f, src, b, len); /* b is the kernel's since the staging */
+        f.msg.dst = id;
+        f.msg.port = port;
+        f.msg.flags |= CAIRN_MSG_REMOTE;
+        if (cairn__deliver(&f) != CAIRN_OK)
+            cairn__release(&f.msg); /* a full pool: counted by the scheduler */
+    }
+}
+
 bool cairn__mig_commit(void)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
@@ -337,46 +364,44 @@ bool cairn__mig_commit(void)
         (void)cairn_group_join(p->member[2 * i], id, p->member[2 * i + 1]);
     /* cairn__rel_table and cairn__rel_epochs, without their calls */
     uint8_t *seq = cairn_net.rel->rx_seq[id], *epoch = cairn_net.rel->rx_epoch[id];
-    if (p->modules == CAIRN_NET_MODULES) {
+    /* The blob's tables through locals: a byte stored to the tables may alias the parsed
+     * fields, so read through p, each pointer was loaded again for every byte. */
+    const uint8_t *from_seq = p->seq, *from_epoch = p->epoch;
+    unsigned modules = p->modules;
+    if (modules == CAIRN_NET_MODULES) {
         /* What every module of this build writes: unrolled, with no test per byte (the
          * blob's tables are not word-aligned, and memcpy copies them byte by byte, with
          * a call). */
 #pragma GCC unroll 8
         for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
-            seq[i] = p->seq[i];
-            epoch[i] = p->epoch[i];
+            seq[i] = from_seq[i];
+            epoch[i] = from_epoch[i];
         }
     } else {
         for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
-            seq[i] = i < p->modules ? p->seq[i] : 0;
-            epoch[i] = i < p->modules ? p->epoch[i] : 0;
+            seq[i] = i < modules ? from_seq[i] : 0;
+            epoch[i] = i < modules ? from_epoch[i] : 0;
         }
     }
     /* DESERIALIZE first, then the moved messages in their order, then the timers that
      * expired on the way, then the messages this module's tasks sent meanwhile. */
     cairn_frame_t f;
-    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
-    f.msg.payload = s->state;
-    f.msg.len = (uint16_t)p->state_len;
-    f.msg.dst = id;
-    f.msg.port = CAIRN_PORT_DESERIALIZE;
+    /* Built as cairn__msg_new builds a kernel's message without a payload, field by field
+     * and in line (the state block stays the task's: no CAIRN_MSG_HEAP), then addressed. */
+    cairn_msg_t *d = &f.msg;
+    d->next = 0;
+    d->payload = s->state;
+    d->len = (uint16_t)p->state_len;
+    d->port = CAIRN_PORT_DESERIALIZE;
+    d->src = CAIRN_TASK_NONE;
+    d->prio = 0;
+    d->dst = id;
+    d->flags = 0;
+    d->reserved = 0;
+    cairn__policy_msg_init(d);
     (void)cairn__deliver(&f);
-    struct cairn_mig_reader r = {.buf = m->blob, .len = m->blob_len, .pos = p->messages_at};
-    for (unsigned i = 0; i < p->messages; i++) { /* usually none */
-        cairn_port_t port = (cairn_port_t)cairn__mig_get(&r, 1);
-        cairn_task_id_t src = (cairn_task_id_t)cairn__mig_get(&r, 1);
-        (void)cairn__mig_get(&r, 1);
-        unsigned len = (unsigned)cairn__mig_get(&r, 2);
-        (void)cairn__mig_get_bytes(&r, len);
-        void *b = s->payloads[i];
-        s->payloads[i] = 0;
-        cairn__msg_new(&f, src, b, len); /* b is the kernel's since the staging */
-        f.msg.dst = id;
-        f.msg.port = port;
-        f.msg.flags |= CAIRN_MSG_REMOTE;
-        if (cairn__deliver(&f) != CAIRN_OK)
-            cairn__release(&f.msg); /* a full pool: counted by the scheduler */
-    }
+    if (p->messages) /* usually none */
+        deliver_moved(m, p, id);
     /* Calls only for what there is: a task without timers or queued messages, the usual
      * case, is live sooner. */
     if (p->timers)
