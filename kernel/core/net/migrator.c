@@ -1037,6 +1037,12 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
         /* The first part goes in the STATE frame buffer whatever the count: the later ones
          * go where cairn__mig_split puts them. */
         m->blob = f[4] ? inline_blob() : 0;
+        if (f[4] > 1 && m->blob_len + (len - MIG_PART_HEAD) <= m->blob_cap) {
+            /* Of several: read here, the task's block's share straight into the block. */
+            cairn__mig_split_rx(len - MIG_PART_HEAD);
+            m->placed = true;
+            return 0;
+        }
     } else if (m->stage.state_at) {
         uint8_t *at = cairn__mig_split_place(len - MIG_PART_HEAD);
         m->placed = at != 0;

@@ -184,6 +184,8 @@ static void *tcb_room(struct cairn_mig_stage *s, unsigned num_out)
 bool cairn__mig_split(void)
 {
     struct cairn_mig_stage *s = &MIG.stage;
+    if (s->state_at)
+        return true; /* cairn__mig_split_rx did it */
     unsigned len = MIG.blob_len;
     unsigned at = parse_head(&s->parsed, MIG.blob, len);
     unsigned state_len = s->parsed.state_len;
@@ -201,6 +203,36 @@ bool cairn__mig_split(void)
     __builtin_memcpy(blob, MIG.blob, len);
     MIG.blob = blob;
     return true;
+}
+
+/* The first part of a state of several, read here from the controller (its head read, its
+ * `len` other bytes not), as far as the fields before the task's state block: when they are
+ * all there, the block is allocated now and the part's share of it is read from the
+ * controller straight into it, which cairn__mig_split then finds done (no copy of the share
+ * out of the STATE frame buffer). Else the rest goes into the buffer, for cairn__mig_split.
+ * The fields are read in growing steps (most tasks' fit in the first): a step's bytes past the
+ * fields are copied into the block. */
+void cairn__mig_split_rx(unsigned len)
+{
+    cairn_mig_state_t *const m = cairn_net.mig;
+    struct cairn_mig_stage *s = &m->stage;
+    uint8_t *blob = m->blob;
+    unsigned got = 0, at = 0;
+    for (unsigned step = 32u; !at && got < len; step *= 3u) {
+        unsigned k = step < len ? step : len;
+        cairn_bus_rx_read(blob + got, k - got);
+        got = k;
+        at = parse_head(&s->parsed, blob, got);
+    }
+    unsigned state_len = s->parsed.state_len;
+    if (at && state_len > len - at && at + state_len <= m->blob_cap &&
+        (s->state = kernel_block(state_len)) != 0) {
+        __builtin_memcpy(s->state, blob + at, got - at);
+        cairn_bus_rx_read((uint8_t *)s->state + (got - at), len - got);
+        s->state_at = (uint16_t)at;
+        return;
+    }
+    cairn_bus_rx_read(blob + got, len - got);
 }
 
 /* Where the bytes of a later part go in a split state (len of them), or NULL. */
