@@ -120,11 +120,20 @@ static void send(uint8_t module, const uint8_t *data, unsigned len)
     }
 }
 
+/* The division by MIG_PART as a multiplication and a shift, exact for every length a blob can
+ * have: the M0+ divides in a library call, on the source's way to its first STATE part. */
+#define PARTS_SHIFT 21u
+#define PARTS_MUL (((1u << PARTS_SHIFT) + MIG_PART - 1u) / MIG_PART)
+_Static_assert((uint64_t)(PARTS_MUL * MIG_PART - (1u << PARTS_SHIFT)) *
+                       (CAIRN_MIG_STATE_MAX + MIG_PART - 1u) < (1u << PARTS_SHIFT) &&
+                   (uint64_t)(CAIRN_MIG_STATE_MAX + MIG_PART - 1u) * PARTS_MUL <= 0xFFFFFFFFu,
+               "parts(): the multiplication is the division");
+
 static uint8_t parts(void)
 {
     unsigned len = MIG.blob_len;
-    /* One part (an empty task's, every small one's) without the division's library call. */
-    return (uint8_t)(len && len <= MIG_PART ? 1u : (len + MIG_PART - 1u) / MIG_PART);
+    /* One part (an empty task's, every small one's) without the multiplication. */
+    return (uint8_t)(len && len <= MIG_PART ? 1u : (len + MIG_PART - 1u) * PARTS_MUL >> PARTS_SHIFT);
 }
 
 /* A serialised task of one part lives in the STATE frame buffer itself, after the part's
