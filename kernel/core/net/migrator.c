@@ -1033,11 +1033,13 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
     m->placed = false;
     if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART || f[0] != F_STATE)
         return 0;
-    join_on_state(src, f);
-    if (!this_mig(m, f) || m->dest != cairn_net.address || m->outcome ||
-        f[3] != m->parts || m->answer != 0xFF)
+    uint8_t index = f[3];
+    if (index == 0) /* only a first part joins (join_on_state refuses the others): not per part */
+        join_on_state(src, f);
+    if (!this_mig(m, f) || m->dest != cairn_net.address || m->outcome || index != m->parts ||
+        m->answer != 0xFF)
         return 0;
-    if (f[3] == 0) {
+    if (index == 0) {
         if (m->blob) /* a join left none */
             free_blob();
         /* Room for every part the source announced, within the longest task. */
@@ -1053,7 +1055,7 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
             return 0;
         }
     } else if (m->stage.state_at) {
-        uint8_t *at = cairn__mig_split_place(len - MIG_PART_HEAD);
+        uint8_t *at = cairn__mig_split_place(m, len - MIG_PART_HEAD);
         m->placed = at != 0;
         return at;
     }

@@ -55,7 +55,7 @@ bool cairn__mig_stage(void);
 /* Destination: after the first of several STATE parts, its state block taken apart from the
  * blob (false: no memory); where a later part's bytes go then. */
 bool cairn__mig_split(void);
-uint8_t *cairn__mig_split_place(unsigned len);
+uint8_t *cairn__mig_split_place(cairn_mig_state_t *m, unsigned len);
 /* Destination: the first of several STATE parts read from the controller (its `len` bytes
  * after its head), its state block's share straight into the block when it can be taken
  * apart at once (cairn__mig_split then has nothing to do), else into the STATE frame buffer. */

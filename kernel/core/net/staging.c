@@ -236,13 +236,14 @@ void cairn__mig_split_rx(unsigned len)
 }
 
 /* Where the bytes of a later part go in a split state (len of them), or NULL. */
-uint8_t *cairn__mig_split_place(unsigned len)
+uint8_t *cairn__mig_split_place(cairn_mig_state_t *m, unsigned len)
 {
-    struct cairn_mig_stage *s = &MIG.stage;
-    unsigned at = (unsigned)MIG.blob_len - s->state_at;
-    if (!s->state || MIG.blob_len < s->state_at || at + len > s->parsed.state_len)
+    struct cairn_mig_stage *s = &m->stage;
+    unsigned blob_len = m->blob_len, state_at = s->state_at, at = blob_len - state_at;
+    uint8_t *state = s->state;
+    if (!state || blob_len < state_at || at + len > s->parsed.state_len)
         return 0;
-    return (uint8_t *)s->state + at;
+    return state + at;
 }
 
 /* The TCB of the staged task filled in the block reserved for it, as cairn_task_create
