@@ -470,8 +470,8 @@ void cairn_bus_rx_words_pop(void *buf, unsigned len)
 void cairn_bus_tx_sub(uint8_t dst, const uint32_t *head, const uint32_t *sub, unsigned sub_words,
                       const void *payload, unsigned len)
 {
-    uint8_t b[CAIRN_NET_HEADER + 4u * 4u];
-    if (sub_words > 4u) { /* no frame of the kernel's has more */
+    uint8_t b[CAIRN_NET_HEADER + CAIRN_NET_MAX_PAYLOAD];
+    if (sub_words > CAIRN_NET_MAX_PAYLOAD / 4u) { /* a first STATE part's head: up to a part */
         cur()->err |= ERR_TOO_LONG;
         return;
     }

@@ -120,11 +120,20 @@ static void send(uint8_t module, const uint8_t *data, unsigned len)
     }
 }
 
+/* The division by MIG_PART as a multiplication and a shift, exact for every length a blob can
+ * have: the M0+ divides in a library call, on the source's way to its first STATE part. */
+#define PARTS_SHIFT 21u
+#define PARTS_MUL (((1u << PARTS_SHIFT) + MIG_PART - 1u) / MIG_PART)
+_Static_assert((uint64_t)(PARTS_MUL * MIG_PART - (1u << PARTS_SHIFT)) *
+                       (CAIRN_MIG_STATE_MAX + MIG_PART - 1u) < (1u << PARTS_SHIFT) &&
+                   (uint64_t)(CAIRN_MIG_STATE_MAX + MIG_PART - 1u) * PARTS_MUL <= 0xFFFFFFFFu,
+               "parts(): the multiplication is the division");
+
 static uint8_t parts(void)
 {
     unsigned len = MIG.blob_len;
-    /* One part (an empty task's, every small one's) without the division's library call. */
-    return (uint8_t)(len && len <= MIG_PART ? 1u : (len + MIG_PART - 1u) / MIG_PART);
+    /* One part (an empty task's, every small one's) without the multiplication. */
+    return (uint8_t)(len && len <= MIG_PART ? 1u : (len + MIG_PART - 1u) * PARTS_MUL >> PARTS_SHIFT);
 }
 
 /* A serialised task of one part lives in the STATE frame buffer itself, after the part's
@@ -154,11 +163,21 @@ static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint3
 {
     unsigned at = index * MIG_PART;
     unsigned n = m->blob_len - at < MIG_PART ? m->blob_len - at : MIG_PART;
-    /* A split state (serialise_tcb): the first part in the STATE frame buffer, the later
-     * ones straight from the block T handed. */
-    const uint8_t *bytes = index && m->stage.state_at
-                               ? (const uint8_t *)m->stage.state + (at - m->stage.state_at)
-                               : m->blob + at;
+    /* A split state (serialise_tcb): the first part's fields in the STATE frame buffer, the
+     * bytes of T's block, the first part's share too, straight from the block T handed. */
+    unsigned state_at = m->stage.state_at, head_words = MIG_PART_HEAD / 4u, bytes_n = n;
+    const uint8_t *bytes = m->blob + at;
+    if (state_at) {
+        if (index) {
+            bytes = (const uint8_t *)m->stage.state + (at - state_at);
+        } else {
+            /* The first: its fields (word-aligned, behind the part's head), then the block's
+             * first bytes, which were never copied into the buffer. */
+            head_words += state_at / 4u;
+            bytes = m->stage.state;
+            bytes_n = n - state_at;
+        }
+    }
     m->part_frame[0] = F_STATE | (uint32_t)m->mig_src << 8 | (uint32_t)m->mig_ctr << 16 |
                        (uint32_t)index << 24;
     m->part_frame[1] = m->count | (uint32_t)m->state_epoch << 8 | (uint32_t)m->task << 16 |
@@ -168,7 +187,7 @@ static void part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, uint3
         (seq & 0xFFFFu) << 16,
         MIG_PART_HEAD + n,
     };
-    cairn_bus_tx_sub(module, h, m->part_frame, MIG_PART_HEAD / 4u, bytes, n);
+    cairn_bus_tx_sub(module, h, m->part_frame, head_words, bytes, bytes_n);
 }
 
 /* The bus manager's transmit of a part's token: false for a stale one (the transfer ended
@@ -292,11 +311,13 @@ static void call_serialize(cairn_tcb_t *t)
         return;
     }
     CAIRN_TRACE(CAIRN_EV_END, t->id, (uint16_t)r);
+    cairn_frame_t *below = f.below;
     s = arch_irq_save();
     t->flags &= (uint8_t)~TCB_ON_STACK;
-    cairn_k.top = f.below;
+    cairn_k.top = below;
     arch_irq_restore(s);
-    CAIRN_TRACE(CAIRN_EV_CURRENT, cairn_current_task(), 0);
+    /* cairn_current_task() in line: the frame below is the top now (the bus manager's). */
+    CAIRN_TRACE(CAIRN_EV_CURRENT, cairn_k.isr_depth || !below ? CAIRN_TASK_NONE : cairn__frame_task(below), 0);
 }
 
 /* The SERIALIZE handler, run now (T is not on the stack), then the kernel's part. */
@@ -309,46 +330,54 @@ static void serialise_tcb(cairn_mig_state_t *m, cairn_tcb_t *t)
     m->in_serialize = true;
     call_serialize(t);
     m->in_serialize = false;
-    /* The bytes counted first: the blob is as long as this task needs, not the longest a
-     * task may be (a handler may hand up to CAIRN_MIG_STATE_MAX). */
+    /* Written once into the STATE frame buffer, up to a part: that is the whole blob of a
+     * task of one part, and the first part's fields of a split state (several parts whose
+     * fields before T's block fit in the first: its parts' bytes of T's block go to the
+     * controller straight from the block, no blob, no copy). Only a longer blob is
+     * allocated, as long as this task needs (a handler may hand up to CAIRN_MIG_STATE_MAX),
+     * and written again. The writer counts T's block and leaves its bytes to this. */
     struct cairn_mig_writer w;
-    unsigned size = cairn__mig_size(&w, t, MIG.handed_len);
-    /* Split: the state of several parts whose fields before T's block fit in the first part
-     * is written up to the first part's end in the STATE frame buffer, and its later parts
-     * go straight from T's block (no blob, no copy of the rest). */
-    unsigned at = size - MIG.handed_len;
+    cairn__mig_gather(&w, t);
+    /* Read once: through m, every field read after a call or a store is loaded again. */
+    void *const handed = m->handed;
+    unsigned handed_len = m->handed_len;
+    uint8_t *const part = (uint8_t *)m->part_frame + MIG_PART_HEAD; /* inline_blob() */
+    w.buf = part;
+    w.cap = MIG_PART;
+    const uint8_t *seq = cairn_net.rel->rx_seq[t->id]; /* cairn__rel_table, without its call */
+    unsigned queued = cairn__mig_write(&w, t, seq, handed_len, m->cfg.hw_hz);
+    unsigned size = w.len, at = size - handed_len;
     bool split = size > MIG_PART && at <= MIG_PART && size <= CAIRN_MIG_STATE_MAX &&
-                 cairn_heap_owner(MIG.handed) == t->id; /* T's own heap block, kept till the end */
-    uint8_t *blob = size <= MIG_PART || split ? inline_blob()
-                    : size <= CAIRN_MIG_STATE_MAX ? cairn__malloc_for(size, CAIRN_TASK_NONE) : 0;
-    if (blob) {
-        /* A message queued for T between the count and the write makes it too long: T
-         * resumes. */
+                 cairn_heap_owner(handed) == t->id; /* T's own heap block, kept till the end */
+    uint8_t *blob = size <= MIG_PART || split ? part : 0;
+    if (!blob && size <= CAIRN_MIG_STATE_MAX && (blob = cairn__malloc_for(size, CAIRN_TASK_NONE))) {
+        /* A message queued for T since the first write makes it too long: T resumes. */
         w.buf = blob;
-        w.cap = split ? MIG_PART : size;
-        w.len = 0;
-        MIG.queued = (uint8_t)cairn__mig_write(&w, t, cairn__rel_table(MIG.task), MIG.handed,
-                                               MIG.handed_len, MIG.cfg.hw_hz);
+        w.cap = size;
+        queued = cairn__mig_write(&w, t, seq, handed_len, m->cfg.hw_hz);
         if (w.len != size) {
-            if (blob != inline_blob())
-                cairn_free(blob);
+            cairn_free(blob);
             blob = 0;
-        } else {
-            if (split) {
-                /* The kernel's from now: a kill of T frees T's blocks, not this one. */
-                cairn__heap_give(MIG.handed, CAIRN_TASK_NONE);
-                m->stage.state = MIG.handed;
-                m->stage.state_at = (uint16_t)at;
-            }
-            MIG.blob = blob;
-            MIG.blob_len = (uint16_t)w.len;
-            /* The timers travel in the blob: here they would fire for a frozen task. */
-            if (w.running)
-                cairn_timer_cancel_all(MIG.task);
         }
     }
-    MIG.serialised = true; /* without a blob: the transfer fails, T resumes */
-    trace(CAIRN_EV_MIG_SERIALIZED);
+    if (blob && !split && handed_len)
+        __builtin_memcpy(blob + at, handed, handed_len);
+    m->queued = (uint8_t)queued;
+    if (blob) {
+        if (split) {
+            /* The kernel's from now: a kill of T frees T's blocks, not this one. */
+            cairn__heap_give(handed, CAIRN_TASK_NONE);
+            m->stage.state = handed;
+            m->stage.state_at = (uint16_t)at;
+        }
+        m->blob = blob;
+        m->blob_len = (uint16_t)size;
+        /* The timers travel in the blob: here they would fire for a frozen task. */
+        if (w.running)
+            cairn_timer_cancel_all(t->id);
+    }
+    m->serialised = true; /* without a blob: the transfer fails, T resumes */
+    trace_of(m, CAIRN_EV_MIG_SERIALIZED);
 }
 
 static void serialise(void)
@@ -372,7 +401,8 @@ static bool tx_inline_part(uint8_t module, uint32_t seq)
         (seq & 0xFFFFu) << 16,
         MIG_PART_HEAD + m->blob_len,
     };
-    return cairn_bus_tx_if_idle(module, h, m->part_frame, MIG_PART_HEAD + m->blob_len);
+    bool ok = cairn_bus_tx_if_idle(module, h, m->part_frame, MIG_PART_HEAD + m->blob_len);
+    return ok;
 }
 
 /* Go-back-N: the parts from `sent` up to MIG_WINDOW beyond the acknowledged ones. A token
@@ -1200,11 +1230,13 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
     m->placed = false;
     if (src >= 32 || len <= MIG_PART_HEAD || len - MIG_PART_HEAD > MIG_PART || f[0] != F_STATE)
         return 0;
-    join_on_state(src, f);
-    if (!this_mig(m, f) || m->dest != cairn_net.address || m->outcome ||
-        f[3] != m->parts || m->answer != 0xFF || (f[5] && f[5] != cairn_net.rel->epoch))
+    uint8_t index = f[3];
+    if (index == 0) /* only a first part joins (join_on_state refuses the others): not per part */
+        join_on_state(src, f);
+    if (!this_mig(m, f) || m->dest != cairn_net.address || m->outcome || index != m->parts ||
+        m->answer != 0xFF || (f[5] && f[5] != cairn_net.rel->epoch))
         return 0;
-    if (f[3] == 0) {
+    if (index == 0) {
         if (m->blob) /* a join left none */
             free_blob();
         /* Room for every part the source announced, within the longest task. */
@@ -1213,8 +1245,14 @@ uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *f, unsigned len)
         /* The first part goes in the STATE frame buffer whatever the count: the later ones
          * go where cairn__mig_split puts them. */
         m->blob = f[4] ? inline_blob() : 0;
+        if (f[4] > 1 && m->blob_len + (len - MIG_PART_HEAD) <= m->blob_cap) {
+            /* Of several: read here, the task's block's share straight into the block. */
+            cairn__mig_split_rx(len - MIG_PART_HEAD);
+            m->placed = true;
+            return 0;
+        }
     } else if (m->stage.state_at) {
-        uint8_t *at = cairn__mig_split_place(len - MIG_PART_HEAD);
+        uint8_t *at = cairn__mig_split_place(m, len - MIG_PART_HEAD);
         m->placed = at != 0;
         return at;
     }

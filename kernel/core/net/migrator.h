@@ -32,7 +32,8 @@ bool cairn__mig_part_write(unsigned index, uint8_t module, uint32_t seq);
 #define CAIRN_MIG_HEAD_MAX 8u
 /* A migration frame of len bytes from module src whose head (the first CAIRN_MIG_HEAD_MAX)
  * is read: where its other bytes go (a STATE part in order: into the blob), or NULL when
- * they are not needed (they stay unread). */
+ * they are not needed (they stay unread) or it read them itself (the first STATE part of
+ * several). */
 uint8_t *cairn__mig_rx_place(uint8_t src, const uint8_t *head, unsigned len);
 /* A migration frame from module src; only its head is in payload when it is longer than
  * CAIRN_MIG_HEAD_MAX (the rest went where cairn__mig_rx_place said). */
@@ -67,7 +68,11 @@ bool cairn__mig_stage(void);
 /* Destination: after the first of several STATE parts, its state block taken apart from the
  * blob (false: no memory); where a later part's bytes go then. */
 bool cairn__mig_split(void);
-uint8_t *cairn__mig_split_place(unsigned len);
+uint8_t *cairn__mig_split_place(cairn_mig_state_t *m, unsigned len);
+/* Destination: the first of several STATE parts read from the controller (its `len` bytes
+ * after its head), its state block's share straight into the block when it can be taken
+ * apart at once (cairn__mig_split then has nothing to do), else into the STATE frame buffer. */
+void cairn__mig_split_rx(unsigned len);
 void cairn__mig_unstage(void);
 bool cairn__mig_commit(void);
 /* The spare TCB room allocated if there is none (the start, after a commit). */

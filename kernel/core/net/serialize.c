@@ -113,39 +113,45 @@ uint32_t cairn__mig_clock_to_ticks(uint64_t units, bool global, uint32_t hw_hz)
 }
 
 _Static_assert(CAIRN_MCAST_ENTRIES <= 32, "a membership mask of 32 bits");
+_Static_assert(CAIRN_MCAST_ENTRIES % 8 == 0, "the memberships scanned eight at a time");
 
-/* Fields, not bytes, counted: what cairn__mig_write writes, without the copies. The timers
- * are read here, once, with the clock their deadlines are stamped from, and written as read.
- * A message queued for t afterwards makes the write longer; the caller checks. */
-unsigned cairn__mig_size(struct cairn_mig_writer *w, const cairn_tcb_t *t, unsigned state_len)
+/* What cairn__mig_write writes besides the copies, read once: the memberships, the timers
+ * and the clock their deadlines are stamped from. */
+void cairn__mig_gather(struct cairn_mig_writer *w, const cairn_tcb_t *t)
 {
     cairn_task_id_t id = t->id;
-    /* head, routes, membership count, the table (count, numbers, epochs), timer count,
-     * message count, state length */
-    unsigned n = 4u + 2u * t->num_out + 1u + 1u + 2u * CAIRN_NET_MODULES + 1u + 1u + 2u;
-    w->members = 0;
-    w->member_count = 0;
-    for (unsigned i = 0; i < CAIRN_MCAST_ENTRIES; i++)
-        if (cairn_k.members[i].task == id && cairn_k.members[i].group) {
-            w->members |= 1u << i;
-            w->member_count++;
-            n += 2u;
-        }
-    w->running = cairn__timer_query_task(id, w->rem, w->per);
+    uint32_t members = 0;
+    unsigned count = 0;
+    /* Unrolled, eight entries from one base register (a load's offset reaches 31 bytes): a
+     * load and a test per entry, where the loop's count and branch back cost twice that for
+     * every entry of a task that has none. */
+    for (unsigned h = 0; h < CAIRN_MCAST_ENTRIES; h += 8) {
+        const struct cairn_member *e = &cairn_k.members[h];
+        __asm__("" : "+l"(e)); /* kept as the base, not folded into the array's address */
+#pragma GCC unroll 8
+        for (unsigned j = 0; j < 8; j++)
+            if (__builtin_expect(e[j].task == id, 0) && e[j].group) {
+                members |= 1u << (h + j);
+                count++;
+            }
+    }
+    w->members = members;
+    w->member_count = (uint8_t)count;
+    unsigned running = cairn__timer_query_task(id, w->rem, w->per);
+    w->running = (uint8_t)running;
     w->timer_count = 0;
-    for (unsigned k = w->running; k; k >>= 1)
-        w->timer_count += k & 1u;
-    n += 14u * w->timer_count;
-    w->now = 0;
     w->global = false;
-    if (w->running) /* the clock only for deadlines: reading it costs 64-bit arithmetic */
+    if (running) { /* the clock only for deadlines: reading it costs 64-bit arithmetic */
+        unsigned n = 0;
+        for (unsigned k = running; k; k >>= 1)
+            n += k & 1u;
+        w->timer_count = (uint8_t)n;
         w->global = cairn__mig_clock(&w->now);
-    uint32_t s = arch_irq_save();
-    for (const cairn_msg_t *m = cairn_k.queue; m; m = m->next)
-        n += m->dst == id ? 5u + m->len : 0u;
-    arch_irq_restore(s);
-    return n + ((0u - n) & 3u) + state_len;
+    }
 }
+
+typedef uint32_t __attribute__((may_alias, aligned(4))) word_t;
+_Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a word stored as the blob's bytes");
 
 /* Little-endian stores with no capacity check, unrolled: the head's room is checked once
  * (raw_head), where a put() per field tested the capacity and looped over its bytes. */
@@ -165,26 +171,19 @@ WRITER uint8_t *raw_table(uint8_t *b, const uint8_t *t)
     return b + CAIRN_NET_MODULES;
 }
 
-/* The head, everything before the queued messages, whose length cairn__mig_size counted from
- * the same fields of w (the task is frozen and interrupts change neither its routes nor its
- * memberships): written at b, which has room for it. */
-static uint8_t *raw_head(uint8_t *b, const struct cairn_mig_writer *w, const cairn_tcb_t *t,
-                         const uint8_t *seq, uint32_t hw_hz)
+/* The memberships and the timers, out of line: most tasks have neither, and the deadlines'
+ * 64-bit arithmetic inlined into the head's writer made it keep its values on the stack. */
+static __attribute__((noinline)) uint8_t *raw_members(uint8_t *b, uint32_t m)
 {
-    cairn_task_id_t id = t->id;
-    /* id, priority, flags (only a movable task is serialised), ports */
-    b = raw(b, id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)t->num_out << 24, 4);
-    for (unsigned i = 0; i < t->num_out; i++)
-        b = raw(b, t->routes[i].task | (uint32_t)t->routes[i].port << 8, 2);
-    *b++ = w->member_count;
-    const struct cairn_member *e = cairn_k.members;
-    for (uint32_t m = w->members; m; m >>= 1, e++)
+    for (const struct cairn_member *e = cairn_k.members; m; m >>= 1, e++)
         if (m & 1u)
             b = raw(b, e->group | (uint32_t)e->port << 8, 2);
-    *b++ = CAIRN_NET_MODULES;
-    b = raw_table(b, seq);
-    b = raw_table(b, cairn__rel_epochs(id));
-    *b++ = w->timer_count;
+    return b;
+}
+
+static __attribute__((noinline)) uint8_t *raw_timers(uint8_t *b, const struct cairn_mig_writer *w,
+                                                     uint32_t hw_hz)
+{
     for (unsigned k = 0; w->running >> k; k++) {
         if (!(w->running & 1u << k))
             continue;
@@ -197,16 +196,41 @@ static uint8_t *raw_head(uint8_t *b, const struct cairn_mig_writer *w, const cai
     return b;
 }
 
-unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
-                          const void *state, unsigned state_len, uint32_t hw_hz)
+/* The head, everything before the queued messages, whose length cairn__mig_write counted from
+ * the same fields of w (the task is frozen and interrupts change neither its routes nor its
+ * memberships): written at b, which has room for it. */
+static void raw_head(uint8_t *b, const struct cairn_mig_writer *w, const cairn_tcb_t *t,
+                     const uint8_t *seq, uint32_t hw_hz)
 {
-    struct cursor cur = {w->buf, w->cap, w->len}, *c = &cur;
+    cairn_task_id_t id = t->id;
+    unsigned num_out = t->num_out;
+    /* id, priority, flags (only a movable task is serialised), ports: one word, the blob's
+     * first (a blob starts word-aligned: its state block is copied by words at both ends) */
+    *(word_t *)b = id | (uint32_t)t->prio << 8 | (uint32_t)CAIRN_TASK_MOVABLE << 16 | (uint32_t)num_out << 24;
+    b += 4;
+    for (unsigned i = 0; i < num_out; i++)
+        b = raw(b, t->routes[i].task | (uint32_t)t->routes[i].port << 8, 2);
+    *b++ = w->member_count;
+    if (w->members)
+        b = raw_members(b, w->members);
+    *b++ = CAIRN_NET_MODULES;
+    b = raw_table(b, seq);
+    b = raw_table(b, cairn_net.rel->rx_epoch[id]); /* cairn__rel_epochs, without its call */
+    *b++ = w->timer_count;
+    if (w->running)
+        (void)raw_timers(b, w, hw_hz);
+}
+
+unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
+                          unsigned state_len, uint32_t hw_hz)
+{
+    struct cursor cur = {w->buf, w->cap, 0}, *c = &cur;
     cairn_task_id_t id = t->id;
     unsigned head = 4u + 2u * t->num_out + 1u + 2u * w->member_count + 1u + 2u * CAIRN_NET_MODULES +
                     1u + 14u * w->timer_count;
-    if (c->len <= c->cap && c->cap - c->len >= head)
-        (void)raw_head(c->buf + c->len, w, t, seq, hw_hz);
-    c->len += head; /* beyond cap: it did not fit, the caller discards it */
+    if (c->cap >= head)
+        raw_head(c->buf, w, t, seq, hw_hz);
+    c->len = head; /* beyond cap: it did not fit, the caller discards it */
     /* The queued messages, in queue order (interrupts masked: the queue cannot move). */
     uint32_t s = arch_irq_save();
     unsigned count_at = c->len, msgs = 0;
@@ -224,9 +248,20 @@ unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, cons
     if (count_at < c->cap)
         c->buf[count_at] = (uint8_t)msgs;
     arch_irq_restore(s);
-    put(c, state_len, 2);
-    put(c, 0, (0u - c->len) & 3u);
-    put_bytes(c, state, state_len);
-    w->len = c->len;
+    /* The state's length and the zeros before its bytes, together: where they do not fit,
+     * neither does the state, and the caller discards the blob (or, written up to a part,
+     * sends its first part only when the state starts within it). */
+    unsigned len = c->len, at = len + 2u, pad = (0u - at) & 3u;
+    if (at + pad <= c->cap) {
+        uint8_t *b = c->buf + len;
+        b[0] = (uint8_t)state_len;
+        b[1] = (uint8_t)(state_len >> 8);
+        for (unsigned i = 0; i < pad; i++)
+            b[2 + i] = 0;
+    }
+    /* The state's bytes are counted, not copied: the caller knows where they go (after the
+     * fields in a blob of one part or of its own; nowhere in the first part of a split
+     * state, whose bytes go to the controller straight from the task's block). */
+    w->len = at + pad + state_len;
     return msgs;
 }

@@ -9,7 +9,7 @@
 struct cairn_mig_writer {
     uint8_t *buf;
     unsigned cap, len; /* len beyond cap: it did not fit */
-    /* The task's timers as cairn__mig_size read them, the clock then, its memberships. */
+    /* The task's timers as cairn__mig_gather read them, the clock then, its memberships. */
     uint32_t rem[CAIRN_TIMERS_PER_TASK], per[CAIRN_TIMERS_PER_TASK];
     uint64_t now;
     uint8_t running, timer_count; /* bit k: timer k runs */
@@ -24,12 +24,16 @@ struct cairn_mig_reader {
     bool bad; /* read past the end */
 };
 
-/* Writes task t (its sequence table seq, its SERIALIZE block) to w, its timers as
- * cairn__mig_size read them into w; returns how many queued messages it holds. */
+/* Writes task t (its sequence table seq, the length of its SERIALIZE block) to w from its
+ * start, the memberships and timers as cairn__mig_gather read them into w, up to the block's
+ * bytes, which it does not copy: they go at w->len - state_len; returns how many queued
+ * messages it holds. w->len is the whole length, the block's bytes included, also when it is
+ * beyond w->cap (then only what fits was written: the head whole or not at all, the rest up
+ * to cap). */
 unsigned cairn__mig_write(struct cairn_mig_writer *w, const cairn_tcb_t *t, const uint8_t *seq,
-                          const void *state, unsigned state_len, uint32_t hw_hz);
-/* The length cairn__mig_write would write now; reads t's timers into w. */
-unsigned cairn__mig_size(struct cairn_mig_writer *w, const cairn_tcb_t *t, unsigned state_len);
+                          unsigned state_len, uint32_t hw_hz);
+/* Reads t's memberships, timers and the clock into w, for cairn__mig_write. */
+void cairn__mig_gather(struct cairn_mig_writer *w, const cairn_tcb_t *t);
 /* A little-endian number of 1 to 4 bytes, or of 8. */
 uint32_t cairn__mig_get(struct cairn_mig_reader *r, unsigned bytes);
 uint64_t cairn__mig_get64(struct cairn_mig_reader *r);

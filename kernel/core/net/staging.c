@@ -78,19 +78,24 @@ parse_head(struct cairn_mig_parsed *p, const uint8_t *start, unsigned avail)
     return (unsigned)(b + pad - start);
 }
 
-/* The whole blob's fields; false for a blob that is too short, too long or not this
- * migration's task. A split blob (cairn__mig_split) holds the fields before the state, whose
- * bytes are in the stage's state block. */
-static bool parse(struct cairn_mig_parsed *p)
+/* The checks of a blob whose fields before the state end at `at`; false for a blob that is
+ * too short, too long or not this migration's task. A split blob (cairn__mig_split) holds the
+ * fields before the state, whose bytes are in the stage's state block. */
+static inline __attribute__((always_inline)) bool
+parsed_ok(const cairn_mig_state_t *m, struct cairn_mig_parsed *p, unsigned at)
 {
-    unsigned split = MIG.stage.state_at;
-    unsigned at = parse_head(p, MIG.blob, split ? split : MIG.blob_len);
-    if (!at || (split && at != split))
-        return false;
-    p->state = split ? MIG.stage.state : MIG.blob + at;
-    return at + p->state_len == MIG.blob_len && p->id == MIG.task && p->id >= 1 &&
+    p->state = m->stage.state_at ? m->stage.state : m->blob + at;
+    return at + p->state_len == m->blob_len && p->id == m->task && p->id >= 1 &&
            p->id <= CAIRN_MAX_TASKS && p->prio <= CAIRN_PRIO_MAX &&
            p->timers <= CAIRN_TIMERS_PER_TASK;
+}
+
+/* The whole blob's fields, checked. */
+static bool parse(const cairn_mig_state_t *m, struct cairn_mig_parsed *p)
+{
+    unsigned split = m->stage.state_at;
+    unsigned at = parse_head(p, m->blob, split ? split : m->blob_len);
+    return at && (!split || at == split) && parsed_ok(m, p, at);
 }
 
 /* The serialised timers of p set again here, each for what is left until its deadline;
@@ -124,16 +129,8 @@ static void set_timers(const struct cairn_mig_parsed *p)
 void cairn__mig_restore_timers(void)
 {
     struct cairn_mig_parsed p;
-    if (MIG.blob && parse(&p))
+    if (MIG.blob && parse(cairn_net.mig, &p))
         set_timers(&p);
-}
-
-static cairn_handler_t handler_of(cairn_task_id_t id)
-{
-    for (unsigned i = 0; i < MIG.cfg.count; i++)
-        if (MIG.cfg.tasks[i].id == id)
-            return MIG.cfg.tasks[i].handler;
-    return 0;
 }
 
 void cairn__mig_unstage(void)
@@ -187,6 +184,8 @@ static void *tcb_room(struct cairn_mig_stage *s, unsigned num_out)
 bool cairn__mig_split(void)
 {
     struct cairn_mig_stage *s = &MIG.stage;
+    if (s->state_at)
+        return true; /* cairn__mig_split_rx did it */
     unsigned len = MIG.blob_len;
     unsigned at = parse_head(&s->parsed, MIG.blob, len);
     unsigned state_len = s->parsed.state_len;
@@ -206,61 +205,132 @@ bool cairn__mig_split(void)
     return true;
 }
 
-/* Where the bytes of a later part go in a split state (len of them), or NULL. */
-uint8_t *cairn__mig_split_place(unsigned len)
+/* The first part of a state of several, read here from the controller (its head read, its
+ * `len` other bytes not), as far as the fields before the task's state block: when they are
+ * all there, the block is allocated now and the part's share of it is read from the
+ * controller straight into it, which cairn__mig_split then finds done (no copy of the share
+ * out of the STATE frame buffer). Else the rest goes into the buffer, for cairn__mig_split.
+ * The fields are read in growing steps (most tasks' fit in the first): a step's bytes past the
+ * fields are copied into the block. */
+void cairn__mig_split_rx(unsigned len)
 {
-    struct cairn_mig_stage *s = &MIG.stage;
-    unsigned at = (unsigned)MIG.blob_len - s->state_at;
-    if (!s->state || MIG.blob_len < s->state_at || at + len > s->parsed.state_len)
+    cairn_mig_state_t *const m = cairn_net.mig;
+    struct cairn_mig_stage *s = &m->stage;
+    uint8_t *blob = m->blob;
+    unsigned got = 0, at = 0;
+    for (unsigned step = 32u; !at && got < len; step *= 3u) {
+        unsigned k = step < len ? step : len;
+        cairn_bus_rx_read(blob + got, k - got);
+        got = k;
+        at = parse_head(&s->parsed, blob, got);
+    }
+    unsigned state_len = s->parsed.state_len;
+    if (at && state_len > len - at && at + state_len <= m->blob_cap &&
+        (s->state = kernel_block(state_len)) != 0) {
+        __builtin_memcpy(s->state, blob + at, got - at);
+        cairn_bus_rx_read((uint8_t *)s->state + (got - at), len - got);
+        s->state_at = (uint16_t)at;
+        return;
+    }
+    cairn_bus_rx_read(blob + got, len - got);
+}
+
+/* Where the bytes of a later part go in a split state (len of them), or NULL. */
+uint8_t *cairn__mig_split_place(cairn_mig_state_t *m, unsigned len)
+{
+    struct cairn_mig_stage *s = &m->stage;
+    unsigned blob_len = m->blob_len, state_at = s->state_at, at = blob_len - state_at;
+    uint8_t *state = s->state;
+    if (!state || blob_len < state_at || at + len > s->parsed.state_len)
         return 0;
-    return (uint8_t *)s->state + at;
+    return state + at;
+}
+
+/* The TCB of the staged task filled in the block reserved for it, as cairn_task_create
+ * fills a block it allocates (the staging checked what create checks). Nothing reads the block
+ * before the commit publishes it (cairn_k.tasks), which then only links it in: the commit
+ * point is on the latency's path, the staging is a TDMA slot ahead of its answer. */
+static void fill_tcb(cairn_tcb_t *t, const struct cairn_mig_parsed *p, const struct cairn_mig_stage *s)
+{
+    t->state = s->state;
+    t->handler = s->handler;
+    t->prio = p->prio;
+    t->id = p->id;
+    t->flags = TCB_INIT_SENT | TCB_READY; /* initialised where it came from */
+    unsigned num_out = p->num_out;
+    t->num_out = (uint8_t)num_out;
+    const uint8_t *r = p->routes;
+    for (unsigned i = 0; i < num_out; i++, r += 2)
+        t->routes[i] = CAIRN_ROUTE(r[0], r[1]);
 }
 
 bool cairn__mig_stage(void)
 {
-    struct cairn_mig_stage *s = &MIG.stage;
+    cairn_mig_state_t *const m = cairn_net.mig;
+    struct cairn_mig_stage *s = &m->stage;
     /* Field by field: the parse fills the rest; a split state's block is there already. */
     s->tcb_reserve = 0;
     s->payloads = 0;
     s->messages = 0;
     s->reserve_spare = false;
     /* Parsed once: the commit reads the same blob, which stays until the migration ends. */
-    struct cairn_mig_parsed *pp = &s->parsed, p;
-    if (!parse(pp) || !(s->handler = handler_of(pp->id)) || cairn__tcb(pp->id)) {
+    struct cairn_mig_parsed *pp = &s->parsed;
+    cairn_handler_t handler = 0;
+    /* A split state's fields were parsed from its first part, which the STATE frame buffer
+     * still holds (cairn__mig_split): only the whole blob's checks are left. */
+    unsigned split_at = s->state_at;
+    bool ok = split_at ? parsed_ok(m, pp, split_at) : parse(m, pp);
+    cairn_task_id_t id = pp->id;
+    if (ok) {
+        /* parse checked the ID's range: the tables are read directly. */
+        for (unsigned i = 0; i < m->cfg.count; i++)
+            if (m->cfg.tasks[i].id == id) {
+                handler = m->cfg.tasks[i].handler;
+                break;
+            }
+        ok = handler && !cairn_k.tasks[id];
+    }
+    if (!ok) {
         if (s->state)
             cairn__mig_unstage();
         return false;
     }
-    p = *pp; /* a copy: through pp, every field read after a call was loaded again */
-    bool split = s->state_at != 0;
+    s->handler = handler;
+    /* Read once into locals: through pp every field read after a call was loaded again. */
+    unsigned state_len = pp->state_len, messages = pp->messages;
+    bool split = split_at != 0;
     /* A task that handed no state gets none (a NULL state, as a stateless program's). */
     if (!split)
-        s->state = p.state_len ? kernel_block(p.state_len) : 0;
-    s->tcb_reserve = tcb_room(s, p.num_out);
-    s->messages = p.messages;
-    s->payloads = p.messages ? kernel_block(p.messages * sizeof(void *)) : 0;
-    bool ok = (s->state || !p.state_len) && s->tcb_reserve && (!p.messages || s->payloads);
-    if (s->payloads)
-        __builtin_memset(s->payloads, 0, p.messages * sizeof(void *));
-    struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len, .pos = p.messages_at};
-    for (unsigned i = 0; ok && i < p.messages; i++) {
-        (void)cairn__mig_get(&r, 3);
-        unsigned len = (unsigned)cairn__mig_get(&r, 2);
-        const uint8_t *b = cairn__mig_get_bytes(&r, len);
-        if (len) {
-            s->payloads[i] = kernel_block(len);
-            ok = s->payloads[i] != 0;
-            if (ok)
-                __builtin_memcpy(s->payloads[i], b, len);
+        s->state = state_len ? kernel_block(state_len) : 0;
+    s->tcb_reserve = tcb_room(s, pp->num_out);
+    s->messages = (uint8_t)messages;
+    ok = (s->state || !state_len) && s->tcb_reserve;
+    if (messages) {
+        s->payloads = kernel_block(messages * sizeof(void *));
+        ok = ok && s->payloads;
+        if (s->payloads)
+            __builtin_memset(s->payloads, 0, messages * sizeof(void *));
+        struct cairn_mig_reader r = {.buf = m->blob, .len = m->blob_len, .pos = pp->messages_at};
+        for (unsigned i = 0; ok && i < messages; i++) {
+            (void)cairn__mig_get(&r, 3);
+            unsigned len = (unsigned)cairn__mig_get(&r, 2);
+            const uint8_t *b = cairn__mig_get_bytes(&r, len);
+            if (len) {
+                s->payloads[i] = kernel_block(len);
+                ok = s->payloads[i] != 0;
+                if (ok)
+                    __builtin_memcpy(s->payloads[i], b, len);
+            }
         }
     }
     if (!ok) {
         cairn__mig_unstage();
         return false;
     }
-    if (p.state_len && !split)
-        __builtin_memcpy(s->state, p.state, p.state_len);
-    MIG.staged = true;
+    if (state_len && !split)
+        __builtin_memcpy(s->state, pp->state, state_len);
+    fill_tcb(s->tcb_reserve, pp, s);
+    m->staged = true;
     return true;
 }
 
@@ -274,75 +344,15 @@ static void remote_drop(cairn_task_id_t id)
     }
 }
 
-/* The TCB of the staged task in the block reserved for it at staging, as cairn_task_create
- * fills a block it allocates (the staging checked what create checks): freeing the block
- * and allocating one of the same size again cost two heap walks at the commit point. */
-static cairn_tcb_t *adopt_tcb(const struct cairn_mig_parsed *p, const struct cairn_mig_stage *s)
+/* The messages that were queued for the task at its source, in their order, each with the
+ * payload block the staging allocated for it: out of line, since a task usually has none, and
+ * their reader kept the commit's common path on the stack. */
+static __attribute__((noinline)) void deliver_moved(cairn_mig_state_t *m, const struct cairn_mig_parsed *p,
+                                                    cairn_task_id_t id)
 {
-    cairn_tcb_t *t = s->tcb_reserve;
-    t->state = s->state;
-    t->handler = s->handler;
-    t->prio = p->prio;
-    t->id = p->id;
-    t->flags = TCB_INIT_SENT | TCB_READY; /* initialised where it came from */
-    t->num_out = p->num_out;
-    for (unsigned i = 0; i < p->num_out; i++)
-        t->routes[i] = CAIRN_ROUTE(p->routes[2 * i], p->routes[2 * i + 1]);
-    if (p->flags & CAIRN_TASK_MOVABLE)
-        cairn_k.movable |= 1u << p->id;
-    else
-        cairn_k.movable &= ~(1u << p->id);
-    cairn_k.tasks[p->id] = t;
-    cairn__irq_bindings_refresh(p->id, t);
-    CAIRN_TRACE(CAIRN_EV_CREATE, p->id, p->prio);
-    return t;
-}
-
-bool cairn__mig_commit(void)
-{
-    struct cairn_mig_stage *s = &MIG.stage;
-    if (!MIG.staged || !MIG.blob)
-        return false;
-    /* A copy, read through p: through &s->parsed every field read after a call was loaded
-     * again, which cost more than the copy. */
-    struct cairn_mig_parsed parsed = s->parsed;
-    const struct cairn_mig_parsed *p = &parsed;
-    if (cairn_k.tasks[p->id])
-        return false; /* a task created here since the staging holds the ID */
-    remote_drop(p->id);
-    (void)adopt_tcb(p, s);
-    s->tcb_reserve = 0;
-    if (s->state)
-        cairn__heap_give(s->state, p->id); /* the staging's own block: no check needed */
-    for (unsigned i = 0; i < p->members; i++)
-        (void)cairn_group_join(p->member[2 * i], p->id, p->member[2 * i + 1]);
-    uint8_t *seq = cairn__rel_table(p->id), *epoch = cairn__rel_epochs(p->id);
-    if (p->modules == CAIRN_NET_MODULES) {
-        /* What every module of this build writes: unrolled, with no test per byte (the
-         * blob's tables are not word-aligned, and memcpy copies them byte by byte, with
-         * a call). */
-#pragma GCC unroll 8
-        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
-            seq[i] = p->seq[i];
-            epoch[i] = p->epoch[i];
-        }
-    } else {
-        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
-            seq[i] = i < p->modules ? p->seq[i] : 0;
-            epoch[i] = i < p->modules ? p->epoch[i] : 0;
-        }
-    }
-    /* DESERIALIZE first, then the moved messages in their order, then the timers that
-     * expired on the way, then the messages this module's tasks sent meanwhile. */
-    cairn_frame_t f;
-    cairn__msg_new(&f, CAIRN_TASK_NONE, 0, 0);
-    f.msg.payload = s->state;
-    f.msg.len = (uint16_t)p->state_len;
-    f.msg.dst = p->id;
-    f.msg.port = CAIRN_PORT_DESERIALIZE;
-    (void)cairn__deliver(&f);
-    struct cairn_mig_reader r = {.buf = MIG.blob, .len = MIG.blob_len, .pos = p->messages_at};
-    for (unsigned i = 0; i < p->messages; i++) { /* usually none */
+    struct cairn_mig_stage *s = &m->stage;
+    struct cairn_mig_reader r = {.buf = m->blob, .len = m->blob_len, .pos = p->messages_at};
+    for (unsigned i = 0; i < p->messages; i++) {
         cairn_port_t port = (cairn_port_t)cairn__mig_get(&r, 1);
         cairn_task_id_t src = (cairn_task_id_t)cairn__mig_get(&r, 1);
         (void)cairn__mig_get(&r, 1);
@@ -350,13 +360,81 @@ bool cairn__mig_commit(void)
         (void)cairn__mig_get_bytes(&r, len);
         void *b = s->payloads[i];
         s->payloads[i] = 0;
+        cairn_frame_t f;
         cairn__msg_new(&f, src, b, len); /* b is the kernel's since the staging */
-        f.msg.dst = p->id;
+        f.msg.dst = id;
         f.msg.port = port;
         f.msg.flags |= CAIRN_MSG_REMOTE;
         if (cairn__deliver(&f) != CAIRN_OK)
             cairn__release(&f.msg); /* a full pool: counted by the scheduler */
     }
+}
+
+bool cairn__mig_commit(void)
+{
+    cairn_mig_state_t *const m = cairn_net.mig;
+    struct cairn_mig_stage *s = &m->stage;
+    if (!m->staged || !m->blob)
+        return false;
+    const struct cairn_mig_parsed *p = &s->parsed;
+    cairn_task_id_t id = p->id;
+    if (cairn_k.tasks[id])
+        return false; /* a task created here since the staging holds the ID */
+    remote_drop(id);
+    /* The TCB was filled at staging (fill_tcb): published here. */
+    cairn_tcb_t *t = s->tcb_reserve;
+    s->tcb_reserve = 0;
+    if (p->flags & CAIRN_TASK_MOVABLE)
+        cairn_k.movable |= 1u << id;
+    else
+        cairn_k.movable &= ~(1u << id);
+    cairn_k.tasks[id] = t;
+    cairn__irq_bindings_refresh(id, t);
+    CAIRN_TRACE(CAIRN_EV_CREATE, id, t->prio);
+    if (s->state)
+        cairn__heap_give(s->state, id); /* the staging's own block: no check needed */
+    for (unsigned i = 0; i < p->members; i++)
+        (void)cairn_group_join(p->member[2 * i], id, p->member[2 * i + 1]);
+    /* cairn__rel_table and cairn__rel_epochs, without their calls */
+    uint8_t *seq = cairn_net.rel->rx_seq[id], *epoch = cairn_net.rel->rx_epoch[id];
+    /* The blob's tables through locals: a byte stored to the tables may alias the parsed
+     * fields, so read through p, each pointer was loaded again for every byte. */
+    const uint8_t *from_seq = p->seq, *from_epoch = p->epoch;
+    unsigned modules = p->modules;
+    if (modules == CAIRN_NET_MODULES) {
+        /* What every module of this build writes: unrolled, with no test per byte (the
+         * blob's tables are not word-aligned, and memcpy copies them byte by byte, with
+         * a call). */
+#pragma GCC unroll 8
+        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
+            seq[i] = from_seq[i];
+            epoch[i] = from_epoch[i];
+        }
+    } else {
+        for (unsigned i = 0; i < CAIRN_NET_MODULES; i++) {
+            seq[i] = i < modules ? from_seq[i] : 0;
+            epoch[i] = i < modules ? from_epoch[i] : 0;
+        }
+    }
+    /* DESERIALIZE first, then the moved messages in their order, then the timers that
+     * expired on the way, then the messages this module's tasks sent meanwhile. */
+    cairn_frame_t f;
+    /* Built as cairn__msg_new builds a kernel's message without a payload, field by field
+     * and in line (the state block stays the task's: no CAIRN_MSG_HEAP), then addressed. */
+    cairn_msg_t *d = &f.msg;
+    d->next = 0;
+    d->payload = s->state;
+    d->len = (uint16_t)p->state_len;
+    d->port = CAIRN_PORT_DESERIALIZE;
+    d->src = CAIRN_TASK_NONE;
+    d->prio = 0;
+    d->dst = id;
+    d->flags = 0;
+    d->reserved = 0;
+    cairn__policy_msg_init(d);
+    (void)cairn__deliver(&f);
+    if (p->messages) /* usually none */
+        deliver_moved(m, p, id);
     /* Calls only for what there is: a task without timers or queued messages, the usual
      * case, is live sooner. */
     if (p->timers)
@@ -366,9 +444,9 @@ bool cairn__mig_commit(void)
         s->payloads = 0;
     }
     s->state = 0;
-    MIG.staged = false;
-    if (cairn_net.rel->pending[p->id]) /* this module's own messages to T, held meanwhile */
-        cairn__rel_deliver_local(p->id);
+    m->staged = false;
+    if (cairn_net.rel->pending[id]) /* this module's own messages to T, held meanwhile */
+        cairn__rel_deliver_local(id);
     return true;
 }
 

@@ -86,8 +86,9 @@ void cairn_bus_rx_words_pop(void *buf, unsigned len);
  * the frame queued (true); else nothing (false). Interrupts masked. */
 bool cairn_bus_tx_if_idle(uint8_t dst, const uint32_t *head, const void *payload, unsigned len);
 /* cairn_bus_tx with a second head of sub_words words written between the header and the
- * payload: a migration's STATE part, its head then its bytes from where the serialised task
- * lies, with no copy between. Called with interrupts masked, when cairn_bus_tx_idle(). */
+ * payload: a migration's STATE part, its head (for a split state's first part, the serialised
+ * fields too) then its bytes from where the serialised task lies, with no copy between.
+ * Called with interrupts masked, when cairn_bus_tx_idle(). */
 void cairn_bus_tx_sub(uint8_t dst, const uint32_t *head, const uint32_t *sub, unsigned sub_words,
                       const void *payload, unsigned len);
 /* Copies the head frame's next len bytes to buf. */
