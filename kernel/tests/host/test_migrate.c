@@ -112,14 +112,6 @@ static void done(cairn_task_id_t task, uint8_t module, uint8_t outcome)
     done_outcome = outcome;
 }
 
-static size_t heap_free(void)
-{
-    cairn_idle(); /* what the bus manager frees when the kernel idles */
-    struct cairn_heap_stats st;
-    cairn_heap_stats(&st);
-    return st.free_bytes;
-}
-
 /* Bytes in used blocks: what a module holds, whatever the free space's fragments. */
 static size_t heap_held(void)
 {
@@ -176,7 +168,7 @@ static void start_all(uint32_t period)
     cairn_simbus_run();
     for (unsigned m = 0; m < MODULES; m++) {
         cairn_simbus_select(m);
-        free_before[m] = heap_free();
+        free_before[m] = ktest_heap_free();
         held_before[m] = heap_held();
     }
     cairn_simbus_select(0);
@@ -213,12 +205,6 @@ static void send_from_2(const char *text)
     assert_int_equal(cairn_send_from(SENDER, 0, text, strlen(text)), CAIRN_OK);
 }
 
-static bool live_on(unsigned m)
-{
-    cairn_simbus_select(m);
-    return cairn_task_exists(T) && cairn_task_module(T) < 0;
-}
-
 static void routes_name(int m0, int m1, int m2)
 {
     int want[MODULES] = {m0, m1, m2};
@@ -233,7 +219,7 @@ static void heaps_as_before(void)
 {
     for (unsigned m = 0; m < MODULES; m++) {
         cairn_simbus_select(m);
-        assert_int_equal(heap_free(), free_before[m]);
+        assert_int_equal(ktest_heap_free(), free_before[m]);
     }
     cairn_simbus_select(0);
 }
@@ -262,8 +248,8 @@ static void test_a_move_delivers_every_message_once_in_order_at_the_destination(
     send_from_2("b2");
     ktest_modules_settle(MODULES);
     assert_log("T@0:a0 T@0:a1 T@0:ser T@1:deser(2) T@1:q0 T@1:q1 T@1:q2 T@1:b0 T@1:b1 T@1:b2");
-    assert_true(live_on(1));
-    assert_false(live_on(0));
+    assert_true(ktest_live_on(1, T));
+    assert_false(ktest_live_on(0, T));
     routes_name(1, -1, 1);
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
     assert_int_equal(ktest_migrate_stats(0).moved, 1);
@@ -309,8 +295,8 @@ static void test_a_failed_deserialisation_resumes_with_every_module_as_before(vo
     send_from_2("b0");
     ktest_modules_settle(MODULES);
     assert_log("T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0");
-    assert_true(live_on(0));
-    assert_false(live_on(1));
+    assert_true(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     routes_name(-1, 0, 0);
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
     assert_int_equal(ktest_migrate_stats(1).stage_failed, 1);
@@ -348,7 +334,7 @@ static void test_the_state_goes_first_when_the_destination_epoch_is_known(void *
     assert_int_equal(ktest_migrate_stats(1).frozen, 1);
     assert_int_equal(ktest_migrate_stats(2).frozen, 1);
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2");
-    assert_true(live_on(1));
+    assert_true(ktest_live_on(1, T));
     routes_name(1, -1, 1);
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
 }
@@ -376,13 +362,13 @@ static void test_a_state_refused_for_an_old_epoch_makes_freeze_go_first(void **s
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
     assert_int_equal(ktest_migrate_stats(1).staged, 0);
     assert_int_equal(freeze_to[MODULES], 0);
-    assert_true(live_on(0));
+    assert_true(ktest_live_on(0, T));
     done_outcome = 0;
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     (void)ktest_modules_settle(MODULES);
     assert_int_equal(freeze_to[MODULES], 1); /* the broadcast: FREEZE went first */
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
-    assert_true(live_on(1));
+    assert_true(ktest_live_on(1, T));
     routes_name(1, -1, 1);
 }
 
@@ -411,7 +397,7 @@ static void test_a_lost_freeze_ack_and_state_frame_are_sent_again(void **state)
     assert_true(dropped_state >= 2);
     assert_true(rounds >= 2);
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2");
-    assert_true(live_on(1));
+    assert_true(ktest_live_on(1, T));
     routes_name(1, -1, 1);
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
 }
@@ -454,7 +440,7 @@ static void test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_par
     assert_true(state_frames > 9); /* the lost part and those after it sent again */
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1 T@1:q2");
     assert_int_equal(t_extra_bad, 0);
-    assert_true(live_on(1));
+    assert_true(ktest_live_on(1, T));
     routes_name(1, -1, 1);
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
     assert_int_equal(words(CAIRN_EV_MIG_STAGED), 1);
@@ -507,7 +493,7 @@ static void test_a_destination_left_after_one_part_arms_its_query_timer_when_idl
     /* The source answers again: the move goes on and ends. */
     cairn_simbus_filter(0);
     ktest_modules_settle(MODULES);
-    assert_true(live_on(1));
+    assert_true(ktest_live_on(1, T));
     assert_int_equal(t_extra_bad, 0);
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
 }
@@ -542,8 +528,8 @@ static void test_a_destination_reset_before_the_commit_resumes(void **state)
     assert_int_equal(ktest_migrate_stats(1).staged, 0);
     assert_int_equal(ktest_migrate_stats(1).frozen, 0);
     assert_log("T@0:ser T@0:q0 T@0:q1 T@0:q2");
-    assert_true(live_on(0));
-    assert_false(live_on(1));
+    assert_true(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     routes_name(-1, 0, 0);
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
 }
@@ -584,11 +570,11 @@ static void test_a_source_reset_after_a_lost_commit_resumes_everywhere(void **st
     assert_false(ktest_migrate_stats(1).busy);
     assert_false(ktest_migrate_stats(2).busy);
     assert_int_equal(ktest_migrate_stats(1).committed, 0);
-    assert_true(live_on(0));
-    assert_false(live_on(1));
+    assert_true(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     routes_name(-1, 0, 0);
     cairn_simbus_select(1);
-    assert_int_equal(heap_free(), free_before[1]);
+    assert_int_equal(ktest_heap_free(), free_before[1]);
     cairn_simbus_select(0);
 }
 
@@ -657,7 +643,7 @@ static void test_a_request_between_routes_that_name_each_other_is_refused(void *
     assert_int_equal(ktest_migrate_stats(1).refused, 1);
     assert_int_equal(ktest_migrate_stats(2).refused, 0);
     assert_int_equal(ktest_migrate_stats(0).requests, 0);
-    assert_true(live_on(0));
+    assert_true(ktest_live_on(0, T));
     assert_log("");
 }
 
@@ -713,7 +699,7 @@ static void test_migration_frames_alone_or_behind_each_other_get_the_same_answer
     cairn_simbus_run();
     assert_int_equal(nomig_from_1(), 4);
     assert_int_equal(ktest_migrate_stats(1).frames_rx, 4);
-    assert_true(live_on(0));
+    assert_true(ktest_live_on(0, T));
 }
 
 int main(void)

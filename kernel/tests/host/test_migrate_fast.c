@@ -82,14 +82,6 @@ static void done(cairn_task_id_t task, uint8_t module, uint8_t outcome)
     done_outcome = outcome;
 }
 
-static size_t heap_free(void)
-{
-    cairn_idle(); /* what the bus manager frees when the kernel idles */
-    struct cairn_heap_stats st;
-    cairn_heap_stats(&st);
-    return st.free_bytes;
-}
-
 static void boot(unsigned m)
 {
     cairn_simbus_select(m);
@@ -126,7 +118,7 @@ static void reset(unsigned m)
     apps(m);
     cairn_simbus_run();
     cairn_simbus_select(m);
-    free_before[m] = heap_free();
+    free_before[m] = ktest_heap_free();
     cairn_simbus_select(0);
 }
 
@@ -139,7 +131,7 @@ static void start_all(void)
     cairn_simbus_run();
     for (unsigned m = 0; m < MODULES; m++) {
         cairn_simbus_select(m);
-        free_before[m] = heap_free();
+        free_before[m] = ktest_heap_free();
     }
     cairn_simbus_select(0);
     klog_reset();
@@ -198,16 +190,10 @@ static int teardown(void **state)
 
 #define MTEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
-static bool live_on(unsigned m)
-{
-    cairn_simbus_select(m);
-    return cairn_task_exists(T) && cairn_task_module(T) < 0;
-}
-
 static void heap_as_before(unsigned m)
 {
     cairn_simbus_select(m);
-    assert_int_equal(heap_free(), free_before[m]);
+    assert_int_equal(ktest_heap_free(), free_before[m]);
     cairn_simbus_select(0);
 }
 
@@ -241,8 +227,8 @@ static void test_the_last_part_commits_on_staging(void **state)
     move();
     ktest_modules_settle(MODULES);
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
-    assert_true(live_on(1));
-    assert_false(live_on(0));
+    assert_true(ktest_live_on(1, T));
+    assert_false(ktest_live_on(0, T));
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1");
     /* STATE, then ACTIVATED: neither DESERIALIZED nor the commit crossed the bus. The one
      * RESULT is the source's MOVED to the others after ACTIVATED, which D, which hears the
@@ -263,7 +249,7 @@ static void test_a_lost_activated_is_answered_again_without_a_second_staging(voi
     start_all();
     drop(1, F_ACTIVATED, 5); /* the first and the answers to four parts sent again */
     move();
-    assert_true(live_on(1)); /* committed at D */
+    assert_true(ktest_live_on(1, T)); /* committed at D */
     /* S waits, as after the commit: its timer sends the part again, and it never resumes T,
      * however many tries (3) pass. */
     for (unsigned i = 0; i < 4; i++) {
@@ -281,8 +267,8 @@ static void test_a_lost_activated_is_answered_again_without_a_second_staging(voi
     assert_int_equal(ktest_migrate_stats(0).resumed, 0);
     assert_int_equal(ktest_migrate_stats(0).moved, 1);
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1");
-    assert_true(live_on(1));
-    assert_false(live_on(0));
+    assert_true(ktest_live_on(1, T));
+    assert_false(ktest_live_on(0, T));
 }
 
 /* S does not know D's epoch (D's hello lost): FREEZE goes first, D's FREEZE_ACK says its
@@ -302,8 +288,8 @@ static void test_the_state_carries_the_commit_when_freeze_went_first(void **stat
     assert_int_equal(seen[0][F_RESULT], 1); /* MOVED to the others, after ACTIVATED */
     assert_int_equal(ktest_migrate_stats(1).committed, 1);
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1");
-    assert_true(live_on(1));
-    assert_false(live_on(0));
+    assert_true(ktest_live_on(1, T));
+    assert_false(ktest_live_on(0, T));
 }
 
 /* The part with the commit went to D's earlier life, lost on the way: D's record, kept across
@@ -323,8 +309,8 @@ static void test_a_destination_reset_before_the_last_part_resumes(void **state)
     assert_int_equal(ktest_migrate_stats(0).killed, 0);
     assert_int_equal(ktest_migrate_stats(1).staged, 0);
     assert_int_equal(ktest_migrate_stats(1).frozen, 0);
-    assert_true(live_on(0));
-    assert_false(live_on(1));
+    assert_true(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     assert_log("T@0:ser T@0:q0 T@0:q1");
     heap_as_before(1);
 }
@@ -347,8 +333,8 @@ static void test_a_destination_that_lost_its_record_kills(void **state)
     assert_int_equal(ktest_migrate_stats(0).killed, 1);
     assert_int_equal(ktest_migrate_stats(0).resumed, 0);
     assert_int_equal(ktest_migrate_stats(1).staged, 0);
-    assert_false(live_on(0));
-    assert_false(live_on(1));
+    assert_false(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     assert_log("T@0:ser");
     heap_as_before(1);
 }
@@ -359,7 +345,7 @@ static void test_a_destination_reset_after_it_committed_kills(void **state)
     start_all();
     drop(1, F_ACTIVATED, 1);
     move();
-    assert_true(live_on(1));
+    assert_true(ktest_live_on(1, T));
     reset(1); /* T, live there, is lost with it */
     for (unsigned i = 0; i < 4; i++)
         source_tick();
@@ -367,8 +353,8 @@ static void test_a_destination_reset_after_it_committed_kills(void **state)
     assert_int_equal(done_outcome, CAIRN_MIG_KILLED);
     assert_int_equal(ktest_migrate_stats(0).resumed, 0);
     assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 1);
-    assert_false(live_on(0));
-    assert_false(live_on(1));
+    assert_false(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1");
 }
 
@@ -408,8 +394,8 @@ static void test_a_failed_staging_resumes_and_is_never_staged_again(void **state
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
     assert_int_equal(seen[1][F_DESERIALIZED], 1);
     assert_int_equal(ktest_migrate_stats(1).stage_failed, 1);
-    assert_true(live_on(0));
-    assert_false(live_on(1));
+    assert_true(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     assert_log("T@0:ser T@0:q0 T@0:q1");
     heap_as_before(0);
     heap_as_before(1);
@@ -420,7 +406,7 @@ static void test_a_failed_staging_resumes_and_is_never_staged_again(void **state
     assert_int_equal(ktest_migrate_stats(1).frozen, frozen);
     assert_int_equal(seen[1][F_DESERIALIZED], 2);
     assert_true(ktest_modules_quiet(MODULES));
-    assert_true(live_on(0));
+    assert_true(ktest_live_on(0, T));
 }
 
 /* Module 1 is the destination of another migration (a FREEZE of module 0's counter 200 that
@@ -437,7 +423,7 @@ static void test_a_destination_in_another_migration_refuses_and_the_source_resum
     assert_true(ktest_migrate_stats(1).busy);
     move();
     assert_int_equal(ktest_migrate_stats(0).resumed, 1);
-    assert_true(live_on(0));
+    assert_true(ktest_live_on(0, T));
     assert_int_equal(ktest_migrate_stats(1).staged, 0);
     ktest_modules_settle(MODULES); /* module 1 asks module 0 and leaves the other one */
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
@@ -446,8 +432,8 @@ static void test_a_destination_in_another_migration_refuses_and_the_source_resum
     inject_part(counter_of(0), epoch_of(1)); /* the part again, now that module 1 is free */
     cairn_simbus_run();
     assert_int_equal(ktest_migrate_stats(1).frozen, frozen);
-    assert_true(live_on(0));
-    assert_false(live_on(1));
+    assert_true(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     assert_log("T@0:ser T@0:q0 T@0:q1");
 }
 

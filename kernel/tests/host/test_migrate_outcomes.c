@@ -109,14 +109,6 @@ static void done(cairn_task_id_t task, uint8_t module, uint8_t outcome)
     done_of[task] = outcome;
 }
 
-static size_t heap_free(void)
-{
-    cairn_idle(); /* what the bus manager frees when the kernel idles */
-    struct cairn_heap_stats st;
-    cairn_heap_stats(&st);
-    return st.free_bytes;
-}
-
 static void boot(unsigned m)
 {
     cairn_simbus_select(m);
@@ -166,7 +158,7 @@ static void measure_heaps(void)
 {
     for (unsigned m = 0; m < MODULES; m++) {
         cairn_simbus_select(m);
-        free_before[m] = heap_free();
+        free_before[m] = ktest_heap_free();
     }
     cairn_simbus_select(0);
 }
@@ -215,12 +207,6 @@ static void migrate_on(unsigned m, cairn_task_id_t task, uint8_t to)
     assert_int_equal(cairn_migrate(task, to), CAIRN_OK);
 }
 
-static bool live_on(unsigned m, cairn_task_id_t task)
-{
-    cairn_simbus_select(m);
-    return cairn_task_exists(task) && cairn_task_module(task) < 0;
-}
-
 /* Where each module's routes send task's messages (-1: it lives there, or nowhere). */
 static void routes_name(cairn_task_id_t task, int m0, int m1, int m2)
 {
@@ -235,7 +221,7 @@ static void routes_name(cairn_task_id_t task, int m0, int m1, int m2)
 static void heap_as_before(unsigned m)
 {
     cairn_simbus_select(m);
-    assert_int_equal(heap_free(), free_before[m]);
+    assert_int_equal(ktest_heap_free(), free_before[m]);
     cairn_simbus_select(0);
 }
 
@@ -243,7 +229,7 @@ static void heap_as_before(unsigned m)
 static void t_only_on(unsigned at)
 {
     for (unsigned m = 0; m < MODULES; m++)
-        assert_int_equal(live_on(m, T), m == at);
+        assert_int_equal(ktest_live_on(m, T), m == at);
     assert_true(ktest_modules_quiet(MODULES));
 }
 
@@ -325,7 +311,7 @@ static void test_a_destination_reset_after_the_commit_kills_the_task(void **stat
     apps(1);
     cairn_simbus_run();
     cairn_simbus_select(1);
-    free_before[1] = heap_free();
+    free_before[1] = ktest_heap_free();
     ktest_modules_settle(MODULES);
     assert_int_equal(done_of[T], CAIRN_MIG_KILLED);
     assert_int_equal(ktest_migrate_stats(0).killed, 1);
@@ -335,7 +321,7 @@ static void test_a_destination_reset_after_the_commit_kills_the_task(void **stat
     assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 0);
     assert_log("T@0:ser"); /* neither q0..q2 nor b0 ran anywhere */
     for (unsigned m = 0; m < MODULES; m++)
-        assert_false(live_on(m, T));
+        assert_false(ktest_live_on(m, T));
     cairn_simbus_select(0);
     assert_false(cairn_task_exists(T));
     routes_name(T, -1, 0, 0); /* unchanged: a message to T finds no task */
@@ -344,7 +330,7 @@ static void test_a_destination_reset_after_the_commit_kills_the_task(void **stat
     heap_as_before(2);
     /* S holds nothing of T's (the blocks T owned before the move are freed with it). */
     cairn_simbus_select(0);
-    assert_true(heap_free() >= free_before[0]);
+    assert_true(ktest_heap_free() >= free_before[0]);
     assert_int_equal(blocks_owned_by(T), 0);
     /* Module 2 is unfrozen: its sender's later message goes, and finds no task. */
     send_from_2("c0");
@@ -379,13 +365,13 @@ static void killed_while_moved(void)
     assert_int_equal(words(CAIRN_EV_MIG_KILLED), 1);
     assert_log("T@0:ser"); /* frozen, it is removed at once, without FINAL */
     for (unsigned m = 0; m < MODULES; m++)
-        assert_false(live_on(m, T));
+        assert_false(ktest_live_on(m, T));
     routes_name(T, -1, 0, 0);
     assert_true(ktest_modules_quiet(MODULES));
     heap_as_before(1);
     heap_as_before(2);
     cairn_simbus_select(0);
-    assert_true(heap_free() >= free_before[0]);
+    assert_true(ktest_heap_free() >= free_before[0]);
     assert_int_equal(blocks_owned_by(T), 0);
     struct cairn_heap_stats st;
     cairn_heap_stats(&st);
@@ -452,8 +438,8 @@ static void test_a_busy_freeze_ack_resumes_and_a_retry_moves(void **state)
     assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
     assert_int_equal(words(CAIRN_EV_MIG_RESUMED), 1);
     assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 0);
-    assert_true(live_on(0, T));
-    assert_false(live_on(1, T));
+    assert_true(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     routes_name(T, -1, 0, 0);
     heap_as_before(0);
     heap_as_before(1); /* the staged copy freed */
@@ -461,8 +447,8 @@ static void test_a_busy_freeze_ack_resumes_and_a_retry_moves(void **state)
     cairn_simbus_filter(0);
     ktest_modules_settle(MODULES);
     assert_int_equal(done_of[U], CAIRN_MIG_MOVED);
-    assert_true(live_on(1, U));
-    assert_false(live_on(2, U));
+    assert_true(ktest_live_on(1, U));
+    assert_false(ktest_live_on(2, U));
     routes_name(U, 1, -1, 1);
     assert_log("U@2:ser T@0:ser T@0:q0 T@0:q1 T@0:q2 T@0:b0 T@0:b1 U@1:deser(0)");
     /* The retry moves T, which handles what comes next at the destination. */
@@ -502,7 +488,7 @@ static void test_the_source_refuses_what_it_cannot_move(void **state)
     assert_int_equal(words(CAIRN_EV_MIG_REQUEST), 0);
     assert_log("T@0:killed T@0:final");
     for (unsigned m = 0; m < MODULES; m++)
-        assert_false(live_on(m, T));
+        assert_false(ktest_live_on(m, T));
 }
 
 static unsigned acks_dropped;
@@ -576,7 +562,7 @@ static void test_a_destination_without_room_refuses_and_the_retry_moves(void **s
     cairn_simbus_select(1);
     void *hog = cairn_malloc(free_before[1] - 1024);
     assert_non_null(hog);
-    free_before[1] = heap_free();
+    free_before[1] = ktest_heap_free();
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0);
     send_from_2("b0");
     ktest_modules_settle(MODULES);
@@ -629,8 +615,8 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
     until_0_gives_up();
     assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
     assert_int_equal(ktest_migrate_stats(1).staged, 1); /* U's, not T's */
-    assert_true(live_on(0, T));
-    assert_false(live_on(1, T));
+    assert_true(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     routes_name(T, -1, 0, 0);
     heap_as_before(0);
     /* Refused, S sends FREEZE first to D: the busy FREEZE_ACKs (D's and U's source's)
@@ -642,7 +628,7 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
     assert_int_equal(freeze_broadcasts, broadcasts + 1);
     assert_int_equal(ktest_migrate_stats(0).resumed, 2);
     assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
-    assert_true(live_on(0, T));
+    assert_true(ktest_live_on(0, T));
     routes_name(T, -1, 0, 0);
     heap_as_before(0);
     cairn_simbus_filter(0);
@@ -659,7 +645,7 @@ static void test_a_destination_in_another_migration_refuses_the_state(void **sta
     assert_int_equal(done_of[T], CAIRN_MIG_MOVED);
     assert_log("T@0:ser T@1:deser(7) T@1:q0 T@1:q1 T@1:q2"); /* 3 + 3 + b0 handled at S */
     t_only_on(1);
-    assert_true(live_on(1, U));
+    assert_true(ktest_live_on(1, U));
     routes_name(T, 1, -1, 1);
 }
 

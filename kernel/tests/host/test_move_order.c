@@ -99,17 +99,11 @@ static void apps(unsigned m)
     assert_int_equal(cairn_net_start(), CAIRN_OK);
 }
 
-static bool live_on(unsigned m)
-{
-    cairn_simbus_select(m);
-    return cairn_task_exists(T) && cairn_task_module(T) < 0;
-}
-
 /* The module T runs on (or is frozen on). */
 static unsigned home(void)
 {
     for (unsigned m = 0; m < MODULES; m++)
-        if (live_on(m))
+        if (ktest_live_on(m, T))
             return m;
     fail_msg("T is nowhere");
     return 0;
@@ -176,8 +170,8 @@ static void test_messages_sent_before_and_after_a_move_arrive_in_order(void **st
     send_around_a_move();
     assert_log("L:3 L:4 L:5 L:6");
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
-    assert_true(live_on(1));
-    assert_false(live_on(0));
+    assert_true(ktest_live_on(1, T));
+    assert_false(ktest_live_on(0, T));
 }
 
 /* The source's messages never drain: the migration gives up within its tries, T resumes at
@@ -198,8 +192,8 @@ static void test_a_move_whose_messages_cannot_drain_resumes_at_the_source(void *
         cairn_simbus_run();
     }
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
-    assert_true(live_on(0));
-    assert_false(live_on(1));
+    assert_true(ktest_live_on(0, T));
+    assert_false(ktest_live_on(1, T));
     ktest_post_on(0, T, CAIRN_PORT(0), "4", 1);
     cut_all = false;
     ktest_modules_settle(MODULES);

@@ -51,6 +51,20 @@ bool ktest_modules_quiet(unsigned modules)
     return true;
 }
 
+size_t ktest_heap_free(void)
+{
+    cairn_idle();
+    struct cairn_heap_stats st;
+    cairn_heap_stats(&st);
+    return st.free_bytes;
+}
+
+bool ktest_live_on(unsigned m, cairn_task_id_t task)
+{
+    cairn_simbus_select(m);
+    return cairn_task_exists(task) && cairn_task_module(task) < 0;
+}
+
 void ktest_module_tick(unsigned m)
 {
     ktest_post_on(m, CAIRN_TASK_NET, CAIRN_PORT_TIMEOUT(CAIRN_RELIABLE_TIMER), 0, 0);

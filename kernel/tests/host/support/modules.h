@@ -23,6 +23,13 @@ cairn_migrate_stats_t ktest_migrate_stats(unsigned m);
 /* No module of the `modules` has a reliable message pending or a migration under way. */
 bool ktest_modules_quiet(unsigned modules);
 
+/* The selected module's free heap bytes once its kernel has idled (what the bus manager frees
+ * then). */
+size_t ktest_heap_free(void);
+
+/* Whether task lives on module m (a TCB there, not a remote one); m stays selected. */
+bool ktest_live_on(unsigned m, cairn_task_id_t task);
+
 /* Module m's bus-manager timers (retransmission, migrator) fire once. */
 void ktest_module_tick(unsigned m);
 
