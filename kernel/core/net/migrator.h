@@ -1,4 +1,5 @@
-/* The task migrator's hooks for the reliable layer and the bus manager (migrator.c). */
+/* The task migrator's hooks for the reliable layer and the bus manager (migrator_*.c,
+ * migrate_api.c). */
 #ifndef CAIRN_CORE_NET_MIGRATOR_H
 #define CAIRN_CORE_NET_MIGRATOR_H
 

@@ -1,5 +1,5 @@
 /*
- * The task migrator's private state (migrator.c, serialize.c, staging.c): one kernel-owned
+ * The task migrator's private state (migrator_*.c, serialize.c, staging.c): one kernel-owned
  * heap block, part of the bus manager's state (net.h) so that the host port's simulated
  * bus swaps it with the rest.
  */
