@@ -33,7 +33,7 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
                 m->refused_epoch[m->dest] = m->dest_epoch;
             /* After a part with the commit, only D's failure in the life the parts name
              * lets T resume: D with no record of it may have committed before a reset. */
-            if (m->fast && f[3] != MIG_DESER_FAILED)
+            if (m->commit_out && f[3] != MIG_DESER_FAILED)
                 cairn__mig_activated(m, false);
             else
                 cairn__mig_resume();
@@ -66,7 +66,7 @@ static void source_rx(uint8_t src, const uint8_t *f, unsigned len)
         m->tries = 0;
         cairn__mig_send_parts();
     } else if (kind == F_ACTIVATED && src == m->dest && len >= 4 &&
-               (m->phase == PH_COMMITTING || (m->phase == PH_TRANSFER && m->fast))) {
+               (m->phase == PH_COMMITTING || (m->phase == PH_TRANSFER && m->commit_out))) {
         cairn__mig_activated(m, f[3] != 0);
     } else if (kind == F_RESULT_ACK && m->phase == PH_RESULTING) {
         m->answered |= 1u << src;
@@ -211,7 +211,8 @@ static void state_elsewhere(cairn_mig_state_t *m, uint8_t src, const uint8_t *f,
         cairn__mig_send(src, a, 4);
         return;
     }
-    if (this_mig(m, f) && dest_here) {
+    /* The task named too: a source reset since numbers its migrations from 1 again. */
+    if (this_mig(m, f) && dest_here && f[6] == m->task) {
         if (!m->outcome) {
             state_part(m, src, f, len);
         } else if (m->outcome == CAIRN_MIG_MOVED) {

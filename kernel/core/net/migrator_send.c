@@ -100,6 +100,8 @@ void cairn__mig_part_put(cairn_mig_state_t *m, unsigned index, uint8_t module, u
         MIG_PART_HEAD + n,
     };
     cairn_bus_tx_sub(module, h, m->part_frame, head_words, bytes, bytes_n);
+    if (index + 1u == m->count && m->fast)
+        m->commit_out = true;
 }
 
 /* The bus manager's transmit of a part's token: false for a stale one (the transfer ended

@@ -36,7 +36,9 @@ static uint8_t parts(void)
 static void freeze_here(cairn_mig_state_t *m, cairn_tcb_t *t)
 {
     /* T's flags from before a deferred REQUEST stopped it, if one did. */
-    m->saved_flags = m->prefrozen == t->id ? m->prefrozen_flags : t->flags & TCB_READY;
+    /* T's flag now, or the one a deferred REQUEST cleared (T's INIT, ending meanwhile, set it
+     * again: both count). */
+    m->saved_flags = (uint8_t)((t->flags & TCB_READY) | (m->prefrozen == t->id ? m->prefrozen_flags : 0u));
     if (m->prefrozen == t->id)
         m->prefrozen = 0;
     t->flags &= (uint8_t)~TCB_READY; /* its queued messages wait; new ones queue behind */
@@ -159,6 +161,8 @@ static bool tx_inline_part(uint8_t module, uint32_t seq)
         MIG_PART_HEAD + m->blob_len,
     };
     bool ok = cairn_bus_tx_if_idle(module, h, m->part_frame, MIG_PART_HEAD + m->blob_len);
+    if (ok && m->fast)
+        m->commit_out = true;
     return ok;
 }
 
@@ -196,7 +200,8 @@ static bool tx_part_now(uint8_t index)
  * first and every module answered it), T's sent messages drained (the drain rule, as
  * cairn__mig_commit_or_drain() checks it: T is frozen, so it stays drained) and T not killed here. D then makes
  * T live as soon as it has staged it, and the DESERIALIZED → RESULT(MOVED) round trip is
- * gone. From the first such part on S may no longer resume T on a timeout (m->fast). */
+ * gone. From the first such part written to the controller on S may no longer resume T on
+ * a timeout (m->commit_out). */
 static bool commit_on_staging(cairn_mig_state_t *m)
 {
     if (!m->state_epoch || ((m->answered | 1u << m->dest) & m->others) != m->others ||
@@ -350,6 +355,10 @@ static void request(cairn_task_id_t task, uint8_t dest, unsigned hops)
         cairn__mig_arm(MIG.cfg.retransmit_ticks / 4u);
         return;
     }
+    if (MIG.deferred_task == task) {
+        MIG.deferred_task = 0; /* a REQUEST for T that waited: this later one overtakes it */
+        MIG.stats.refused++;
+    }
     /* One pointer to the state for the whole freeze: MIG reloads it after every store. */
     cairn_mig_state_t *const m = cairn_net.mig;
     stage_clear(m);
@@ -376,6 +385,7 @@ static void request(cairn_task_id_t task, uint8_t dest, unsigned hops)
     m->dest_epoch = epoch;
     m->state_epoch = epoch;
     m->fast = false;
+    m->commit_out = false;
     if (!epoch)
         cairn__mig_send(CAIRN_NET_BROADCAST, (const uint8_t[]){F_FREEZE, m->mig_src, m->mig_ctr, task, dest}, 5);
     cairn__mig_serialise_tcb(m, t);
@@ -411,7 +421,7 @@ void cairn__mig_commit_or_drain(void)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
     /* A kill after a part with the commit went is too late, as after the commit itself. */
-    if (!m->fast && !cairn__tcb_inline(m->task)) {
+    if (!m->commit_out && !cairn__tcb_inline(m->task)) {
         killed_here();
         return;
     }

@@ -132,6 +132,10 @@ typedef struct cairn_mig_state {
     /* Source: the last part went with MIG_PART_COMMIT (sticky): from then on D may have
      * committed, so S no longer resumes T on a timeout (as in PH_COMMITTING). */
     bool fast;
+    /* Source: a part with the commit has been written to the controller: from then on D may
+     * have committed, and S no longer gives T up on a timeout (`fast` alone only says the
+     * last part will carry it). */
+    bool commit_out;
     bool placed;       /* destination: the frame being handled put its part in the blob */
     bool query_unarmed; /* destination: joined on a STATE part, its query timer not yet armed */
     /* Both: the serialised task (source: built; destination: received). */

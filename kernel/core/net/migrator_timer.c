@@ -55,7 +55,7 @@ static void source_timer(void)
         break;
     case PH_TRANSFER:
         /* After a part with the commit: never gives up, as in PH_COMMITTING. */
-        if (!MIG.fast && ++MIG.tries > MIG.cfg.tries) {
+        if (!MIG.commit_out && ++MIG.tries > MIG.cfg.tries) {
             cairn__mig_resume();
         } else {
             MIG.sent = MIG.acked; /* again from the first part not acknowledged */

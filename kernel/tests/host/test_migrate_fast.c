@@ -360,12 +360,17 @@ static void test_a_destination_reset_after_it_committed_kills(void **state)
 
 /* Part 0 of one part, with the commit, of migration ctr of module 0, as module 0's migrator
  * sends it (head then one byte: no staging could take it). */
-static void inject_part(uint8_t ctr, uint8_t epoch)
+static void inject_part_of(uint8_t ctr, uint8_t epoch, cairn_task_id_t task)
 {
     const uint8_t f[CAIRN_NET_HEADER + 9] = {
         CAIRN_NET_KIND_MIG, 0, CAIRN_TASK_NET, 0, 0, 0, 0, 0, 9, 0,
-        F_STATE, 0, ctr, 0, 1, epoch, T, MIG_PART_COMMIT, 0};
+        F_STATE, 0, ctr, 0, 1, epoch, task, MIG_PART_COMMIT, 0};
     cairn_simbus_inject(1, 0, f, sizeof f);
+}
+
+static void inject_part(uint8_t ctr, uint8_t epoch)
+{
+    inject_part_of(ctr, epoch, T);
 }
 
 static uint8_t epoch_of(unsigned m)
@@ -409,6 +414,45 @@ static void test_a_failed_staging_resumes_and_is_never_staged_again(void **state
     assert_true(ktest_live_on(0, T));
 }
 
+/* A part with the commit that names the migration D committed but another task (its source
+ * was reset since and numbers its migrations from 1 again): not taken for a repeat of the
+ * commit, whose ACTIVATED(yes) would make the source give up a task D never received. */
+static void test_a_part_of_another_task_under_a_committed_number_is_refused(void **state)
+{
+    (void)state;
+    start_all();
+    move();
+    ktest_modules_settle(MODULES);
+    assert_true(ktest_live_on(1, T));
+    unsigned activated = seen[1][F_ACTIVATED], refused = seen[1][F_DESERIALIZED];
+    inject_part_of(counter_of(0), epoch_of(1), T + 5);
+    cairn_simbus_run();
+    assert_int_equal(seen[1][F_ACTIVATED], activated);
+    assert_int_equal(seen[1][F_DESERIALIZED], refused + 1);
+    assert_true(ktest_live_on(1, T));
+}
+
+/* D powered off before the part with the commit could be written: the part never left S (the
+ * controller refuses a powered-off destination), so D cannot have committed and S gives T up
+ * after its tries as before the commit on staging: RESUMED, not frozen for good. */
+static void test_a_part_with_the_commit_never_written_lets_the_source_resume(void **state)
+{
+    (void)state;
+    start_all();
+    cairn_simbus_select(0);
+    assert_int_equal(cairn_net_power(1, false), CAIRN_OK);
+    move();
+    for (unsigned i = 0; i < 6; i++)
+        source_tick();
+    ktest_modules_settle(MODULES);
+    assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
+    assert_int_equal(ktest_migrate_stats(0).killed, 0);
+    assert_true(ktest_live_on(0, T));
+    assert_log("T@0:ser T@0:q0 T@0:q1");
+    cairn_simbus_select(0);
+    assert_int_equal(cairn_net_power(1, true), CAIRN_OK);
+}
+
 /* Module 1 is the destination of another migration (a FREEZE of module 0's counter 200 that
  * module 0 has no record of): it refuses the part and never joins that migration later, so
  * S may resume T. */
@@ -447,6 +491,8 @@ int main(void)
         MTEST(test_a_destination_that_lost_its_record_kills),
         MTEST(test_a_destination_reset_after_it_committed_kills),
         MTEST(test_a_failed_staging_resumes_and_is_never_staged_again),
+        MTEST(test_a_part_of_another_task_under_a_committed_number_is_refused),
+        MTEST(test_a_part_with_the_commit_never_written_lets_the_source_resume),
         MTEST(test_a_destination_in_another_migration_refuses_and_the_source_resumes),
     };
     return cmocka_run_group_tests(tests, 0, 0);

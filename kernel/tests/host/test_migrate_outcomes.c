@@ -40,6 +40,8 @@ struct tstate {
 };
 /* Bytes after the count in the serialised block: a state of several STATE parts. */
 static unsigned t_extra;
+/* A movable task asks for its own move to module 1 from its INIT handler. */
+static bool move_at_init;
 
 static const char *name_of(cairn_task_id_t id)
 {
@@ -53,6 +55,8 @@ static cairn_ret_t movable_handler(void *state, cairn_msg_t *msg)
     unsigned here = cairn_net_address();
     switch (msg->port) {
     case CAIRN_PORT_INIT:
+        if (move_at_init)
+            assert_int_equal(cairn_migrate(cairn_current_task(), 1), CAIRN_OK);
         break;
     case CAIRN_PORT_SERIALIZE: {
         uint8_t *b = cairn_malloc(sizeof *s + t_extra);
@@ -180,6 +184,7 @@ static int setup(void **state)
     cairn_simbus_reset(MODULES, 4);
     cairn_simbus_filter(0);
     t_extra = 0;
+    move_at_init = false;
     memset(done_of, 0, sizeof done_of);
     cairn_trace_host_reset();
     klog_reset();
@@ -550,6 +555,56 @@ static void test_a_request_for_a_running_task_stops_it_at_the_end_of_its_handler
     routes_name(T, 1, -1, 1);
 }
 
+/* A REQUEST that waits for T to leave the stack is overtaken by a later one for T taken at
+ * once: the later one moves T, the earlier is dropped (refused), not carried out after it. */
+static void test_a_waiting_request_overtaken_by_a_later_one_is_dropped(void **state)
+{
+    (void)state;
+    start_all();
+    ktest_post_on(0, T, PORT_MOVE_SELF, 0, 0); /* to module 1: waits */
+    cairn_simbus_run();
+    migrate_on(0, T, 2);
+    cairn_simbus_run();
+    ktest_modules_settle(MODULES);
+    assert_int_equal(ktest_migrate_stats(0).refused, 1);
+    assert_int_equal(ktest_migrate_stats(0).requests, 1);
+    assert_log("T@0:move T@0:ser T@2:deser(0)");
+    t_only_on(2);
+}
+
+static enum cairn_simbus_fate drop_states(const struct cairn_simbus_wire *w)
+{
+    return w->head[0] == CAIRN_NET_KIND_MIG && w->first == 4 ? CAIRN_SIMBUS_DROP : CAIRN_SIMBUS_PASS;
+}
+
+/* A REQUEST made in the task's INIT handler finds it on the stack before it is ready: the
+ * flag its end then sets is T's to keep, so a migration that resumes leaves it taking
+ * messages (it kept none: nothing was cleared to give back). */
+static void test_a_request_from_init_that_resumes_leaves_the_task_ready(void **state)
+{
+    (void)state;
+    start_all();
+    cairn_simbus_select(2);
+    assert_int_equal(cairn_task_kill(U), CAIRN_OK);
+    cairn_simbus_run();
+    static struct tstate su;
+    su = (struct tstate){0};
+    move_at_init = true;
+    cairn_simbus_filter(drop_states);
+    cairn_simbus_select(2);
+    assert_int_equal(cairn_task_create(U, movable_handler, &su, 2, 0, 0, CAIRN_TASK_MOVABLE), CAIRN_OK);
+    assert_int_equal(cairn_task_init(U, 0, 0), CAIRN_OK);
+    cairn_simbus_run();
+    ktest_modules_settle(MODULES);
+    assert_int_equal(done_of[U], CAIRN_MIG_RESUMED);
+    cairn_simbus_filter(0);
+    klog_reset();
+    ktest_post_on(2, U, CAIRN_PORT(0), "u", 1);
+    cairn_simbus_run();
+    assert_log("U@2:u");
+    assert_true(ktest_live_on(2, U));
+}
+
 /* ---- refusals at the destination ----------------------------------------------------------------- */
 
 /* D has no room for T's state: its DESERIALIZED(failed) makes S resume, every module as
@@ -659,6 +714,8 @@ int main(void)
         MTEST(test_the_source_refuses_what_it_cannot_move),
         MTEST(test_a_request_during_a_migration_waits_for_its_end),
         MTEST(test_a_request_for_a_running_task_stops_it_at_the_end_of_its_handler),
+        MTEST(test_a_request_from_init_that_resumes_leaves_the_task_ready),
+        MTEST(test_a_waiting_request_overtaken_by_a_later_one_is_dropped),
         MTEST(test_a_destination_without_room_refuses_and_the_retry_moves),
         MTEST(test_a_destination_in_another_migration_refuses_the_state),
     };
