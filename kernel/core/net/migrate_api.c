@@ -75,6 +75,6 @@ void cairn_migrate_stats(cairn_migrate_stats_t *st)
         return;
     }
     *st = MIG.stats;
-    st->busy = (MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED)) ||
+    st->busy = in_migration(cairn_net.mig) ||
                MIG.deferred_task;
 }

@@ -115,6 +115,13 @@ static inline __attribute__((always_inline)) uint32_t all_others(void)
     return MIG.others;
 }
 
+/* This module takes part in a migration now (a source or a participant whose migration has
+ * not ended): one at a time. */
+static inline __attribute__((always_inline)) bool in_migration(const cairn_mig_state_t *m)
+{
+    return m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
+}
+
 static inline __attribute__((always_inline)) bool this_mig(const cairn_mig_state_t *m,
                                                           const uint8_t *f)
 {

@@ -99,7 +99,7 @@ static void apply(uint8_t src, uint8_t outcome)
 static void join_on_state(uint8_t src, const uint8_t *f)
 {
     cairn_mig_state_t *const m = cairn_net.mig;
-    bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
+    bool busy = in_migration(m);
     cairn_task_id_t task = f[6];
     if (this_mig(m, f) || busy || f[3] != 0 || !f[5] || f[5] != cairn_net.rel->epoch ||
         (f[7] & MIG_PART_NO_JOIN) || task < 1 || task > CAIRN_MAX_TASKS ||
@@ -253,7 +253,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
     uint8_t kind = f[0];
     bool dest_here = false;
     if (kind == F_FREEZE && len >= 5) {
-        bool busy = m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED);
+        bool busy = in_migration(m);
         if (this_mig(m, f)) {
             if (m->phase != PH_SETTLED)
                 cairn__mig_frame_to(src, F_FREEZE_ACK, 0, cairn_net.rel->epoch);
@@ -316,8 +316,7 @@ static void participant_rx(uint8_t src, const uint8_t *f, unsigned len)
     } else if (kind == F_QUERY && len >= 5 && f[4] == cairn_net.address) {
         /* Read here, not at the entry: only FREEZE and this QUERY need it, and every branch
          * before this one returns, so the phase is the one the frame found. */
-        query_as_destination(src, f,
-                             m->role != MIG_NONE && !(m->phase == PH_DONE || m->phase == PH_SETTLED));
+        query_as_destination(src, f, in_migration(m));
     }
 }
 

@@ -321,7 +321,7 @@ static void unprefreeze(cairn_task_id_t task, cairn_tcb_t *t)
 static void request(cairn_task_id_t task, uint8_t dest, unsigned hops)
 {
     cairn_tcb_t *t = cairn__tcb(task);
-    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    bool busy = in_migration(cairn_net.mig);
     if (busy && t && !MIG.deferred_task) {
         /* In another migration (maybe T's own, whose REQUEST this one followed closely):
          * this one waits for its end and is then taken, or sent on to where T went. */

@@ -96,7 +96,7 @@ void cairn__mig_timer(void)
 {
     if (!on())
         return;
-    bool busy = MIG.role != MIG_NONE && !(MIG.phase == PH_DONE || MIG.phase == PH_SETTLED);
+    bool busy = in_migration(cairn_net.mig);
     if (MIG.deferred_task && !busy) {
         cairn_task_id_t task = MIG.deferred_task;
         uint32_t taken = MIG.stats.requests;
