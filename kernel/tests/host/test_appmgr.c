@@ -137,10 +137,7 @@ static int setup(void **state)
     (void)state;
     cairn_simbus_reset(MODULES, 4);
     for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        cairn_heap_init(arena[m], ARENA);
-        assert_int_equal(cairn_sched_init(), CAIRN_OK);
-        assert_int_equal(cairn_net_init(), CAIRN_OK);
+        ktest_module_boot(m, arena[m], ARENA);
         assert_int_equal(cairn_appmgr_start(images, 3, 1000, TRIES), CAIRN_OK);
         if (m == 0) {
             assert_int_equal(cairn_task_create(LOADER, loader, 0, 1, 0, 1, 0), CAIRN_OK);

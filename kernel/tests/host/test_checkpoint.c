@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ktest.h"
+#include "modules.h"
 
 #include "cairn/checkpoint.h"
 
@@ -100,10 +101,7 @@ static void boot(uint32_t dst_hz, uint32_t cost_base_ns)
     done_calls = 0;
     done_on = 0xFF;
     for (unsigned m = 0; m < MODULES; m++) {
-        cairn_simbus_select(m);
-        cairn_heap_init(arena[m], ARENA);
-        assert_int_equal(cairn_sched_init(), CAIRN_OK);
-        assert_int_equal(cairn_net_init(), CAIRN_OK);
+        ktest_module_boot(m, arena[m], ARENA);
         ctxs[m] = (cairn_ckpt_ctx_t){.run = compute, .state = &works[m], .size = sizeof works[m],
                                      .total = UNITS};
         memset(&works[m], 0, sizeof works[m]);

@@ -123,10 +123,7 @@ static size_t heap_held(void)
 
 static void boot(unsigned m, uint32_t period)
 {
-    cairn_simbus_select(m);
-    cairn_heap_init(arena[m], ARENA);
-    assert_int_equal(cairn_sched_init(), CAIRN_OK);
-    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    ktest_module_boot(m, arena[m], ARENA);
     cairn_migrate_config_t cfg = {
         .tasks = movable, .count = handler_known[m] ? 1 : 0, .retransmit_ticks = period,
         .tries = 3, .hw_hz = 1000000, .done = done};
@@ -224,17 +221,6 @@ static void heaps_as_before(void)
     cairn_simbus_select(0);
 }
 
-/* Trace words of event ev (any module: one ring). */
-static unsigned words(uint8_t ev)
-{
-    uint32_t w[4096];
-    size_t n = ktest_trace(w, 4096);
-    unsigned c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += CAIRN_TRACE_EVENT(w[i]) == ev;
-    return c;
-}
-
 static void test_a_move_delivers_every_message_once_in_order_at_the_destination(void **state)
 {
     (void)state;
@@ -256,13 +242,13 @@ static void test_a_move_delivers_every_message_once_in_order_at_the_destination(
     assert_int_equal(ktest_migrate_stats(1).committed, 1);
     /* One word per phase change: REQUEST, SERIALIZED, STAGED, COMMITTED, FREED once;
      * FROZEN and UNFROZEN on each module. */
-    assert_int_equal(words(CAIRN_EV_MIG_REQUEST), 1);
-    assert_int_equal(words(CAIRN_EV_MIG_SERIALIZED), 1);
-    assert_int_equal(words(CAIRN_EV_MIG_STAGED), 1);
-    assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 1);
-    assert_int_equal(words(CAIRN_EV_MIG_FREED), 1);
-    assert_int_equal(words(CAIRN_EV_MIG_FROZEN), 3);
-    assert_int_equal(words(CAIRN_EV_MIG_UNFROZEN), 3);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_REQUEST), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_SERIALIZED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_STAGED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_COMMITTED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_FREED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_FROZEN), 3);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_UNFROZEN), 3);
     /* After the move, messages go to module 1 directly. */
     klog_reset();
     send_from_2("c0");
@@ -300,8 +286,8 @@ static void test_a_failed_deserialisation_resumes_with_every_module_as_before(vo
     routes_name(-1, 0, 0);
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
     assert_int_equal(ktest_migrate_stats(1).stage_failed, 1);
-    assert_int_equal(words(CAIRN_EV_MIG_RESUMED), 1);
-    assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 0);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_RESUMED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_COMMITTED), 0);
     heaps_as_before();
 }
 
@@ -443,7 +429,7 @@ static void test_a_state_of_many_parts_survives_a_lost_a_repeated_and_a_late_par
     assert_true(ktest_live_on(1, T));
     routes_name(1, -1, 1);
     assert_int_equal(done_outcome, CAIRN_MIG_MOVED);
-    assert_int_equal(words(CAIRN_EV_MIG_STAGED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_STAGED), 1);
 }
 
 static unsigned parts_passed, queries_from_1;

@@ -84,10 +84,7 @@ static void done(cairn_task_id_t task, uint8_t module, uint8_t outcome)
 
 static void boot(unsigned m)
 {
-    cairn_simbus_select(m);
-    cairn_heap_init(arena[m], ARENA);
-    assert_int_equal(cairn_sched_init(), CAIRN_OK);
-    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    ktest_module_boot(m, arena[m], ARENA);
     cairn_migrate_config_t cfg = {.tasks = movable, .count = handler_known[m] ? 1 : 0,
                                   .retransmit_ticks = 1000, .tries = 3, .hw_hz = 1000000,
                                   .done = done};
@@ -197,16 +194,6 @@ static void heap_as_before(unsigned m)
     cairn_simbus_select(0);
 }
 
-static unsigned words(uint8_t ev)
-{
-    uint32_t w[4096];
-    size_t n = ktest_trace(w, 4096);
-    unsigned c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += CAIRN_TRACE_EVENT(w[i]) == ev;
-    return c;
-}
-
 static void move(void)
 {
     ktest_post_on(0, PUSHER, CAIRN_PORT(0), 0, 0); /* q0, q1 queued for T, then REQUEST */
@@ -237,8 +224,8 @@ static void test_the_last_part_commits_on_staging(void **state)
     assert_int_equal(seen[1][F_ACTIVATED], 2);
     assert_int_equal(seen[1][F_DESERIALIZED], 0);
     assert_int_equal(seen[0][F_RESULT], 1);
-    assert_int_equal(words(CAIRN_EV_MIG_STAGED), 1);
-    assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_STAGED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_COMMITTED), 1);
     assert_int_equal(ktest_migrate_stats(0).moved, 1);
     assert_int_equal(ktest_migrate_stats(0).retransmits, 0);
 }
@@ -292,19 +279,34 @@ static void test_the_state_carries_the_commit_when_freeze_went_first(void **stat
     assert_false(ktest_live_on(0, T));
 }
 
+/* D reset; the source's timer fires until it has D's answer. */
+static void reset_d_and_settle(void)
+{
+    reset(1);
+    for (unsigned i = 0; i < 4; i++)
+        source_tick();
+    ktest_modules_settle(MODULES);
+}
+
+/* The move, its part with the commit lost on the way to D; then D reset (its retained RAM lost
+ * first, as by a power loss, when record_lost). */
+static void move_losing_the_part_and_reset_d(bool record_lost)
+{
+    start_all();
+    drop(0, F_STATE, 1);
+    move();
+    assert_true(ktest_migrate_stats(0).busy);
+    if (record_lost)
+        cairn_simbus_lose_retained(1, 0xA5);
+    reset_d_and_settle();
+}
+
 /* The part with the commit went to D's earlier life, lost on the way: D's record, kept across
  * the reset, proves that life never committed it, so D answers "failed" and S resumes T. */
 static void test_a_destination_reset_before_the_last_part_resumes(void **state)
 {
     (void)state;
-    start_all();
-    drop(0, F_STATE, 1);
-    move();
-    assert_true(ktest_migrate_stats(0).busy);
-    reset(1);
-    for (unsigned i = 0; i < 4; i++)
-        source_tick();
-    ktest_modules_settle(MODULES);
+    move_losing_the_part_and_reset_d(false);
     assert_int_equal(done_outcome, CAIRN_MIG_RESUMED);
     assert_int_equal(ktest_migrate_stats(0).killed, 0);
     assert_int_equal(ktest_migrate_stats(1).staged, 0);
@@ -320,15 +322,7 @@ static void test_a_destination_reset_before_the_last_part_resumes(void **state)
 static void test_a_destination_that_lost_its_record_kills(void **state)
 {
     (void)state;
-    start_all();
-    drop(0, F_STATE, 1);
-    move();
-    assert_true(ktest_migrate_stats(0).busy);
-    cairn_simbus_lose_retained(1, 0xA5);
-    reset(1);
-    for (unsigned i = 0; i < 4; i++)
-        source_tick();
-    ktest_modules_settle(MODULES);
+    move_losing_the_part_and_reset_d(true);
     assert_int_equal(done_outcome, CAIRN_MIG_KILLED);
     assert_int_equal(ktest_migrate_stats(0).killed, 1);
     assert_int_equal(ktest_migrate_stats(0).resumed, 0);
@@ -346,13 +340,10 @@ static void test_a_destination_reset_after_it_committed_kills(void **state)
     drop(1, F_ACTIVATED, 1);
     move();
     assert_true(ktest_live_on(1, T));
-    reset(1); /* T, live there, is lost with it */
-    for (unsigned i = 0; i < 4; i++)
-        source_tick();
-    ktest_modules_settle(MODULES);
+    reset_d_and_settle(); /* T, live there, is lost with it */
     assert_int_equal(done_outcome, CAIRN_MIG_KILLED);
     assert_int_equal(ktest_migrate_stats(0).resumed, 0);
-    assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_COMMITTED), 1);
     assert_false(ktest_live_on(0, T));
     assert_false(ktest_live_on(1, T));
     assert_log("T@0:ser T@1:deser(0) T@1:q0 T@1:q1");

@@ -115,10 +115,7 @@ static void done(cairn_task_id_t task, uint8_t module, uint8_t outcome)
 
 static void boot(unsigned m)
 {
-    cairn_simbus_select(m);
-    cairn_heap_init(arena[m], ARENA);
-    assert_int_equal(cairn_sched_init(), CAIRN_OK);
-    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    ktest_module_boot(m, arena[m], ARENA);
     cairn_migrate_config_t cfg = {.tasks = movable, .count = 2, .retransmit_ticks = 1000,
                                   .tries = 3, .hw_hz = 1000000, .done = done};
     assert_int_equal(cairn_migrate_start(&cfg), CAIRN_OK);
@@ -238,16 +235,6 @@ static void t_only_on(unsigned at)
     assert_true(ktest_modules_quiet(MODULES));
 }
 
-static unsigned words(uint8_t ev)
-{
-    uint32_t w[4096];
-    size_t n = ktest_trace(w, 4096);
-    unsigned c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += CAIRN_TRACE_EVENT(w[i]) == ev;
-    return c;
-}
-
 static void count_owned(void *payload, size_t usable, cairn_task_id_t owner, bool used, void *ctx)
 {
     (void)payload;
@@ -322,8 +309,8 @@ static void test_a_destination_reset_after_the_commit_kills_the_task(void **stat
     assert_int_equal(ktest_migrate_stats(0).killed, 1);
     assert_int_equal(ktest_migrate_stats(0).moved, 0);
     assert_int_equal(ktest_migrate_stats(0).resumed, 0);
-    assert_int_equal(words(CAIRN_EV_MIG_KILLED), 1);
-    assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 0);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_KILLED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_COMMITTED), 0);
     assert_log("T@0:ser"); /* neither q0..q2 nor b0 ran anywhere */
     for (unsigned m = 0; m < MODULES; m++)
         assert_false(ktest_live_on(m, T));
@@ -367,7 +354,7 @@ static void killed_while_moved(void)
     assert_int_equal(ktest_migrate_stats(0).killed, 1);
     assert_int_equal(ktest_migrate_stats(0).moved, 0);
     assert_int_equal(ktest_migrate_stats(1).committed, 0);
-    assert_int_equal(words(CAIRN_EV_MIG_KILLED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_KILLED), 1);
     assert_log("T@0:ser"); /* frozen, it is removed at once, without FINAL */
     for (unsigned m = 0; m < MODULES; m++)
         assert_false(ktest_live_on(m, T));
@@ -441,8 +428,8 @@ static void test_a_busy_freeze_ack_resumes_and_a_retry_moves(void **state)
     assert_int_equal(ktest_migrate_stats(0).last_outcome, CAIRN_MIG_RESUMED);
     until_0_gives_up();
     assert_int_equal(done_of[T], CAIRN_MIG_RESUMED);
-    assert_int_equal(words(CAIRN_EV_MIG_RESUMED), 1);
-    assert_int_equal(words(CAIRN_EV_MIG_COMMITTED), 0);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_RESUMED), 1);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_COMMITTED), 0);
     assert_true(ktest_live_on(0, T));
     assert_false(ktest_live_on(1, T));
     routes_name(T, -1, 0, 0);
@@ -490,7 +477,7 @@ static void test_the_source_refuses_what_it_cannot_move(void **state)
     assert_int_equal(ktest_migrate_stats(0).refused, 4);
     assert_int_equal(ktest_migrate_stats(0).requests, 0);
     assert_int_equal(ktest_migrate_stats(1).frozen + ktest_migrate_stats(2).frozen, 0);
-    assert_int_equal(words(CAIRN_EV_MIG_REQUEST), 0);
+    assert_int_equal(ktest_trace_count(CAIRN_EV_MIG_REQUEST), 0);
     assert_log("T@0:killed T@0:final");
     for (unsigned m = 0; m < MODULES; m++)
         assert_false(ktest_live_on(m, T));

@@ -67,10 +67,7 @@ static void done(cairn_task_id_t task, uint8_t module, uint8_t outcome)
 
 static void boot(unsigned m)
 {
-    cairn_simbus_select(m);
-    cairn_heap_init(arena[m], ARENA);
-    assert_int_equal(cairn_sched_init(), CAIRN_OK);
-    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    ktest_module_boot(m, arena[m], ARENA);
     cairn_migrate_config_t cfg = {.tasks = movable, .count = 1, .retransmit_ticks = 1000,
                                   .tries = 3, .hw_hz = 1000000, .done = done};
     assert_int_equal(cairn_migrate_start(&cfg), CAIRN_OK);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ktest.h"
+#include "modules.h"
 
 #include "../../core/net/net.h"
 #include "cairn/arch_timer.h"
@@ -23,10 +24,7 @@ static uint8_t arena[MODULES][ARENA];
 /* Module m with a fresh kernel, its bus manager up but not receiving yet. */
 static void boot(unsigned m)
 {
-    cairn_simbus_select(m);
-    cairn_heap_init(arena[m], ARENA);
-    assert_int_equal(cairn_sched_init(), CAIRN_OK);
-    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    ktest_module_boot(m, arena[m], ARENA);
     assert_int_equal(cairn_net_address(), m);
 }
 

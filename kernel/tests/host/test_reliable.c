@@ -32,10 +32,7 @@ static size_t heap_free(void)
 /* Module m's kernel from nothing (a boot): heap, scheduler, bus manager, reliable layer. */
 static void boot(unsigned m)
 {
-    cairn_simbus_select(m);
-    cairn_heap_init(arena[m], ARENA);
-    assert_int_equal(cairn_sched_init(), CAIRN_OK);
-    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    ktest_module_boot(m, arena[m], ARENA);
     assert_int_equal(cairn_net_reliable_start(1000), CAIRN_OK);
 }
 

@@ -19,6 +19,7 @@
 #include "cairn/timesync.h"
 #include "hwtimer.h"
 #include "ktest.h"
+#include "modules.h"
 
 #include "../../core/net/net.h"
 
@@ -45,10 +46,7 @@ static cairn_timesync_config_t config(uint32_t period_ms)
 
 static void boot(unsigned m)
 {
-    cairn_simbus_select(m);
-    cairn_heap_init(arena[m], ARENA);
-    assert_int_equal(cairn_sched_init(), CAIRN_OK);
-    assert_int_equal(cairn_net_init(), CAIRN_OK);
+    ktest_module_boot(m, arena[m], ARENA);
 }
 
 static int setup(void **state)

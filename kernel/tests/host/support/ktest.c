@@ -115,3 +115,13 @@ size_t ktest_trace(uint32_t *out, size_t max)
 {
     return cairn_trace_host_read(out, max);
 }
+
+unsigned ktest_trace_count(uint8_t ev)
+{
+    uint32_t w[4096];
+    size_t n = ktest_trace(w, 4096);
+    unsigned c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += CAIRN_TRACE_EVENT(w[i]) == ev;
+    return c;
+}

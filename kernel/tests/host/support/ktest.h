@@ -54,5 +54,7 @@ void ktest_irq(void (*fn)(void *), void *arg);
 
 /* The event log as words; returns how many (at most max). */
 size_t ktest_trace(uint32_t *out, size_t max);
+/* How many words of event ev the event log holds (every module's: one ring). */
+unsigned ktest_trace_count(uint8_t ev);
 
 #endif /* KTEST_H */

@@ -10,6 +10,14 @@
 
 #include "../../../core/net/migrator.h" /* CAIRN_MIG_TIMER */
 
+void ktest_module_boot(unsigned m, void *arena, size_t len)
+{
+    cairn_simbus_select(m);
+    cairn_heap_init(arena, len);
+    assert_int_equal(cairn_sched_init(), CAIRN_OK);
+    assert_int_equal(cairn_net_init(), CAIRN_OK);
+}
+
 void ktest_post_on(unsigned m, cairn_task_id_t task, cairn_port_t port, const void *p, size_t len)
 {
     cairn_simbus_select(m);

@@ -10,6 +10,10 @@
 
 #include "cairn/cairn.h"
 
+/* Module m's kernel from nothing (a boot), m left selected: its heap on `arena` (`len`
+ * bytes), the scheduler, the bus manager (not started). */
+void ktest_module_boot(unsigned m, void *arena, size_t len);
+
 /* Posts to task on module m (selecting it); the post must succeed. */
 void ktest_post_on(unsigned m, cairn_task_id_t task, cairn_port_t port, const void *p, size_t len);
 
