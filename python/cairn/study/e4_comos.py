@@ -20,9 +20,6 @@ from .result import Comparison, Figure, OurTable, StudyResult, Verdict
 
 NAME = "e4-comos"
 ROUNDS = {"reduced": 2, "full": 4}
-# Both sizes fit the bench's six state sizes: a run takes well under a second, and a fit over
-# three, one of them the empty task's one-part path, judged a bend where the parts start.
-MIGRATION_SIZES = {"reduced": (0, 256, 512, 1024, 2048, 4096), "full": (0, 256, 512, 1024, 2048, 4096)}
 MIGRATION_MODULES = {"reduced": (2, 3), "full": (2, 3, 5)}
 FIVE_SPLIT_CASES = {"reduced": ("sound",), "full": ("sound", "noise")}
 ASSIGN_LOOPS = {"reduced": (100, 5000, 2_000_000), "full": (100, 1000, 5000, 100_000, 2_000_000)}
@@ -132,7 +129,10 @@ def run(paper: Paper, size: str = "reduced") -> StudyResult:
 
     p_base, p_per_byte = paper.value("migration_base").value, paper.value("migration_per_byte").value
     p_hz = paper.parameter("migration_cpu_hz").value
-    sizes = MIGRATION_SIZES[size]
+    # The bench's six state sizes at either study size: a run takes well under a second, and a
+    # fit over three, one of them the empty task's one-part path, judged a bend where the parts
+    # start.
+    sizes = migration.SIZES
     mig = {s: migration.run(s, 2) for s in sizes}
     ms = 1e3 / migration.CLOCK_HZ
     base, per_byte, r2 = fit([float(s) for s in sizes], [float(mig[s].latency) for s in sizes])
